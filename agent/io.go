@@ -1,0 +1,84 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// ApprovalOption is one choice on an approval card.
+type ApprovalOption struct {
+	OptionID string `json:"optionId"`
+	Name     string `json:"name"`
+	Kind     string `json:"kind"` // "allow_once" | "allow_always" | "reject_once"
+}
+
+// Approval is one question to the user (PROTOCOL.md section 4).
+type Approval struct {
+	ApprovalID string           `json:"approvalId"`
+	TaskID     string           `json:"taskId,omitempty"`
+	Kind       string           `json:"kind"` // "mcp_launch" | "mcp_call" | "command" | "write"
+	Title      string           `json:"title"`
+	Detail     string           `json:"detail"`
+	Server     string           `json:"server,omitempty"`
+	Tool       string           `json:"tool,omitempty"`
+	Arguments  json.RawMessage  `json:"arguments,omitempty"`
+	Command    []string         `json:"command,omitempty"`
+	Env        [][2]string      `json:"env,omitempty"`
+	Cwd        string           `json:"cwd,omitempty"`
+	Options    []ApprovalOption `json:"options"`
+}
+
+// Approver asks the user. It returns the chosen optionId; any error, a
+// cancelled ctx or an empty answer is a denial. Implemented by server/ for
+// editors and by cmd/agentls for the terminal.
+type Approver interface {
+	RequestApproval(ctx context.Context, a Approval) (optionID string, err error)
+}
+
+// Event is one agent/event notification (PROTOCOL.md section 3).
+type Event struct {
+	TaskID     string          `json:"taskId"`
+	SessionID  string          `json:"sessionId"`
+	Seq        int             `json:"seq"`
+	Type       string          `json:"type"` // text | tool_call | tool_result | approval | status | done
+	Delta      string          `json:"delta,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	Server     string          `json:"server,omitempty"`
+	Title      string          `json:"title,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	Status     string          `json:"status,omitempty"`
+	Output     string          `json:"output,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
+	ApprovalID string          `json:"approvalId,omitempty"`
+	State      string          `json:"state,omitempty"`
+	OptionID   string          `json:"optionId,omitempty"`
+	Message    string          `json:"message,omitempty"`
+	StopReason string          `json:"stopReason,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Usage      *Usage          `json:"usage,omitempty"`
+}
+
+// Usage is the token count of a task.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// EventSink receives a task's events in order. It must not block for long.
+type EventSink interface {
+	Event(e Event)
+}
+
+// Workspace is the agent's view of the editor: unsaved buffers and edits that
+// land in the editor (and its undo). Implemented by server/ over LSP and by
+// cmd/agentls over the disk.
+type Workspace interface {
+	// Folders are the workspace roots, absolute paths.
+	Folders() []string
+	// OpenText returns the open buffer's text for an absolute path, if open.
+	OpenText(path string) (text string, ok bool)
+	// WriteFile replaces a file's whole text through the editor. applied is
+	// false when the editor cannot apply edits; the caller then writes the disk.
+	WriteFile(ctx context.Context, path, text string) (applied bool, err error)
+}

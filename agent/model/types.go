@@ -1,0 +1,72 @@
+// Package model holds agentls's own small clients for the two model wire
+// formats (Anthropic Messages and OpenAI chat completions), both streaming
+// with tool calls, behind one Provider interface. It reads no environment
+// variable by itself: the caller passes the key.
+package model
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Block is one content block of a message, in a provider-neutral shape.
+type Block struct {
+	Type string `json:"type"` // "text" | "tool_use" | "tool_result" | "thinking" | "redacted_thinking"
+
+	Text string `json:"text,omitempty"` // text
+
+	ID    string          `json:"id,omitempty"`    // tool_use
+	Name  string          `json:"name,omitempty"`  // tool_use
+	Input json.RawMessage `json:"input,omitempty"` // tool_use: a JSON object
+
+	ToolUseID string `json:"toolUseId,omitempty"` // tool_result
+	Content   string `json:"content,omitempty"`   // tool_result
+	IsError   bool   `json:"isError,omitempty"`   // tool_result
+
+	Thinking  string `json:"thinking,omitempty"`  // thinking (echoed back verbatim)
+	Signature string `json:"signature,omitempty"` // thinking
+	Data      string `json:"data,omitempty"`      // redacted_thinking
+}
+
+// Message is one turn of the conversation.
+type Message struct {
+	Role    string  `json:"role"` // "user" | "assistant"
+	Content []Block `json:"content"`
+}
+
+// ToolDef is a tool offered to the model. Schema is passed verbatim.
+type ToolDef struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+}
+
+// Request is one model call.
+type Request struct {
+	Model     string
+	System    string
+	Messages  []Message
+	Tools     []ToolDef
+	MaxTokens int
+}
+
+// Usage counts tokens as the provider reported them.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Response is the assistant message a call produced.
+type Response struct {
+	Content    []Block
+	StopReason string // "end_turn" | "tool_use" | "max_tokens" | provider's own otherwise
+	Usage      Usage
+}
+
+// Provider streams one model call. onText receives text deltas as they
+// arrive; the returned Response holds the whole assistant message. Errors
+// say what a person can do about them.
+type Provider interface {
+	Name() string
+	Stream(ctx context.Context, req Request, onText func(delta string)) (*Response, error)
+}

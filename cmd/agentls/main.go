@@ -1,0 +1,76 @@
+// Command agentls is an LSP server that hosts an AI coding agent.
+//
+//	agentls [serve]                 the LSP server on stdio
+//	agentls run "prompt"            one headless task in the current directory
+//	agentls mcp list [--json]       the MCP server list, without a model
+//	agentls mcp trust NAME          approve a workspace server's launch
+//	agentls mcp revoke NAME|--all   forget launch approvals
+//	agentls doctor                  config, model reachability, servers
+//	agentls version
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// version is set with -ldflags "-X main.version=..." by release builds.
+var version = "0.1.0-dev"
+
+const usage = `agentls: an LSP server that hosts an AI coding agent
+
+usage:
+  agentls [serve]                         serve LSP on stdio (what editors run)
+  agentls run [--json] "prompt"           run one task in the current directory
+  agentls mcp list [--json] [--config FILE] [--workspace DIR]
+  agentls mcp trust NAME [--workspace DIR]
+  agentls mcp revoke NAME|--all [--workspace DIR]
+  agentls doctor [--config FILE] [--workspace DIR]
+  agentls version
+
+config: ~/.config/agentls/config.toml (or --config / AGENTLS_CONFIG)
+model:  set ANTHROPIC_API_KEY, or OPENAI_API_KEY, or run Ollama on localhost
+`
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return cmdServe(args)
+	case "run":
+		return cmdRun(args)
+	case "mcp":
+		if len(args) == 0 {
+			fmt.Fprint(os.Stderr, usage)
+			return 2
+		}
+		sub, rest := args[0], args[1:]
+		switch sub {
+		case "list":
+			return cmdMCPList(rest)
+		case "trust":
+			return cmdMCPTrust(rest)
+		case "revoke":
+			return cmdMCPRevoke(rest)
+		}
+		fmt.Fprintf(os.Stderr, "agentls mcp: unknown subcommand %q (expected list, trust or revoke)\n", sub)
+		return 2
+	case "doctor":
+		return cmdDoctor(args)
+	case "version", "--version", "-v":
+		fmt.Println("agentls", version)
+		return 0
+	case "help", "--help", "-h":
+		fmt.Print(usage)
+		return 0
+	}
+	fmt.Fprintf(os.Stderr, "agentls: unknown command %q\n\n%s", cmd, usage)
+	return 2
+}

@@ -1,0 +1,11 @@
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func cmdMCPList(args []string) int {
+	fmt.Fprintln(os.Stderr, "agentls: cmdMCPList is not built yet")
+	return 1
+}

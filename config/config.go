@@ -1,0 +1,116 @@
+// Package config loads agentls's TOML configuration from its two tiers (the
+// trusted user file and the untrusted per-workspace file), keeping where every
+// value came from. It owns validation (file:line errors, unknown keys by full
+// path) and ${VAR} expansion. It never starts anything and never fails as a
+// whole: a broken entry is reported in Diagnostics and the rest loads.
+package config
+
+import (
+	"fmt"
+	"time"
+)
+
+// Origin says which tier a value came from.
+type Origin string
+
+const (
+	// User is the user's own config file: trusted, the user typed it.
+	User Origin = "user"
+	// Workspace is <root>/.agentls/config.toml: repo-authored, untrusted.
+	Workspace Origin = "workspace"
+)
+
+// Source is where a value was written. Line is 0 when unknown.
+type Source struct {
+	File string
+	Line int
+}
+
+func (s Source) String() string {
+	if s.File == "" {
+		return "(default)"
+	}
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d", s.File, s.Line)
+	}
+	return s.File
+}
+
+// Diagnostic is one problem found while loading: a warning when something was
+// ignored, an error when an entry could not be used. It always says where,
+// what is wrong and what is expected.
+type Diagnostic struct {
+	Source  Source
+	Key     string // full key path, e.g. "mcp.servers.github.tiemout"
+	Message string
+}
+
+func (d Diagnostic) String() string {
+	if d.Key != "" {
+		return fmt.Sprintf("%s: %s: %s", d.Source, d.Key, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", d.Source, d.Message)
+}
+
+// Model is the [model] table (user tier only).
+type Model struct {
+	Provider  string // "anthropic" | "openai" | "" (auto, see SPEC.md)
+	Name      string
+	BaseURL   string
+	APIKeyEnv string
+	MaxTokens int
+}
+
+// Agent is the [agent] table.
+type Agent struct {
+	MaxIterations   int
+	Autopilot       bool // user tier only
+	ApprovalTimeout time.Duration
+}
+
+// MCP is the [mcp] table.
+type MCP struct {
+	StartupWait         time.Duration
+	ResultMaxBytes      int
+	DescriptionMaxChars int
+	MaxToolsPerServer   int
+	Servers             []Server     // sorted by name
+	Policy              []PolicyRule // both tiers; workspace rules are never "allow"
+}
+
+// Server is one [mcp.servers.NAME] entry.
+type Server struct {
+	Name           string
+	Origin         Origin
+	Source         Source // where the [mcp.servers.NAME] table starts
+	WorkspaceRoot  string // the workspace this entry belongs to (workspace tier), or the root agentls serves
+	Command        string
+	Args           []string
+	Env            map[string]string // as written: ${VAR} not yet expanded
+	Cwd            string            // absolute; defaults to the workspace root
+	ConnectTimeout time.Duration
+	ListTimeout    time.Duration
+	CallTimeout    time.Duration
+	Disabled       bool
+	// Err is non-empty when this entry is broken: it is listed as failed with
+	// this message and never started.
+	Err string
+}
+
+// PolicyRule is one [mcp.policy] entry: a tool name or glob and its action.
+type PolicyRule struct {
+	Pattern string // "github__pull_request_read", "github__*", "*"
+	Action  string // "allow" | "ask" | "deny"
+	Origin  Origin
+	Source  Source
+}
+
+// Config is the merged result of loading both tiers.
+type Config struct {
+	Model          Model
+	Agent          Agent
+	MCP            MCP
+	Diagnostics    []Diagnostic
+	UserFile       string   // the user file that was read ("" if none existed)
+	WorkspaceFiles []string // workspace files that were read
+}

@@ -1,0 +1,93 @@
+// Package mcp runs stdio MCP servers for agentls: it spawns them (no shell,
+// own process group, parent-death signal), speaks MCP through the official Go
+// SDK, hands out legal namespaced tool names, converts and caps results, and
+// reaps every process it started. Callers see Registry, Tool, ServerInfo and
+// Result; the SDK's types never leave this package. It never decides whether
+// something may run: launch consent comes in through Options.Gate.
+package mcp
+
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/config"
+)
+
+// State is a configured server's state, as PROTOCOL.md section 2 spells it.
+type State string
+
+// The states of PROTOCOL.md section 2.
+const (
+	Connecting    State = "connecting"
+	Connected     State = "connected"
+	Failed        State = "failed"
+	NeedsApproval State = "needs_approval"
+	ApprovalStale State = "approval_stale"
+	Disabled      State = "disabled"
+	Stopped       State = "stopped"
+)
+
+// Annotations are the server's own claims about a tool. Untrusted: they may
+// only ever tighten policy.
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool   `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Tool is one tool as the model sees it.
+type Tool struct {
+	Name           string          `json:"name"`       // namespaced, matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+	Server         string          `json:"server"`     // config name of the server
+	ServerTool     string          `json:"serverTool"` // the server's own name, exact
+	Description    string          `json:"description"`
+	InputSchema    json.RawMessage `json:"inputSchema"`
+	Annotations    *Annotations    `json:"annotations,omitempty"`
+	SchemaTokens   int             `json:"schemaTokens"`
+	DefinitionHash string          `json:"-"` // sha256 hex of the original description + input schema
+}
+
+// ServerInfo is one configured server's row (PROTOCOL.md Server, less policy).
+type ServerInfo struct {
+	Name         string        `json:"name"`
+	Origin       config.Origin `json:"origin"`
+	State        State         `json:"state"`
+	Command      []string      `json:"command"`
+	EnvKeys      []string      `json:"envKeys"`
+	Cwd          string        `json:"cwd"`
+	Error        string        `json:"error,omitempty"`
+	StderrTail   string        `json:"stderrTail,omitempty"`
+	SchemaTokens int           `json:"schemaTokens"`
+	Tools        []Tool        `json:"tools"`
+}
+
+// Result is the outcome of a tool call as text for the model. When IsError is
+// true, Text starts with "ERROR: <server>: ".
+type Result struct {
+	Text    string
+	IsError bool
+}
+
+// Resource is one resource a server lists.
+type Resource struct {
+	Server      string `json:"server"`
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// ResourceContent is what resources/read returned: Text for text contents,
+// Blob for binary ones.
+type ResourceContent struct {
+	URI      string
+	MIMEType string
+	Text     string
+	Blob     []byte
+}
+
+// LaunchGate says whether a configured server may be started now. It returns
+// "" to allow, or NeedsApproval / ApprovalStale to hold it. A nil gate starts
+// user-tier servers and never starts workspace-tier ones (fail closed).
+type LaunchGate func(s config.Server) State

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Sets up everything agentls and its tests need, on a Debian machine with Go
+# and Node.js: Go modules, the agentls binary (go install), the pinned npm
+# packages the tests use (real MCP reference servers, LSP client libraries,
+# the VS Code extension's dependencies), and the real editors the end-to-end
+# tests drive (Neovim 0.7.2 and tmux from apt, Neovim 0.10 and Helix 25.01
+# unpacked into ~/.cache/agentls-editors).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== Go modules and the agentls binary"
+go mod download
+go install ./cmd/agentls
+echo "   installed $(command -v agentls || echo "$(go env GOPATH)/bin/agentls (add $(go env GOPATH)/bin to PATH)")"
+
+echo "== npm packages (pinned by lockfiles)"
+(cd tools/node && npm ci --no-audit --no-fund --loglevel=error)
+if [[ -f clients/vscode/package-lock.json ]]; then
+  (cd clients/vscode && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+echo "== editors for the end-to-end tests"
+scripts/fetch-editors.sh

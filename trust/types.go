@@ -1,0 +1,41 @@
+// Package trust decides what may run: launch fingerprints and the trust store
+// (G1), the tool-call policy (G2, G3), the run_command classifier, and secret
+// redaction (G4). Decisions are pure functions; the store is the only state.
+// The code that decides a call is the same code that fills the policy column
+// of the server list, so the two can never disagree. It never starts a process.
+package trust
+
+// Action is a policy outcome.
+type Action string
+
+// The three outcomes of a policy decision.
+const (
+	Allow Action = "allow"
+	Ask   Action = "ask"
+	Deny  Action = "deny"
+)
+
+// Decision is a policy outcome with a reason a person can read.
+type Decision struct {
+	Action Action
+	Reason string
+}
+
+// LaunchState is the trust state of a workspace server's launch fingerprint.
+type LaunchState string
+
+// Launch states; NeedsApproval and ApprovalStale match mcp's state names.
+const (
+	Trusted       LaunchState = "trusted"
+	NeedsApproval LaunchState = "needs_approval"
+	ApprovalStale LaunchState = "approval_stale"
+)
+
+// ToolInfo is what the call policy needs to know about a tool.
+type ToolInfo struct {
+	Name            string // namespaced name, as the model sees it
+	Builtin         bool   // an agentls built-in tool, not from an MCP server
+	DestructiveHint *bool
+	ReadOnlyHint    bool
+	DefinitionHash  string // sha256 of description + input schema
+}
