@@ -1,0 +1,60 @@
+package agent
+
+import (
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+)
+
+// ToolInfo is what the call policy knows of an MCP tool. The agent's call
+// gate and the server list both go through it.
+func ToolInfo(t mcp.Tool) trust.ToolInfo {
+	info := trust.ToolInfo{Name: t.Name, DefinitionHash: t.DefinitionHash}
+	if t.Annotations != nil {
+		info.DestructiveHint = t.Annotations.DestructiveHint
+		info.ReadOnlyHint = t.Annotations.ReadOnlyHint
+	}
+	return info
+}
+
+// ServerRows joins the registry's server list with the policy decision for
+// each tool. It is the only place the policy column is filled, and it uses
+// the same Policy.ClassifyCall the agent uses to decide a call.
+func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []ServerRow {
+	rows := make([]ServerRow, 0, len(servers))
+	for _, s := range servers {
+		row := ServerRow{ServerInfo: s, Tools: make([]ToolRow, 0, len(s.Tools))}
+		for _, t := range s.Tools {
+			d := pol.ClassifyCall(ToolInfo(t))
+			row.Tools = append(row.Tools, ToolRow{Tool: t, Policy: d.Action, PolicyReason: d.Reason})
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// LaunchGate is the registry's G1 gate over the trust store: user-tier
+// servers start; a workspace-tier server starts only when its current
+// fingerprint is approved. A store error or no store holds it (fail closed:
+// a repo's process must never start because the store could not be read).
+func LaunchGate(store *trust.Store) mcp.LaunchGate {
+	return func(s config.Server) mcp.State {
+		if s.Origin == config.User {
+			return ""
+		}
+		if store == nil {
+			return mcp.NeedsApproval
+		}
+		st, err := store.LaunchState(s.WorkspaceRoot, s.Name, trust.ServerFingerprint(s))
+		if err != nil {
+			return mcp.NeedsApproval
+		}
+		switch st {
+		case trust.Trusted:
+			return ""
+		case trust.ApprovalStale:
+			return mcp.ApprovalStale
+		}
+		return mcp.NeedsApproval
+	}
+}

@@ -1,0 +1,128 @@
+// Package testenv finds the real tools agentls's tests drive (the npm MCP
+// reference servers, Node.js, the editors, tmux) and builds the agentls
+// binary once per test process. A missing tool skips the test locally and
+// fails it under CI=true: in CI nothing is silently skipped.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+)
+
+// InCI reports whether tests run under CI (CI=true).
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// Missing skips the test locally, or fails it in CI, saying what is missing
+// and how to get it.
+func Missing(t testing.TB, what, how string) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("%s is missing (CI=true, so this fails instead of skipping): %s", what, how)
+	}
+	t.Skipf("skipping: %s is missing: %s", what, how)
+}
+
+// RepoRoot is the folder that holds go.mod.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// NodeBin returns the path of an npm package's binary installed in
+// tools/node (e.g. "mcp-server-everything", "mcp-server-filesystem").
+func NodeBin(t testing.TB, name string) string {
+	t.Helper()
+	Tool(t, "node")
+	p := filepath.Join(RepoRoot(), "tools", "node", "node_modules", ".bin", name)
+	if _, err := os.Stat(p); err != nil {
+		Missing(t, name, "run scripts/setup.sh (npm ci in tools/node)")
+	}
+	return p
+}
+
+// NodeModules is tools/node/node_modules, for NODE_PATH.
+func NodeModules(t testing.TB) string {
+	t.Helper()
+	Tool(t, "node")
+	p := filepath.Join(RepoRoot(), "tools", "node", "node_modules")
+	if _, err := os.Stat(p); err != nil {
+		Missing(t, "tools/node/node_modules", "run scripts/setup.sh (npm ci in tools/node)")
+	}
+	return p
+}
+
+// Tool returns the path of a program on PATH.
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Missing(t, name, "run scripts/setup.sh")
+	}
+	return p
+}
+
+// EditorsDir is where scripts/fetch-editors.sh unpacks the newer editors.
+func EditorsDir() string {
+	if d := os.Getenv("AGENTLS_EDITORS"); d != "" {
+		return d
+	}
+	home, _ := os.UserHomeDir()
+	return filepath.Join(home, ".cache", "agentls-editors")
+}
+
+// Editor returns the path of an editor: "nvim" (Debian's 0.7.2 on PATH),
+// "nvim-0.10" or "hx" (from scripts/fetch-editors.sh).
+func Editor(t testing.TB, name string) string {
+	t.Helper()
+	if name == "nvim" {
+		return Tool(t, "nvim")
+	}
+	p := filepath.Join(EditorsDir(), "bin", name)
+	if _, err := os.Stat(p); err != nil {
+		Missing(t, name, "run scripts/fetch-editors.sh")
+	}
+	return p
+}
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	buildErr  error
+	buildOut  []byte
+)
+
+// Agentls builds cmd/agentls once per test process and returns the binary.
+func Agentls(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "agentls-bin-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, "agentls"), "./cmd/agentls")
+		cmd.Dir = RepoRoot()
+		buildOut, buildErr = cmd.CombinedOutput()
+	})
+	if buildErr != nil {
+		t.Fatalf("go build ./cmd/agentls: %v\n%s", buildErr, buildOut)
+	}
+	return filepath.Join(buildDir, "agentls")
+}
+
+// GoBinary builds a main package of this module (e.g. "./internal/faultserver")
+// into a temp dir and returns its path. Each call builds; cache the result.
+func GoBinary(t testing.TB, pkg string) string {
+	t.Helper()
+	dir := t.TempDir()
+	out := filepath.Join(dir, filepath.Base(pkg))
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir = RepoRoot()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return out
+}
