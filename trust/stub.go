@@ -74,3 +74,13 @@ func Redact(s string) string { return s }
 
 // RedactJSON replaces secrets in a JSON document (by key name and by value shape).
 func RedactJSON(raw []byte) []byte { return raw }
+
+// DefaultStorePath is config.StateDir()/trust.json.
+func DefaultStorePath() string { return "" }
+
+// ShellQuote renders argv so it could be pasted into a POSIX shell.
+func ShellQuote(argv []string) string { return "" }
+
+// LaunchCard is the literal text of a launch approval for a server: the
+// quoted argv, every env pair as written, the cwd. Never summarized.
+func LaunchCard(s config.Server) (title, detail string) { return "", "" }
