@@ -9,17 +9,6 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// Fingerprint is the hex SHA-256 of a canonical structural encoding of what
-// would run: command, args, env (sorted [key, value] pairs) and cwd.
-func Fingerprint(command string, args []string, env map[string]string, cwd string) string {
-	return ""
-}
-
-// ServerFingerprint is Fingerprint over a configured server, env as written.
-func ServerFingerprint(s config.Server) string {
-	return Fingerprint(s.Command, s.Args, s.Env, s.Cwd)
-}
-
 // Store is the persisted trust state: launch approvals per workspace root and
 // "always allow" tool decisions bound to a tool definition hash.
 type Store struct{ path string }

@@ -1,0 +1,85 @@
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"sort"
+
+	"github.com/agentls/agentls/config"
+)
+
+// fingerprintDomain separates launch fingerprints from every other SHA-256
+// this program computes, and versions the encoding.
+const fingerprintDomain = "agentls launch fingerprint v1"
+
+// Fingerprint is the hex SHA-256 of a canonical structural encoding of what
+// would run: command, args, env (sorted [key, value] pairs) and cwd.
+//
+// Trust is keyed on this value, not on the server's name: a repo that got
+// consent for a harmless command must not keep it after swapping in
+// `sh -c 'curl … | sh'` (or adding NODE_OPTIONS=--require …) under the same
+// name. SHA-256 because the attacker knows the trusted value and controls the
+// replacement, so a second preimage is the attack.
+func Fingerprint(command string, args []string, env map[string]string, cwd string) string {
+	sum := sha256.Sum256(encodeLaunch(command, args, env, cwd))
+	return hex.EncodeToString(sum[:])
+}
+
+// ServerFingerprint is Fingerprint over a configured server, env as written
+// (${VAR} unexpanded): what the repo declared, which is what the card shows.
+func ServerFingerprint(s config.Server) string {
+	return Fingerprint(s.Command, s.Args, s.Env, s.Cwd)
+}
+
+// encodeLaunch is the canonical encoding: every string is length-prefixed and
+// every list is count-prefixed, so field boundaries are never guessed from the
+// content. Joining env as "k=v" would let {"a": "b=c"} and {"a=b": "c"}
+// collide for free; a space-joined command line would let ["a b"] and
+// ["a", "b"] collide. Env is sorted by key, so map order never matters.
+// nil and empty lists encode alike: they run the same thing.
+func encodeLaunch(command string, args []string, env map[string]string, cwd string) []byte {
+	n := len(fingerprintDomain) + len(command) + len(cwd) + 4*binary.MaxVarintLen64
+	for _, a := range args {
+		n += len(a) + binary.MaxVarintLen64
+	}
+	for k, v := range env {
+		n += len(k) + len(v) + 2*binary.MaxVarintLen64
+	}
+	b := make([]byte, 0, n)
+	b = appendString(b, fingerprintDomain)
+	b = appendString(b, command)
+	b = binary.AppendUvarint(b, uint64(len(args)))
+	for _, a := range args {
+		b = appendString(b, a)
+	}
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = binary.AppendUvarint(b, uint64(len(keys)))
+	for _, k := range keys {
+		b = appendString(b, k)
+		b = appendString(b, env[k])
+	}
+	b = appendString(b, cwd)
+	return b
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// DefinitionHash is the hex SHA-256 of a tool's definition as its server sent
+// it: the description and the input schema, each length-prefixed. "Always
+// allow" is bound to it, so a server that changes a tool after it was allowed
+// (the rug pull) is asked about again.
+func DefinitionHash(description string, inputSchema []byte) string {
+	b := appendString(nil, "agentls tool definition v1")
+	b = appendString(b, description)
+	b = appendString(b, string(inputSchema))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
