@@ -22,7 +22,9 @@ func (s *Store) LaunchState(root, name, fingerprint string) (LaunchState, error)
 }
 
 // ApproveLaunch records consent for exactly this fingerprint.
-func (s *Store) ApproveLaunch(root, name, fingerprint string) error { return errors.New("unimplemented") }
+func (s *Store) ApproveLaunch(root, name, fingerprint string) error {
+	return errors.New("unimplemented")
+}
 
 // Revoke forgets one server's launch approval; it never kills anything.
 func (s *Store) Revoke(root, name string) error { return errors.New("unimplemented") }
@@ -44,7 +46,9 @@ type Policy struct {
 }
 
 // ClassifyCall decides one MCP tool call: allow, ask or deny, with a reason.
-func (p *Policy) ClassifyCall(t ToolInfo) Decision { return Decision{Action: Ask, Reason: "unimplemented"} }
+func (p *Policy) ClassifyCall(t ToolInfo) Decision {
+	return Decision{Action: Ask, Reason: "unimplemented"}
+}
 
 // CommandVerdict is the classifier's view of a run_command.
 type CommandVerdict struct {
