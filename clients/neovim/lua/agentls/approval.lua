@@ -1,0 +1,167 @@
+-- agentls.approval: the approval card of PROTOCOL.md section 4, asked
+-- through vim.ui.select. It answers agent/requestApproval and :AgentApprove.
+-- It never approves by itself: no answer, an error or a dismissed card is a
+-- denial ({outcome = "cancelled"}).
+local M = {}
+
+local lsp = require("agentls.lsp")
+local status = require("agentls.status")
+
+--- shell_quote renders one argument so it can be pasted into a shell.
+function M.shell_quote(arg)
+  arg = tostring(arg)
+  if arg ~= "" and not arg:find("[^%w%-_./=:@,+%%]") then
+    return arg
+  end
+  return "'" .. arg:gsub("'", "'\\''") .. "'"
+end
+
+--- argv renders a command line literally, each argument quoted as needed.
+function M.argv(cmd)
+  local parts = {}
+  for _, a in ipairs(cmd or {}) do
+    table.insert(parts, M.shell_quote(a))
+  end
+  return table.concat(parts, " ")
+end
+
+local function json(v)
+  if v == nil or v == vim.NIL then
+    return "{}"
+  end
+  local ok, s = pcall(vim.fn.json_encode, v)
+  return ok and s or vim.inspect(v)
+end
+
+--- card is the text shown for an approval, line by line: the title, then the
+--- literal command (a launch) or `server · tool` with its arguments (a call),
+--- then the server's detail verbatim. Shown in full: a summary could hide the
+--- one argument that makes a command dangerous.
+function M.card(a)
+  local lines = { a.title or "agentls: approval needed" }
+  if a.kind == "mcp_launch" or (a.command and #a.command > 0) then
+    table.insert(lines, "$ " .. M.argv(a.command))
+    for _, pair in ipairs(a.env or {}) do
+      table.insert(lines, "  env " .. tostring(pair[1]) .. "=" .. M.shell_quote(pair[2]))
+    end
+    if a.cwd and a.cwd ~= "" then
+      table.insert(lines, "  cwd " .. a.cwd)
+    end
+  elseif a.server and a.server ~= "" then
+    table.insert(lines, a.server .. " · " .. (a.tool or "?") .. " " .. json(a.arguments))
+  elseif a.tool and a.tool ~= "" then
+    table.insert(lines, a.tool .. " " .. json(a.arguments))
+  end
+  if a.detail and a.detail ~= "" then
+    for _, l in ipairs(vim.split(a.detail, "\n", { plain = true })) do
+      table.insert(lines, l)
+    end
+  end
+  return lines
+end
+
+--- ask shows the card and calls done({outcome=...}) exactly once.
+function M.ask(a, done)
+  local options = a.options or {}
+  if #options == 0 then
+    done({ outcome = "cancelled" })
+    return
+  end
+  local called = false
+  local function finish(res)
+    if not called then
+      called = true
+      done(res)
+    end
+  end
+  local ok, err = pcall(vim.ui.select, options, {
+    prompt = table.concat(M.card(a), "\n"),
+    kind = "agentls.approval",
+    format_item = function(o)
+      return o.name or o.optionId
+    end,
+    agentls_approval = a,
+  }, function(choice)
+    if choice and choice.optionId then
+      finish({ outcome = "selected", optionId = choice.optionId })
+    else
+      finish({ outcome = "cancelled" })
+    end
+  end)
+  if not ok then
+    vim.notify("agentls: approval prompt failed: " .. tostring(err), vim.log.levels.ERROR)
+    finish({ outcome = "cancelled" })
+  end
+end
+
+--- wait_timeout_ms bounds the synchronous wait of the 0.7 path (the server's
+--- own approval_timeout denies before this in practice).
+M.wait_timeout_ms = 10 * 60 * 1000
+
+--- handler answers agent/requestApproval. On 0.10+ the request runs in a
+--- coroutine, so an asynchronous vim.ui.select can take its time; on 0.7 the
+--- reply is whatever this returns, so it waits for the answer in place.
+function M.handler(_, params, ctx)
+  if type(params) ~= "table" then
+    return { outcome = "cancelled" }
+  end
+  status.set_approval(ctx and ctx.client_id, params)
+  local result
+  local co, is_main = coroutine.running()
+  local yielded = false
+  M.ask(params, function(res)
+    result = res
+    if yielded then
+      local ok, err = coroutine.resume(co)
+      if not ok then
+        vim.notify("agentls: " .. tostring(err), vim.log.levels.ERROR)
+      end
+    end
+  end)
+  if not result then
+    if co and not is_main then
+      yielded = true
+      coroutine.yield()
+    else
+      vim.wait(M.wait_timeout_ms, function()
+        return result ~= nil
+      end, 20)
+    end
+  end
+  status.set_approval(ctx and ctx.client_id, nil)
+  return result or { outcome = "cancelled" }
+end
+
+--- approve_waiting lists the approvals still waiting (agent/approvals) and
+--- asks about the oldest, answering through agent/resolveApproval.
+function M.approve_waiting(bufnr)
+  local client = lsp.client(bufnr)
+  if not client then
+    vim.notify("agentls: no agentls client is running", vim.log.levels.WARN)
+    return
+  end
+  lsp.request(client, "agent/approvals", {}, function(err, res)
+    if err then
+      vim.notify("agentls: agent/approvals: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local list = res and res.approvals or {}
+    if #list == 0 then
+      vim.notify("agentls: no approval is waiting", vim.log.levels.INFO)
+      return
+    end
+    local a = list[1]
+    M.ask(a, function(answer)
+      if answer.outcome ~= "selected" then
+        return
+      end
+      lsp.request(client, "agent/resolveApproval", { approvalId = a.approvalId, optionId = answer.optionId }, function(e)
+        if e then
+          vim.notify("agentls: agent/resolveApproval: " .. (e.message or vim.inspect(e)), vim.log.levels.ERROR)
+        end
+      end)
+    end)
+  end, bufnr)
+end
+
+return M

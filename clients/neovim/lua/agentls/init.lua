@@ -1,0 +1,282 @@
+-- agentls: the Neovim client of agentls, an LSP server that hosts an AI coding
+-- agent. setup{} attaches agentls to every buffer with a file; the :Agent*
+-- commands (plugin/agentls.lua) call the functions below. It speaks the wire
+-- protocol of agentls (PROTOCOL.md) and nothing else: the agent, its tools and
+-- every approval decision live in the server.
+local M = {}
+
+local lsp = require("agentls.lsp")
+local approval = require("agentls.approval")
+local status = require("agentls.status")
+local transcript = require("agentls.transcript")
+
+local defaults = {
+  -- cmd starts the server; it must speak LSP on stdio.
+  cmd = { "agentls", "serve" },
+  -- cmd_env is extra environment for the server process.
+  cmd_env = nil,
+  -- root_markers decide a buffer's workspace root (one client per root).
+  root_markers = { ".git", ".agentls", ".hg", ".jj" },
+  -- capabilities are merged into the announced client capabilities.
+  capabilities = nil,
+  -- on_attach(client, bufnr) runs for every attached buffer.
+  on_attach = nil,
+  -- open_transcript opens the live transcript when :AgentRun starts a task.
+  open_transcript = false,
+}
+
+M.config = vim.deepcopy(defaults)
+
+-- pending maps LSP request ids of agent/run to their client, for :AgentCancel.
+local pending = {}
+-- last_task is the most recent taskId seen, for :AgentCancel.
+local last_task = nil
+
+local function on_event(err, ev)
+  if err or type(ev) ~= "table" then
+    return
+  end
+  if ev.taskId then
+    last_task = ev.taskId
+    if ev.type == "done" and last_task == ev.taskId then
+      last_task = nil
+    end
+  end
+  if ev.sessionId and not transcript.current then
+    transcript.current = ev.sessionId
+  end
+  status.on_event(ev)
+  transcript.on_event(ev)
+  -- data is 0.8+; 0.7 rejects the key, so fall back to a bare event there.
+  if not pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "AgentlsEvent", modeline = false, data = ev }) then
+    pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "AgentlsEvent", modeline = false })
+  end
+end
+
+-- show_document opens a file the server points at (window/showDocument):
+-- Neovim 0.7 has no handler for it and answers -32601 without this one.
+local function show_document(_, params)
+  if type(params) ~= "table" or not params.uri then
+    return { success = false }
+  end
+  if params.external then
+    return { success = false }
+  end
+  local ok = pcall(vim.cmd, "edit " .. vim.fn.fnameescape(vim.uri_to_fname(params.uri)))
+  return { success = ok }
+end
+
+--- handlers are the client handlers agentls needs beyond Neovim's own.
+function M.handlers()
+  local h = {
+    ["agent/requestApproval"] = approval.handler,
+    ["agent/event"] = on_event,
+  }
+  if not vim.lsp.handlers["window/showDocument"] then
+    h["window/showDocument"] = show_document
+  end
+  return h
+end
+
+--- attach attaches agentls to a buffer (the current one by default).
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  return lsp.attach(bufnr, M.config, M.handlers())
+end
+
+--- setup configures the plugin and attaches agentls to every buffer with a
+--- file, those open now and those opened later.
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", vim.deepcopy(defaults), opts or {})
+  if opts and opts.root_markers then
+    M.config.root_markers = opts.root_markers
+  end
+  local group = vim.api.nvim_create_augroup("agentls", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
+    group = group,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      M.attach(b)
+    end
+  end
+end
+
+local function client_or_warn(bufnr)
+  local c = lsp.client(bufnr)
+  if not c then
+    vim.notify("agentls: no agentls client is running (call require('agentls').setup{} and open a file)",
+      vim.log.levels.WARN)
+  end
+  return c
+end
+
+-- range_params turns 1-based lines (and an optional visual selection) into
+-- LSP textDocument + range, in the client's offset encoding.
+local function range_params(bufnr, client, line1, line2, visual)
+  local enc = client.offset_encoding or "utf-16"
+  local s, e
+  if visual then
+    s = vim.api.nvim_buf_get_mark(bufnr, "<")
+    e = vim.api.nvim_buf_get_mark(bufnr, ">")
+    if s[1] ~= line1 or e[1] ~= line2 then
+      s, e = nil, nil
+    end
+  end
+  if not s then
+    local last = vim.api.nvim_buf_get_lines(bufnr, line2 - 1, line2, false)[1] or ""
+    s = { line1, 0 }
+    e = { line2, math.max(#last - 1, 0) }
+  end
+  return vim.lsp.util.make_given_range_params(s, e, bufnr, enc)
+end
+
+--- run starts a task (agent/run). opts: prompt, bufnr, line1, line2 (a
+--- range, 1-based), visual (the range came from a visual selection),
+--- on_result(result, err).
+function M.run(opts)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local client = client_or_warn(bufnr)
+  if not client then
+    return nil
+  end
+  local params = { prompt = opts.prompt or "", sessionId = transcript.current }
+  local attached = vim.lsp.buf_is_attached(bufnr, client.id)
+  if attached then
+    params.textDocument = { uri = vim.uri_from_bufnr(bufnr) }
+    if opts.line1 and opts.line2 then
+      params.range = range_params(bufnr, client, opts.line1, opts.line2, opts.visual).range
+    end
+  end
+  if params.prompt == "" and not params.range then
+    vim.notify("agentls: :AgentRun needs a prompt or a selection", vim.log.levels.WARN)
+    return nil
+  end
+  local id
+  local ok, req = lsp.request(client, "agent/run", params, function(err, res)
+    pending[id] = nil
+    if res and res.sessionId then
+      transcript.current = res.sessionId
+    end
+    if err then
+      vim.notify("agentls: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    elseif res then
+      local first = vim.split(res.text or "", "\n", { plain = true })[1] or ""
+      local msg = "agentls: " .. (res.stopReason or "done") .. (first ~= "" and (": " .. first) or "")
+      if res.error and res.error ~= vim.NIL and res.error ~= "" then
+        msg = msg .. " (" .. res.error .. ")"
+      end
+      vim.notify(msg, res.stopReason == "error" and vim.log.levels.ERROR or vim.log.levels.INFO)
+    end
+    if opts.on_result then
+      opts.on_result(res, err)
+    end
+  end, bufnr)
+  if not ok then
+    vim.notify("agentls: the agentls client has stopped", vim.log.levels.ERROR)
+    return nil
+  end
+  id = req
+  pending[id] = client
+  transcript.next_prompt = params.prompt ~= "" and params.prompt or nil
+  if M.config.open_transcript and transcript.current then
+    transcript.open(transcript.current)
+  end
+  return id
+end
+
+--- cancel cancels the latest task (agent/cancel), or the pending agent/run
+--- requests when no task has reported yet ($/cancelRequest).
+function M.cancel(bufnr)
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  if last_task then
+    lsp.request(client, "agent/cancel", { taskId = last_task }, function() end, bufnr)
+    return
+  end
+  local any = false
+  for id, c in pairs(pending) do
+    lsp.cancel_request(c, id)
+    pending[id] = nil
+    any = true
+  end
+  if not any then
+    vim.notify("agentls: no task is running", vim.log.levels.INFO)
+  end
+end
+
+--- approve answers the oldest waiting approval (:AgentApprove).
+function M.approve(bufnr)
+  approval.approve_waiting(bufnr)
+end
+
+--- mcp shows the MCP server list in a floating window (:AgentMcp).
+function M.mcp(bufnr, on_done)
+  require("agentls.mcp").show(bufnr, on_done)
+end
+
+--- transcript opens the live transcript of the current session; with file =
+--- true it asks the server to open the Markdown transcript (agentls.transcript).
+function M.transcript(bufnr, file)
+  if file or not transcript.current then
+    local client = client_or_warn(bufnr)
+    if not client then
+      return
+    end
+    local args = transcript.current and { transcript.current } or {}
+    lsp.request(client, "workspace/executeCommand", { command = "agentls.transcript", arguments = args },
+      function(err)
+        if err then
+          vim.notify("agentls: agentls.transcript: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        end
+      end, bufnr)
+    return
+  end
+  return transcript.open(transcript.current)
+end
+
+--- new_chat starts an empty session (agent/newChat); the next :AgentRun uses it.
+function M.new_chat(bufnr, on_done)
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  lsp.request(client, "agent/newChat", { sessionId = transcript.current }, function(err, res)
+    if err then
+      vim.notify("agentls: agent/newChat: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    transcript.current = res and res.sessionId or nil
+    if transcript.current then
+      transcript.buffer(transcript.current)
+    end
+    vim.notify("agentls: new chat " .. tostring(transcript.current), vim.log.levels.INFO)
+    if on_done then
+      on_done(transcript.current)
+    end
+  end, bufnr)
+end
+
+--- statusline is a statusline component: "" when idle, else what the agent
+--- is doing. Use it as %{v:lua.require'agentls'.statusline()}.
+function M.statusline()
+  return status.text()
+end
+
+--- session is the id of the session the commands continue (or nil).
+function M.session()
+  return transcript.current
+end
+
+--- transcript_buffer returns the live transcript buffer of a session, or nil.
+function M.transcript_buffer(session)
+  return transcript.find(session or transcript.current)
+end
+
+return M

@@ -1,0 +1,88 @@
+-- agentls.status: what the agent is doing, for the statusline. Fed by
+-- agent/event and the approval handler; read by require("agentls").statusline().
+local M = {}
+
+-- tasks maps taskId to {message, client_id}; approvals maps client id to the
+-- approval being asked.
+local tasks = {}
+local approvals = {}
+
+local function redraw()
+  -- Events arrive in scheduled callbacks; redrawstatus is safe there.
+  pcall(vim.cmd, "redrawstatus!")
+end
+
+--- set_approval records (or clears, with nil) the approval being asked.
+function M.set_approval(client_id, a)
+  approvals[client_id or 0] = a
+  redraw()
+end
+
+--- on_event updates the task table from one agent/event.
+function M.on_event(ev)
+  if type(ev) ~= "table" or not ev.taskId then
+    return
+  end
+  if ev.type == "done" then
+    tasks[ev.taskId] = nil
+    redraw()
+    return
+  end
+  local t = tasks[ev.taskId] or { message = "working" }
+  tasks[ev.taskId] = t
+  if ev.type == "tool_call" then
+    if ev.status == "awaiting_approval" then
+      t.message = "approve " .. (ev.tool or "tool") .. "?"
+    elseif ev.status == "running" or ev.status == "pending" then
+      t.message = "calling " .. (ev.tool or "tool")
+    else
+      t.message = (ev.tool or "tool") .. " " .. (ev.status or "")
+    end
+  elseif ev.type == "approval" then
+    t.message = ev.state == "waiting" and "approval needed" or "working"
+  elseif ev.type == "text" then
+    t.message = "writing"
+  elseif ev.type == "status" and ev.message then
+    t.message = ev.message
+  end
+  redraw()
+end
+
+--- running is the number of tasks in flight.
+function M.running()
+  local n = 0
+  for _ in pairs(tasks) do
+    n = n + 1
+  end
+  return n
+end
+
+--- forget drops every task (the client exited).
+function M.forget()
+  tasks = {}
+  approvals = {}
+  redraw()
+end
+
+--- text is the statusline component: "" when idle.
+function M.text()
+  for _, a in pairs(approvals) do
+    if a then
+      return "agentls: approval needed"
+    end
+  end
+  local n, msg = 0, nil
+  for _, t in pairs(tasks) do
+    n = n + 1
+    msg = msg or t.message
+  end
+  if n == 0 then
+    return ""
+  end
+  if n > 1 then
+    return string.format("agentls: %d tasks, %s", n, msg)
+  end
+  return "agentls: " .. msg
+end
+
+return M

@@ -1,0 +1,39 @@
+-- agentls commands. They exist as soon as the plugin is on 'runtimepath';
+-- require("agentls").setup{} is what starts the server and attaches buffers.
+if vim.g.loaded_agentls then
+  return
+end
+vim.g.loaded_agentls = true
+
+local function cmd(name, fn, opts)
+  vim.api.nvim_create_user_command(name, fn, opts or {})
+end
+
+cmd("AgentRun", function(o)
+  require("agentls").run({
+    prompt = o.args,
+    line1 = o.range > 0 and o.line1 or nil,
+    line2 = o.range > 0 and o.line2 or nil,
+    visual = o.range > 0,
+  })
+end, { nargs = "*", range = true, desc = "agentls: run a task (a visual range is the context)" })
+
+cmd("AgentCancel", function()
+  require("agentls").cancel()
+end, { desc = "agentls: cancel the running task" })
+
+cmd("AgentApprove", function()
+  require("agentls").approve()
+end, { desc = "agentls: answer the oldest waiting approval" })
+
+cmd("AgentMcp", function()
+  require("agentls").mcp()
+end, { desc = "agentls: the MCP servers, their tools and policy" })
+
+cmd("AgentTranscript", function(o)
+  require("agentls").transcript(nil, o.bang)
+end, { bang = true, desc = "agentls: open the live transcript (! opens the Markdown file)" })
+
+cmd("AgentNewChat", function()
+  require("agentls").new_chat()
+end, { desc = "agentls: start an empty session" })
