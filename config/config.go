@@ -20,15 +20,20 @@ const (
 	Workspace Origin = "workspace"
 )
 
-// Source is where a value was written. Line is 0 when unknown.
+// Source is where a value was written. Line is 0 when unknown; Col is set
+// only for TOML syntax errors.
 type Source struct {
 	File string
 	Line int
+	Col  int
 }
 
 func (s Source) String() string {
 	if s.File == "" {
 		return "(default)"
+	}
+	if s.Line > 0 && s.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
 	}
 	if s.Line > 0 {
 		return fmt.Sprintf("%s:%d", s.File, s.Line)
@@ -36,13 +41,26 @@ func (s Source) String() string {
 	return s.File
 }
 
+// Severity says whether a diagnostic cost the user something.
+type Severity string
+
+const (
+	// SeverityWarning: something was ignored (an unknown key, a workspace key
+	// that only the user tier may set); everything else still works.
+	SeverityWarning Severity = "warning"
+	// SeverityError: an entry or a file could not be used (a server listed as
+	// failed, a section left at its defaults, a file with a syntax error).
+	SeverityError Severity = "error"
+)
+
 // Diagnostic is one problem found while loading: a warning when something was
 // ignored, an error when an entry could not be used. It always says where,
 // what is wrong and what is expected.
 type Diagnostic struct {
-	Source  Source
-	Key     string // full key path, e.g. "mcp.servers.github.tiemout"
-	Message string
+	Source   Source
+	Key      string // full key path, e.g. "mcp.servers.github.tiemout"
+	Message  string
+	Severity Severity
 }
 
 func (d Diagnostic) String() string {

@@ -1,0 +1,207 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Defaults of SPEC.md, used for every key a config leaves out (or gets wrong).
+const (
+	DefaultMaxTokens           = 8192
+	DefaultMaxIterations       = 25
+	DefaultApprovalTimeout     = 5 * time.Minute
+	DefaultStartupWait         = 5 * time.Second
+	DefaultResultMaxBytes      = 65536
+	DefaultDescriptionMaxChars = 1024
+	DefaultMaxToolsPerServer   = 64
+	DefaultConnectTimeout      = 30 * time.Second
+	DefaultListTimeout         = 30 * time.Second
+	DefaultCallTimeout         = 120 * time.Second
+)
+
+// Defaults is the configuration with no file at all.
+func Defaults() *Config {
+	return &Config{
+		Model: Model{MaxTokens: DefaultMaxTokens},
+		Agent: Agent{MaxIterations: DefaultMaxIterations, ApprovalTimeout: DefaultApprovalTimeout},
+		MCP: MCP{
+			StartupWait:         DefaultStartupWait,
+			ResultMaxBytes:      DefaultResultMaxBytes,
+			DescriptionMaxChars: DefaultDescriptionMaxChars,
+			MaxToolsPerServer:   DefaultMaxToolsPerServer,
+		},
+	}
+}
+
+// Load reads the user file (missing is fine; "" skips it) and
+// <root>/.agentls/config.toml of each workspace root. It never fails:
+// problems are in Diagnostics, sorted by file and line, and every value a
+// file got wrong keeps its default. User-tier servers belong to the first
+// workspace root (the process's working directory when there is none).
+func Load(userPath string, workspaceRoots []string) *Config {
+	l := &loader{cfg: Defaults(), seen: map[string]Server{}}
+	roots := cleanRoots(workspaceRoots)
+	userRoot := ""
+	if len(roots) > 0 {
+		userRoot = roots[0]
+	} else if wd, err := os.Getwd(); err == nil {
+		userRoot = wd
+	}
+	if userPath != "" {
+		if f, read := l.read(userPath, User, userRoot); read {
+			l.cfg.UserFile = userPath
+			if f != nil {
+				l.userTier(f)
+			}
+		}
+	}
+	for _, root := range roots {
+		if f, read := l.read(WorkspacePath(root), Workspace, root); read {
+			l.cfg.WorkspaceFiles = append(l.cfg.WorkspaceFiles, WorkspacePath(root))
+			if f != nil {
+				l.workspaceTier(f)
+			}
+		}
+	}
+	l.finish()
+	return l.cfg
+}
+
+func cleanRoots(roots []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range roots {
+		if r == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(r); err == nil {
+			r = abs
+		}
+		r = filepath.Clean(r)
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// tomlFile is one parsed config file and where its keys were written.
+type tomlFile struct {
+	path   string
+	origin Origin
+	root   string // the workspace root this file's servers belong to
+	data   map[string]any
+	lines  keyLines
+}
+
+func (f *tomlFile) source(path []string) Source {
+	return Source{File: f.path, Line: f.lines.line(path)}
+}
+
+type loader struct {
+	cfg  *Config
+	seen map[string]Server // server name → the entry that took it
+}
+
+func (l *loader) diag(f *tomlFile, sev Severity, path []string, msg string) Diagnostic {
+	d := Diagnostic{Source: f.source(path), Key: displayKey(path), Message: msg, Severity: sev}
+	l.cfg.Diagnostics = append(l.cfg.Diagnostics, d)
+	return d
+}
+
+// read loads one file. read is false when the file does not exist or could
+// not be read; f is nil when it was read but is not valid TOML (the whole
+// file is then ignored: a half-parsed file could mean anything).
+func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, read bool) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		l.cfg.Diagnostics = append(l.cfg.Diagnostics, Diagnostic{
+			Source:   Source{File: path},
+			Message:  fmt.Sprintf("cannot read config file: %v (nothing from it was used)", err),
+			Severity: SeverityError,
+		})
+		return nil, false
+	}
+	data := map[string]any{}
+	if _, err := toml.Decode(string(b), &data); err != nil {
+		d := Diagnostic{
+			Source:   Source{File: path},
+			Message:  fmt.Sprintf("invalid TOML: %v (nothing from this file was used)", err),
+			Severity: SeverityError,
+		}
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			d.Source.Line, d.Source.Col = errorLineCol(b, pe.Position)
+			d.Message = fmt.Sprintf("invalid TOML: %s (nothing from this file was used)", pe.Message)
+		}
+		l.cfg.Diagnostics = append(l.cfg.Diagnostics, d)
+		return nil, true
+	}
+	return &tomlFile{path: path, origin: origin, root: root, data: data, lines: locateKeys(b)}, true
+}
+
+// errorLineCol places a syntax error by its byte offset: the library counts
+// an error found on a line's final newline as being on the next line.
+func errorLineCol(src []byte, p toml.Position) (line, col int) {
+	if p.Start <= 0 || p.Start > len(src) {
+		return p.Line, p.Col
+	}
+	before := src[:p.Start]
+	line = bytes.Count(before, []byte("\n")) + 1
+	col = p.Start - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return line, col
+}
+
+func (l *loader) finish() {
+	c := l.cfg
+	sort.SliceStable(c.MCP.Servers, func(i, j int) bool { return c.MCP.Servers[i].Name < c.MCP.Servers[j].Name })
+	sort.SliceStable(c.MCP.Policy, func(i, j int) bool {
+		a, b := c.MCP.Policy[i], c.MCP.Policy[j]
+		if a.Origin != b.Origin {
+			return a.Origin == User
+		}
+		if a.Source.File != b.Source.File {
+			return a.Source.File < b.Source.File
+		}
+		return a.Pattern < b.Pattern
+	})
+	sort.SliceStable(c.Diagnostics, func(i, j int) bool {
+		a, b := c.Diagnostics[i], c.Diagnostics[j]
+		switch {
+		case a.Source.File != b.Source.File:
+			return a.Source.File < b.Source.File
+		case a.Source.Line != b.Source.Line:
+			return a.Source.Line < b.Source.Line
+		case a.Source.Col != b.Source.Col:
+			return a.Source.Col < b.Source.Col
+		case a.Key != b.Key:
+			return a.Key < b.Key
+		}
+		return a.Message < b.Message
+	})
+}
+
+func sortedKeys(t map[string]any) []string {
+	keys := make([]string, 0, len(t))
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func unknownKey(expected []string) string {
+	return "unknown key, ignored; expected one of: " + keyList(expected)
+}

@@ -1,0 +1,140 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+var serverKeys = []string{"command", "args", "env", "cwd", "connect_timeout", "list_timeout", "call_timeout", "disabled"}
+
+// servers reads [mcp.servers]. A broken entry stays in the list with Err set
+// (shown as failed, never started); the other entries load regardless.
+func (l *loader) servers(f *tomlFile, v any) {
+	path := []string{"mcp", "servers"}
+	t, err := asTable(v, "a table of servers, written [mcp.servers.NAME]")
+	if err != nil {
+		l.diag(f, SeverityError, path, err.Error()+"; no server from this file was loaded")
+		return
+	}
+	for _, name := range sortedKeys(t) {
+		s := l.server(f, name, t[name])
+		if prev, ok := l.seen[name]; ok && f.origin == Workspace {
+			why := "another workspace folder already declares it"
+			if prev.Origin == User {
+				// Stops a repo from replacing a server the user configured with its own command.
+				why = "your user config declares it, and a repository must not shadow a server you configured"
+			}
+			l.diag(f, SeverityWarning, []string{"mcp", "servers", name},
+				fmt.Sprintf("server %q ignored: %s (%s)", name, why, prev.Source))
+			continue
+		}
+		l.seen[name] = s
+		l.cfg.MCP.Servers = append(l.cfg.MCP.Servers, s)
+	}
+}
+
+// server reads one [mcp.servers.NAME] entry. Every problem is a diagnostic;
+// any problem at all sets Err, so the entry is listed as failed and never
+// started: a misspelt key (say "disabeld") must not run something the user
+// meant to change.
+func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
+	path := []string{"mcp", "servers", name}
+	s = Server{
+		Name:           name,
+		Origin:         f.origin,
+		Source:         f.source(path),
+		WorkspaceRoot:  f.root,
+		Cwd:            f.root,
+		ConnectTimeout: DefaultConnectTimeout,
+		ListTimeout:    DefaultListTimeout,
+		CallTimeout:    DefaultCallTimeout,
+	}
+	var errs []string
+	fail := func(p []string, err error) {
+		d := l.diag(f, SeverityError, p, err.Error())
+		errs = append(errs, d.String())
+	}
+	defer func() {
+		if len(errs) > 0 {
+			s.Err = "invalid config, not started: " + strings.Join(errs, "; ")
+		}
+	}()
+
+	if name == "" {
+		fail(path, errors.New(`a server needs a name: [mcp.servers.NAME]`))
+	}
+	t, err := asTable(v, fmt.Sprintf(`a table [mcp.servers.%s] with command = "program"`, displayKey([]string{name})))
+	if err != nil {
+		fail(path, err)
+		return s
+	}
+	if _, ok := t["command"]; !ok {
+		fail(path, errors.New(`missing command: expected command = "program" (it runs without a shell; arguments go in args = [...])`))
+	}
+	for _, k := range sortedKeys(t) {
+		v, p := t[k], append(append([]string{}, path...), k)
+		var err error
+		switch k {
+		case "command":
+			if s.Command, err = asString(v); err == nil && strings.TrimSpace(s.Command) == "" {
+				err = errors.New(`empty command: expected the program to run, like "npx" or "/usr/local/bin/server"`)
+			}
+		case "args":
+			s.Args, err = asStrings(v)
+		case "env":
+			s.Env = l.env(f, p, v, fail)
+		case "cwd":
+			var dir string
+			if dir, err = asString(v); err == nil && dir != "" {
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(f.root, dir)
+				}
+				s.Cwd = filepath.Clean(dir)
+			}
+		case "connect_timeout":
+			s.ConnectTimeout, err = asDuration(v)
+		case "list_timeout":
+			s.ListTimeout, err = asDuration(v)
+		case "call_timeout":
+			s.CallTimeout, err = asDuration(v)
+		case "disabled":
+			s.Disabled, err = asBool(v)
+		default:
+			err = errors.New("unknown key; expected one of: " + keyList(serverKeys))
+		}
+		if err != nil {
+			fail(p, err)
+		}
+	}
+	return s
+}
+
+// env reads a server's env table. Values keep their ${VAR} references (they
+// expand at spawn time) but must already be well-formed.
+func (l *loader) env(f *tomlFile, path []string, v any, fail func([]string, error)) map[string]string {
+	t, err := asTable(v, `a table of strings like env = { NAME = "value" }`)
+	if err != nil {
+		fail(path, err)
+		return nil
+	}
+	env := make(map[string]string, len(t))
+	for _, k := range sortedKeys(t) {
+		p := append(append([]string{}, path...), k)
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			fail(p, fmt.Errorf("invalid environment variable name %q: it may not be empty or contain '='", k))
+			continue
+		}
+		val, err := asString(t[k])
+		if err == nil {
+			err = checkExpansion(val)
+		}
+		if err != nil {
+			fail(p, err)
+			continue
+		}
+		env[k] = val
+	}
+	return env
+}

@@ -1,0 +1,221 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"time"
+)
+
+var (
+	topKeys   = []string{"model", "agent", "mcp"}
+	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens"}
+	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
+	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "servers", "policy"}
+)
+
+// userTier applies the trusted user file: every key of SPEC.md is allowed.
+func (l *loader) userTier(f *tomlFile) {
+	for _, k := range sortedKeys(f.data) {
+		v, path := f.data[k], []string{k}
+		switch k {
+		case "model":
+			if t := l.section(f, path, v); t != nil {
+				l.model(f, t)
+			}
+		case "agent":
+			if t := l.section(f, path, v); t != nil {
+				l.agent(f, t)
+			}
+		case "mcp":
+			if t := l.section(f, path, v); t != nil {
+				l.mcp(f, t)
+			}
+		default:
+			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
+		}
+	}
+}
+
+// workspaceTier applies a repo-authored file. It may only declare servers
+// (which never start without consent) and tighten policy.
+func (l *loader) workspaceTier(f *tomlFile) {
+	for _, k := range sortedKeys(f.data) {
+		v, path := f.data[k], []string{k}
+		switch k {
+		case "mcp":
+			if t := l.section(f, path, v); t != nil {
+				l.mcp(f, t)
+			}
+		case "model", "agent":
+			l.userOnly(f, path, v)
+		default:
+			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
+		}
+	}
+}
+
+// userOnly warns about every key of v that a workspace file tried to set.
+func (l *loader) userOnly(f *tomlFile, path []string, v any) {
+	t, ok := v.(map[string]any)
+	if !ok || len(t) == 0 {
+		l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
+		return
+	}
+	for _, k := range sortedKeys(t) {
+		p := append(append([]string{}, path...), k)
+		l.diag(f, SeverityWarning, p, ignoredInWorkspace(p))
+	}
+}
+
+// ignoredInWorkspace says why a workspace file may not set a key.
+func ignoredInWorkspace(path []string) string {
+	why := "a repository must not raise agentls's limits"
+	switch {
+	case path[0] == "model":
+		// Stops a cloned repo from sending prompts and the API key to its own endpoint.
+		why = "a repository must not choose the model, its base URL or which API key is sent"
+	case path[0] == "agent" && len(path) > 1 && path[1] == "autopilot":
+		// Stops a repo from switching off the approval prompts that guard it.
+		why = "a repository must not turn on autopilot"
+	}
+	return fmt.Sprintf("ignored: only the user config may set this; a workspace config cannot loosen anything (%s)", why)
+}
+
+func (l *loader) section(f *tomlFile, path []string, v any) map[string]any {
+	t, err := asTable(v, fmt.Sprintf("a table [%s]", displayKey(path)))
+	if err != nil {
+		l.diag(f, SeverityError, path, err.Error()+"; the section was ignored")
+		return nil
+	}
+	return t
+}
+
+func (l *loader) model(f *tomlFile, t map[string]any) {
+	m := &l.cfg.Model
+	for _, k := range sortedKeys(t) {
+		v, path := t[k], []string{"model", k}
+		var err error
+		switch k {
+		case "provider":
+			var s string
+			if s, err = asString(v); err == nil {
+				if s != "" && s != "anthropic" && s != "openai" {
+					err = fmt.Errorf("unknown provider %q: expected \"anthropic\" or \"openai\" (openai is any OpenAI-compatible endpoint: Ollama, vLLM, llama.cpp, OpenRouter, LM Studio), or leave it out to pick one from the environment", s)
+				} else {
+					m.Provider = s
+				}
+			}
+		case "name":
+			m.Name, err = asString(v)
+		case "base_url":
+			var s string
+			if s, err = asString(v); err == nil {
+				if u, perr := url.Parse(s); s != "" && (perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+					err = fmt.Errorf("invalid base URL %q: expected an http:// or https:// URL like \"http://127.0.0.1:11434/v1\"", s)
+				} else {
+					m.BaseURL = s
+				}
+			}
+		case "api_key_env":
+			var s string
+			if s, err = asString(v); err == nil {
+				if s != "" && !isEnvName(s) {
+					// Never echo the value: the usual mistake is pasting the key itself here.
+					err = fmt.Errorf("expected the name of an environment variable (like \"ANTHROPIC_API_KEY\"), not the key itself; the value is not shown")
+				} else {
+					m.APIKeyEnv = s
+				}
+			}
+		case "max_tokens":
+			var n int
+			if n, err = asPositiveInt(v); err == nil {
+				m.MaxTokens = n
+			}
+		default:
+			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))
+			continue
+		}
+		if err != nil {
+			l.diag(f, SeverityError, path, err.Error()+"; the default is used")
+		}
+	}
+}
+
+func (l *loader) agent(f *tomlFile, t map[string]any) {
+	a := &l.cfg.Agent
+	for _, k := range sortedKeys(t) {
+		v, path := t[k], []string{"agent", k}
+		var err error
+		switch k {
+		case "max_iterations":
+			var n int
+			if n, err = asPositiveInt(v); err == nil {
+				a.MaxIterations = n
+			}
+		case "autopilot":
+			var b bool
+			if b, err = asBool(v); err == nil {
+				a.Autopilot = b
+			}
+		case "approval_timeout":
+			var d time.Duration
+			if d, err = asDuration(v); err == nil {
+				a.ApprovalTimeout = d
+			}
+		default:
+			l.diag(f, SeverityWarning, path, unknownKey(agentKeys))
+			continue
+		}
+		if err != nil {
+			l.diag(f, SeverityError, path, err.Error()+"; the default is used")
+		}
+	}
+}
+
+func (l *loader) mcp(f *tomlFile, t map[string]any) {
+	m := &l.cfg.MCP
+	for _, k := range sortedKeys(t) {
+		v, path := t[k], []string{"mcp", k}
+		switch k {
+		case "servers":
+			l.servers(f, v)
+			continue
+		case "policy":
+			l.policy(f, v)
+			continue
+		case "startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server":
+			if f.origin == Workspace {
+				l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
+				continue
+			}
+		default:
+			l.diag(f, SeverityWarning, path, unknownKey(mcpKeys))
+			continue
+		}
+		var err error
+		switch k {
+		case "startup_wait":
+			var d time.Duration
+			if d, err = asDuration(v); err == nil {
+				m.StartupWait = d
+			}
+		case "result_max_bytes":
+			err = setPositive(&m.ResultMaxBytes, v)
+		case "description_max_chars":
+			err = setPositive(&m.DescriptionMaxChars, v)
+		case "max_tools_per_server":
+			err = setPositive(&m.MaxToolsPerServer, v)
+		}
+		if err != nil {
+			l.diag(f, SeverityError, path, err.Error()+"; the default is used")
+		}
+	}
+}
+
+func setPositive(dst *int, v any) error {
+	n, err := asPositiveInt(v)
+	if err == nil {
+		*dst = n
+	}
+	return err
+}
