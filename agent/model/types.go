@@ -18,6 +18,10 @@ type Block struct {
 	ID    string          `json:"id,omitempty"`    // tool_use
 	Name  string          `json:"name,omitempty"`  // tool_use
 	Input json.RawMessage `json:"input,omitempty"` // tool_use: a JSON object
+	// InvalidInput (tool_use) holds the arguments as the model sent them when
+	// they were not a JSON object; Input is then {}. The caller should answer
+	// with an error tool_result rather than run the tool.
+	InvalidInput string `json:"invalidInput,omitempty"`
 
 	ToolUseID string `json:"toolUseId,omitempty"` // tool_result
 	Content   string `json:"content,omitempty"`   // tool_result

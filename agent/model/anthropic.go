@@ -1,0 +1,141 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// anthropic is the Anthropic Messages client (POST {base}/v1/messages).
+type anthropic struct {
+	ep        endpoint
+	maxTokens int
+}
+
+// DefaultAnthropicURL is Anthropic's API base URL.
+const DefaultAnthropicURL = "https://api.anthropic.com"
+
+func newAnthropic(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *anthropic {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("Anthropic-Version", "2023-06-01")
+	if key != "" {
+		h.Set("X-Api-Key", key)
+	}
+	return &anthropic{
+		ep: endpoint{
+			provider: "anthropic", url: strings.TrimRight(baseURL, "/") + "/v1/messages",
+			model: model, keyEnv: keyEnv, header: h, client: client, retry: defaultRetry(),
+		},
+		maxTokens: maxTokens,
+	}
+}
+
+func (p *anthropic) Name() string { return "anthropic" }
+
+// Stream sends one Messages request with "stream": true.
+func (p *anthropic) Stream(ctx context.Context, req Request, onText func(string)) (*Response, error) {
+	body, err := p.body(req)
+	if err != nil {
+		return nil, err
+	}
+	return p.ep.post(ctx, body, decodeAnthropic, onText)
+}
+
+type anthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type anthropicBlock struct {
+	Type      string          `json:"type"`
+	Text      *string         `json:"text,omitempty"`
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Input     json.RawMessage `json:"input,omitempty"`
+	ToolUseID string          `json:"tool_use_id,omitempty"`
+	Content   *string         `json:"content,omitempty"`
+	IsError   bool            `json:"is_error,omitempty"`
+	Thinking  *string         `json:"thinking,omitempty"`
+	Signature *string         `json:"signature,omitempty"`
+	Data      string          `json:"data,omitempty"`
+}
+
+type anthropicMessage struct {
+	Role    string           `json:"role"`
+	Content []anthropicBlock `json:"content"`
+}
+
+type anthropicRequest struct {
+	Model     string             `json:"model"`
+	MaxTokens int                `json:"max_tokens"`
+	System    string             `json:"system,omitempty"`
+	Messages  []anthropicMessage `json:"messages"`
+	Tools     []anthropicTool    `json:"tools,omitempty"`
+	Stream    bool               `json:"stream"`
+}
+
+// body builds the request JSON. Thinking blocks go back verbatim (the API
+// checks their signatures); tool results lead their user message, as the
+// API requires.
+func (p *anthropic) body(req Request) ([]byte, error) {
+	out := anthropicRequest{
+		Model: p.ep.model, MaxTokens: p.maxTokens, System: req.System, Stream: true,
+		Messages: []anthropicMessage{},
+	}
+	if req.Model != "" {
+		out.Model = req.Model
+	}
+	if req.MaxTokens > 0 {
+		out.MaxTokens = req.MaxTokens
+	}
+	for _, t := range req.Tools {
+		out.Tools = append(out.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrObject(t.Schema)})
+	}
+	for _, m := range req.Messages {
+		var results, rest []anthropicBlock
+		for _, b := range m.Content {
+			switch b.Type {
+			case "text":
+				if b.Text != "" { // the API rejects empty text blocks
+					rest = append(rest, anthropicBlock{Type: "text", Text: &b.Text})
+				}
+			case "tool_use":
+				rest = append(rest, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
+			case "tool_result":
+				results = append(results, anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError})
+			case "thinking":
+				rest = append(rest, anthropicBlock{Type: "thinking", Thinking: &b.Thinking, Signature: &b.Signature})
+			case "redacted_thinking":
+				rest = append(rest, anthropicBlock{Type: "redacted_thinking", Data: b.Data})
+			}
+		}
+		content := append(results, rest...)
+		if len(content) == 0 {
+			continue
+		}
+		out.Messages = append(out.Messages, anthropicMessage{Role: m.Role, Content: content})
+	}
+	return json.Marshal(out)
+}
+
+// schemaOrObject passes a tool's schema verbatim; a missing one becomes the
+// empty object schema both APIs accept.
+func schemaOrObject(s json.RawMessage) json.RawMessage {
+	if len(strings.TrimSpace(string(s))) == 0 || string(s) == "null" {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return s
+}
+
+// objectOrEmpty returns raw when it is a JSON object, else {}.
+func objectOrEmpty(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+		return json.RawMessage(`{}`)
+	}
+	return raw
+}

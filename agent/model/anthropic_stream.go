@@ -1,0 +1,192 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// anthropicEvent is the union of the Messages streaming events' fields.
+type anthropicEvent struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message struct {
+		Usage anthropicUsage `json:"usage"`
+	} `json:"message"`
+	ContentBlock struct {
+		Type      string `json:"type"`
+		Text      string `json:"text"`
+		ID        string `json:"id"`
+		Name      string `json:"name"`
+		Thinking  string `json:"thinking"`
+		Signature string `json:"signature"`
+		Data      string `json:"data"`
+	} `json:"content_block"`
+	Delta struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		PartialJSON string `json:"partial_json"`
+		Thinking    string `json:"thinking"`
+		Signature   string `json:"signature"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage anthropicUsage `json:"usage"`
+	Error *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+type anthropicUsage struct {
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+}
+
+// anthropicStatus is the HTTP status an error event's type stands for.
+func anthropicStatus(typ string) int {
+	switch typ {
+	case "overloaded_error":
+		return 529
+	case "rate_limit_error":
+		return 429
+	case "invalid_request_error":
+		return 400
+	case "authentication_error":
+		return 401
+	case "permission_error":
+		return 403
+	case "not_found_error":
+		return 404
+	}
+	return 500
+}
+
+// decodeAnthropic reads a Messages event stream into a Response.
+func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
+	sse := newSSEReader(body)
+	out := &Response{}
+	blocks := map[int]*Block{}
+	inputs := map[int]*strings.Builder{}
+	started := false
+	for {
+		ev, err := sse.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("stream ended before message_stop")
+			}
+			return nil, &streamError{err: fmt.Errorf("anthropic: %w", err), retry: true}
+		}
+		var e anthropicEvent
+		if err := json.Unmarshal([]byte(ev.Data), &e); err != nil {
+			return nil, &streamError{err: fmt.Errorf("anthropic: bad %q event %.200q: %w", ev.Event, ev.Data, err)}
+		}
+		if e.Type == "" {
+			e.Type = ev.Event
+		}
+		switch e.Type {
+		case "message_start":
+			started = true
+			out.Usage.InputTokens = e.Message.Usage.InputTokens
+			out.Usage.OutputTokens = e.Message.Usage.OutputTokens
+		case "content_block_start":
+			cb := e.ContentBlock
+			b := &Block{Type: cb.Type}
+			switch cb.Type {
+			case "text":
+				b.Text = cb.Text
+				emit(cb.Text)
+			case "tool_use":
+				b.ID, b.Name = cb.ID, cb.Name
+				inputs[e.Index] = &strings.Builder{}
+			case "thinking":
+				b.Thinking, b.Signature = cb.Thinking, cb.Signature
+			case "redacted_thinking":
+				b.Data = cb.Data
+			}
+			blocks[e.Index] = b
+		case "content_block_delta":
+			b := blocks[e.Index]
+			if b == nil {
+				return nil, &streamError{err: fmt.Errorf("anthropic: delta for block %d that never started", e.Index)}
+			}
+			switch e.Delta.Type {
+			case "text_delta":
+				b.Text += e.Delta.Text
+				emit(e.Delta.Text)
+			case "input_json_delta":
+				if in := inputs[e.Index]; in != nil {
+					in.WriteString(e.Delta.PartialJSON)
+				}
+			case "thinking_delta":
+				b.Thinking += e.Delta.Thinking
+			case "signature_delta":
+				b.Signature += e.Delta.Signature
+			}
+		case "content_block_stop":
+			if b, in := blocks[e.Index], inputs[e.Index]; b != nil && in != nil {
+				b.Input, b.InvalidInput = toolInput(in.String())
+			}
+		case "message_delta":
+			if e.Delta.StopReason != "" {
+				out.StopReason = e.Delta.StopReason
+			}
+			if e.Usage.OutputTokens > 0 {
+				out.Usage.OutputTokens = e.Usage.OutputTokens
+			}
+			if e.Usage.InputTokens > 0 {
+				out.Usage.InputTokens = e.Usage.InputTokens
+			}
+		case "message_stop":
+			if !started {
+				return nil, &streamError{err: errors.New("anthropic: message_stop without message_start")}
+			}
+			for i, in := range inputs { // a block that never got its stop
+				if b := blocks[i]; b != nil && b.Input == nil && b.InvalidInput == "" {
+					b.Input, b.InvalidInput = toolInput(in.String())
+				}
+			}
+			out.Content = ordered(blocks)
+			return out, nil
+		case "error":
+			api := &APIError{Provider: "anthropic", Status: 500, Message: "error event without details"}
+			if e.Error != nil {
+				api.Type, api.Message, api.Status = e.Error.Type, e.Error.Message, anthropicStatus(e.Error.Type)
+			}
+			return nil, &streamError{err: api, retry: api.retryable()}
+		}
+		// ping and unknown events are ignored, as the docs ask of clients.
+	}
+}
+
+// ordered lists blocks by their stream index.
+func ordered(blocks map[int]*Block) []Block {
+	idx := make([]int, 0, len(blocks))
+	for i := range blocks {
+		idx = append(idx, i)
+	}
+	sort.Ints(idx)
+	out := make([]Block, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, *blocks[i])
+	}
+	return out
+}
+
+// toolInput turns accumulated argument text into a JSON object. Empty input
+// means no arguments ({}); anything that is not a JSON object also becomes
+// {} and is returned as invalid so the caller can tell the model instead of
+// running the tool on arguments it did not mean.
+func toolInput(s string) (json.RawMessage, string) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return json.RawMessage(`{}`), ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &m) != nil || m == nil {
+		return json.RawMessage(`{}`), s
+	}
+	return json.RawMessage(t), ""
+}

@@ -1,0 +1,243 @@
+package model
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// endpoint is what both providers share: where to post, how to name the
+// key in errors, and how to retry.
+type endpoint struct {
+	provider string // "anthropic" | "openai"
+	url      string // the full URL posted to
+	model    string
+	keyEnv   string // the variable the key came from, for error hints ("" = no key)
+	header   http.Header
+	client   *http.Client
+	retry    retryPolicy
+}
+
+// retryPolicy says how often and how long to wait before trying again.
+type retryPolicy struct {
+	attempts int           // total attempts, first included
+	base     time.Duration // first backoff; doubles each time, with jitter
+	max      time.Duration // cap on any one wait, Retry-After included
+	sleep    func(ctx context.Context, d time.Duration) error
+}
+
+func defaultRetry() retryPolicy {
+	return retryPolicy{attempts: 4, base: 500 * time.Millisecond, max: 30 * time.Second, sleep: sleepCtx}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// backoff is the wait before attempt n+1 (n >= 1): Retry-After when the
+// server sent one, else exponential with jitter; capped either way.
+func (p retryPolicy) backoff(n int, retryAfter time.Duration) time.Duration {
+	d := retryAfter
+	if d <= 0 {
+		d = p.base << (n - 1)
+		d = d/2 + rand.N(d/2+1)
+	}
+	return min(d, p.max)
+}
+
+// retryAfter reads Retry-After (seconds or an HTTP date) or OpenAI's
+// retry-after-ms; 0 when absent or unreadable.
+func retryAfter(h http.Header, now time.Time) time.Duration {
+	if ms, err := strconv.ParseFloat(h.Get("Retry-After-Ms"), 64); err == nil && ms > 0 {
+		return time.Duration(ms * float64(time.Millisecond))
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil {
+		if s <= 0 {
+			return 0
+		}
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+// decoder reads one successful streamed response, passing text deltas to emit.
+type decoder func(body io.Reader, emit func(string)) (*Response, error)
+
+// post sends body and decodes the streamed answer, retrying what may
+// succeed later — but never once text has reached onText, so the caller
+// never sees a sentence twice.
+func (e *endpoint) post(ctx context.Context, body []byte, decode decoder, onText func(string)) (*Response, error) {
+	streamed := false
+	emit := func(s string) {
+		if s == "" {
+			return
+		}
+		streamed = true
+		if onText != nil {
+			onText(s)
+		}
+	}
+	for attempt := 1; ; attempt++ {
+		resp, wait, err := e.attempt(ctx, body, decode, emit)
+		if err == nil {
+			return resp, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%s: %w", e.provider, ctx.Err())
+		}
+		var api *APIError
+		if errors.As(err, &api) {
+			api.Attempts = attempt
+		}
+		if wait < 0 || streamed || attempt >= e.retry.attempts {
+			return nil, err
+		}
+		if err := e.retry.sleep(ctx, e.retry.backoff(attempt, wait)); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.provider, err)
+		}
+	}
+}
+
+// attempt makes one request. wait is negative when retrying cannot help,
+// else the server's Retry-After (0 when it sent none).
+func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emit func(string)) (*Response, time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, -1, fmt.Errorf("%s: bad base_url: %w", e.provider, err)
+	}
+	for k, v := range e.header {
+		req.Header[k] = v
+	}
+	resp, err := e.client.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, -1, ctx.Err()
+		}
+		cerr := &ConnectError{Provider: e.provider, URL: e.url, Err: err}
+		if transient(err) {
+			return nil, 0, cerr
+		}
+		return nil, -1, cerr
+	}
+	defer resp.Body.Close()
+	// Closing the body on cancel unblocks a read stuck on a silent server.
+	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	defer stop()
+	if resp.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		err := e.statusError(resp.StatusCode, raw)
+		var api *APIError
+		if errors.As(err, &api) && api.retryable() {
+			return nil, retryAfter(resp.Header, time.Now()), err
+		}
+		return nil, -1, err
+	}
+	out, err := decode(resp.Body, emit)
+	if err == nil {
+		return out, 0, nil
+	}
+	if ctx.Err() != nil {
+		return nil, -1, ctx.Err()
+	}
+	var se *streamError
+	if errors.As(err, &se) && se.retry {
+		return nil, 0, err
+	}
+	return nil, -1, err
+}
+
+// errorBody is the union of the error shapes endpoints send: Anthropic's
+// {"type":"error","error":{...}}, OpenAI's {"error":{...,"code"}}, and the
+// {"error":"text"} of some compatible servers.
+type errorBody struct {
+	Error   json.RawMessage `json:"error"`
+	Message string          `json:"message"`
+}
+
+type errorDetail struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Code    any    `json:"code"`
+}
+
+// parseError extracts the provider's error type and message from a body.
+func parseError(raw []byte) (typ, msg string) {
+	var b errorBody
+	if json.Unmarshal(raw, &b) == nil {
+		var d errorDetail
+		var s string
+		switch {
+		case json.Unmarshal(b.Error, &d) == nil && (d.Message != "" || d.Type != ""):
+			typ = d.Type
+			if c, ok := d.Code.(string); ok && c != "" {
+				typ = c
+			}
+			return typ, d.Message
+		case json.Unmarshal(b.Error, &s) == nil && s != "":
+			return "", s
+		case b.Message != "":
+			return "", b.Message
+		}
+	}
+	msg = strings.TrimSpace(string(raw))
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return "", msg
+}
+
+// statusError turns an HTTP error answer into an error that says what to do.
+func (e *endpoint) statusError(status int, raw []byte) error {
+	typ, msg := parseError(raw)
+	api := &APIError{Provider: e.provider, Status: status, Type: typ, Message: msg}
+	lower := strings.ToLower(typ + " " + msg)
+	switch {
+	case status == 401 || status == 403:
+		if e.keyEnv != "" {
+			api.Hint = "check " + e.keyEnv
+		} else {
+			api.Hint = "the endpoint wants a key: set [model] api_key_env to the variable holding it"
+		}
+	case typ == "model_not_found" || status == 404 && typ == "not_found_error" || (status == 404 || status == 400) && modelMissing(lower):
+		return &ModelError{Provider: e.provider, Model: e.model, URL: e.url, Message: msg}
+	case status == 404:
+		api.Hint = "nothing answers at " + e.url + ": check [model] base_url"
+	}
+	return api
+}
+
+// modelMissing recognizes the "no such model" messages of OpenAI-compatible
+// servers (Ollama: `model "x" not found, try pulling it first`).
+func modelMissing(lower string) bool {
+	if !strings.Contains(lower, "model") {
+		return false
+	}
+	for _, p := range []string{"not found", "not_found", "does not exist", "unknown model", "no such model"} {
+		if strings.Contains(lower, p) {
+			return true
+		}
+	}
+	return false
+}

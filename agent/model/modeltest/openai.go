@@ -1,0 +1,88 @@
+package modeltest
+
+import "encoding/json"
+
+// OpenAI chat completions: a stream of data-only chat.completion.chunk
+// objects (choices[0].delta with content or tool_calls fragments keyed by
+// index, then a finish_reason), a final chunk with empty choices carrying
+// usage when stream_options.include_usage is set, and "data: [DONE]".
+
+func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }
+
+// finishReason maps the Anthropic-style stop reason onto OpenAI's.
+func finishReason(stop string) string {
+	switch stop {
+	case "end_turn":
+		return "stop"
+	case "tool_use":
+		return "tool_calls"
+	case "max_tokens":
+		return "length"
+	}
+	return stop
+}
+
+func openaiUsage(a answer) map[string]any {
+	return map[string]any{"prompt_tokens": a.InputTokens, "completion_tokens": a.OutputTokens, "total_tokens": a.InputTokens + a.OutputTokens}
+}
+
+func openaiCompletion(a answer, model string) map[string]any {
+	msg := map[string]any{"role": "assistant", "content": nil}
+	if a.Text != "" {
+		msg["content"] = a.Text
+	}
+	if len(a.calls) > 0 {
+		var calls []any
+		for _, c := range a.calls {
+			calls = append(calls, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Input}})
+		}
+		msg["tool_calls"] = calls
+	}
+	return map[string]any{
+		"id": "chatcmpl-modeltest", "object": "chat.completion", "created": 1700000000, "model": model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "logprobs": nil, "finish_reason": finishReason(a.StopReason)}},
+		"usage":   openaiUsage(a),
+	}
+}
+
+func streamOpenAI(w *sseWriter, a answer, model string) {
+	chunk := func(delta map[string]any, finish any) []byte {
+		return mustJSON(map[string]any{
+			"id": "chatcmpl-modeltest", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
+			"system_fingerprint": "fp_modeltest",
+			"choices":            []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}},
+		})
+	}
+	w.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil))
+	for i, p := range textDeltas(a.Text) {
+		w.event("", chunk(map[string]any{"content": p}, nil))
+		if a.Hang && i == 0 {
+			w.hang()
+			return
+		}
+	}
+	if a.Hang {
+		w.hang()
+		return
+	}
+	if a.ErrorType != "" {
+		w.event("", mustJSON(openaiError(a.ErrorType, errorMessageFor(a.ErrorType))))
+		return
+	}
+	for i, c := range a.calls {
+		w.event("", chunk(map[string]any{"tool_calls": []any{map[string]any{
+			"index": i, "id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""},
+		}}}, nil))
+		for _, p := range inputChunks(c.Input) {
+			w.event("", chunk(map[string]any{"tool_calls": []any{map[string]any{
+				"index": i, "function": map[string]any{"arguments": p},
+			}}}, nil))
+		}
+	}
+	w.event("", chunk(map[string]any{}, finishReason(a.StopReason)))
+	w.event("", mustJSON(map[string]any{
+		"id": "chatcmpl-modeltest", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
+		"system_fingerprint": "fp_modeltest", "choices": []any{}, "usage": openaiUsage(a),
+	}))
+	w.event("", []byte("[DONE]"))
+}

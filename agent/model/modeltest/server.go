@@ -1,0 +1,322 @@
+// Package modeltest is a fake model endpoint for tests: a real HTTP server on
+// loopback that speaks the Anthropic Messages and OpenAI chat completions wire
+// formats (SSE streaming included), answers from a per-test script, and
+// records every request so tests can assert what the model was sent.
+//
+// It never reaches a real provider and never imports the model package, so
+// any package's tests (the model package's own included) can use it.
+package modeltest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Turn is one scripted model answer. The zero Turn is an empty end_turn.
+type Turn struct {
+	Text       string        // assistant text, streamed as several deltas
+	Thinking   string        // a thinking block before the text (Anthropic only)
+	ToolCalls  []ToolCall    // tool calls after the text
+	Status     int           // non-zero and not 200: an error response in the provider's format
+	ErrorType  string        // e.g. "overloaded_error"; with Status 0 or 200: an error event mid-stream, after the text
+	RetryAfter string        // Retry-After header value on an error
+	Delay      time.Duration // before the response starts
+	ChunkDelay time.Duration // between SSE events
+	Hang       bool          // start streaming, then block until the client goes away
+
+	// StopReason overrides the stop reason, in Anthropic's terms ("end_turn",
+	// "tool_use", "max_tokens"); OpenAI gets the matching finish_reason.
+	StopReason string
+	// InputTokens and OutputTokens override the reported usage; when zero
+	// they are derived from the sizes of the request and the answer.
+	InputTokens, OutputTokens int
+}
+
+// ToolCall is one tool call the fake model makes. An empty ID gets a
+// generated one; an empty Input is sent as {}. Input is sent as given, so a
+// test can send invalid JSON on purpose.
+type ToolCall struct{ ID, Name, Input string }
+
+// Request is one recorded HTTP request.
+type Request struct {
+	Format string // "anthropic" | "openai" | "" (another path)
+	Method string
+	Path   string
+	Header http.Header
+	Body   []byte // raw JSON as sent
+}
+
+// Server is a running fake model endpoint. It is safe for concurrent use.
+type Server struct {
+	t    testing.TB
+	srv  *httptest.Server
+	stop chan struct{} // closed at cleanup: releases hanging handlers
+
+	mu    sync.Mutex
+	turns []Turn
+	reqs  []Request
+	ids   int
+}
+
+// New starts a fake model endpoint on 127.0.0.1 (closed by t.Cleanup). It
+// speaks Anthropic Messages (POST /v1/messages) and OpenAI chat completions
+// (POST /v1/chat/completions), with SSE streaming when the request has
+// "stream": true, in the providers' documented wire formats.
+func New(t testing.TB) *Server {
+	t.Helper()
+	s := &Server{t: t, stop: make(chan struct{})}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL is "http://127.0.0.1:PORT": Anthropic's base_url is URL(), OpenAI's is
+// URL()+"/v1".
+func (s *Server) URL() string { return s.srv.URL }
+
+// Close stops the server, releasing any handler still hanging or waiting. It
+// runs at test cleanup; calling it earlier makes later requests fail to
+// connect (a way to test "connection refused").
+func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.stop:
+		s.mu.Unlock()
+		return
+	default:
+		close(s.stop)
+	}
+	s.mu.Unlock()
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// Script appends turns. Each model request consumes the next turn, whatever
+// its wire format. With the script exhausted the server answers HTTP 500
+// with an error body saying so.
+func (s *Server) Script(turns ...Turn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.turns = append(s.turns, turns...)
+}
+
+// Pending is the number of scripted turns not yet consumed.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.turns)
+}
+
+// Requests returns every request so far, in order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.reqs))
+	copy(out, s.reqs)
+	return out
+}
+
+// ModelRequests returns the recorded requests of one format ("anthropic" or
+// "openai"), or of both when format is "".
+func (s *Server) ModelRequests(format string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if r.Format != "" && (format == "" || r.Format == format) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func formatOf(method, path string) string {
+	if method != http.MethodPost {
+		return ""
+	}
+	switch {
+	case path == "/v1/messages":
+		return "anthropic"
+	case strings.HasSuffix(path, "/chat/completions"):
+		return "openai"
+	}
+	return ""
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	format := formatOf(r.Method, r.URL.Path)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, Request{Format: format, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	var turn Turn
+	exhausted := len(s.turns) == 0
+	if format != "" && !exhausted {
+		turn = s.turns[0]
+		s.turns = s.turns[1:]
+	}
+	s.mu.Unlock()
+
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		writeModels(w, r.URL.Path)
+		return
+	}
+	if format == "" {
+		http.Error(w, fmt.Sprintf("modeltest: no endpoint %s %s (expected POST /v1/messages or POST /v1/chat/completions)", r.Method, r.URL.Path), http.StatusNotFound)
+		return
+	}
+	if exhausted {
+		turn = Turn{Status: http.StatusInternalServerError, ErrorType: "api_error"}
+		s.writeError(w, format, turn, "modeltest: script exhausted: the test scripted fewer turns than the client made model requests")
+		return
+	}
+	if !s.wait(r.Context(), turn.Delay) {
+		return
+	}
+	if turn.Status != 0 && turn.Status != http.StatusOK {
+		s.writeError(w, format, turn, "")
+		return
+	}
+	req, err := parseBody(body)
+	if err != nil {
+		turn = Turn{Status: http.StatusBadRequest, ErrorType: "invalid_request_error"}
+		s.writeError(w, format, turn, "modeltest: request body is not JSON: "+err.Error())
+		return
+	}
+	ans := s.answer(turn, format, len(body))
+	if !req.stream {
+		if format == "anthropic" {
+			writeJSON(w, anthropicMessage(ans, req.model))
+		} else {
+			writeJSON(w, openaiCompletion(ans, req.model))
+		}
+		return
+	}
+	sw := &sseWriter{w: w, ctx: r.Context(), stop: s.stop, delay: turn.ChunkDelay}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	if format == "anthropic" {
+		streamAnthropic(sw, ans, req.model)
+	} else {
+		streamOpenAI(sw, ans, req.model)
+	}
+}
+
+// wait sleeps d unless the client goes away or the server stops first.
+func (s *Server) wait(ctx context.Context, d time.Duration) bool {
+	if d <= 0 {
+		return true
+	}
+	tm := time.NewTimer(d)
+	defer tm.Stop()
+	select {
+	case <-tm.C:
+		return true
+	case <-ctx.Done():
+	case <-s.stop:
+	}
+	return false
+}
+
+// answer is a turn made concrete: ids assigned, inputs defaulted, usage set.
+type answer struct {
+	Turn
+	calls []ToolCall
+}
+
+func (s *Server) answer(t Turn, format string, reqSize int) answer {
+	a := answer{Turn: t}
+	s.mu.Lock()
+	for _, c := range t.ToolCalls {
+		s.ids++
+		if c.ID == "" {
+			if format == "anthropic" {
+				c.ID = fmt.Sprintf("toolu_modeltest%03d", s.ids)
+			} else {
+				c.ID = fmt.Sprintf("call_modeltest%03d", s.ids)
+			}
+		}
+		if strings.TrimSpace(c.Input) == "" {
+			c.Input = "{}"
+		}
+		a.calls = append(a.calls, c)
+	}
+	s.mu.Unlock()
+	if a.StopReason == "" {
+		a.StopReason = "end_turn"
+		if len(a.calls) > 0 {
+			a.StopReason = "tool_use"
+		}
+	}
+	if a.InputTokens == 0 {
+		a.InputTokens = reqSize/4 + 1
+	}
+	if a.OutputTokens == 0 {
+		n := len(t.Text) + len(t.Thinking)
+		for _, c := range a.calls {
+			n += len(c.Name) + len(c.Input)
+		}
+		a.OutputTokens = n/4 + 1
+	}
+	return a
+}
+
+// sseWriter writes server-sent events, flushing each and pausing between
+// them; it stops writing once the client has gone away.
+type sseWriter struct {
+	w     http.ResponseWriter
+	ctx   context.Context
+	stop  chan struct{}
+	delay time.Duration
+	n     int
+	dead  bool
+}
+
+// event writes one event; name may be "" (OpenAI sends data-only events).
+func (e *sseWriter) event(name string, data []byte) {
+	if e.dead {
+		return
+	}
+	if e.n > 0 && e.delay > 0 {
+		tm := time.NewTimer(e.delay)
+		select {
+		case <-tm.C:
+		case <-e.ctx.Done():
+			e.dead = true
+		case <-e.stop:
+			e.dead = true
+		}
+		tm.Stop()
+		if e.dead {
+			return
+		}
+	}
+	e.n++
+	var b bytes.Buffer
+	if name != "" {
+		fmt.Fprintf(&b, "event: %s\n", name)
+	}
+	fmt.Fprintf(&b, "data: %s\n\n", data)
+	if _, err := e.w.Write(b.Bytes()); err != nil {
+		e.dead = true
+		return
+	}
+	if f, ok := e.w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// hang blocks until the client goes away or the server stops.
+func (e *sseWriter) hang() {
+	select {
+	case <-e.ctx.Done():
+	case <-e.stop:
+	}
+	e.dead = true
+}

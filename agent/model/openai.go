@@ -1,0 +1,162 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// DefaultOpenAIURL is OpenAI's API base URL; compatible servers are
+// configured with their own, ending in /v1 (Ollama: http://127.0.0.1:11434/v1).
+const DefaultOpenAIURL = "https://api.openai.com/v1"
+
+// openai is the chat completions client (POST {base}/chat/completions),
+// for OpenAI and every compatible server.
+type openai struct {
+	ep        endpoint
+	maxTokens int
+	// newTokenField: api.openai.com wants max_completion_tokens (its
+	// reasoning models reject max_tokens); compatible servers know max_tokens.
+	newTokenField bool
+}
+
+func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *openai {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	if key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	base := strings.TrimRight(baseURL, "/")
+	u, _ := url.Parse(base)
+	return &openai{
+		ep: endpoint{
+			provider: "openai", url: base + "/chat/completions",
+			model: model, keyEnv: keyEnv, header: h, client: client, retry: defaultRetry(),
+		},
+		maxTokens:     maxTokens,
+		newTokenField: u != nil && u.Hostname() == "api.openai.com",
+	}
+}
+
+func (p *openai) Name() string { return "openai" }
+
+// Stream sends one chat completions request with "stream": true.
+func (p *openai) Stream(ctx context.Context, req Request, onText func(string)) (*Response, error) {
+	body, err := p.body(req)
+	if err != nil {
+		return nil, err
+	}
+	return p.ep.post(ctx, body, decodeOpenAI, onText)
+}
+
+type openaiFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+type openaiTool struct {
+	Type     string         `json:"type"`
+	Function openaiFunction `json:"function"`
+}
+
+type openaiCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type openaiMessage struct {
+	Role       string       `json:"role"`
+	Content    *string      `json:"content"`
+	ToolCalls  []openaiCall `json:"tool_calls,omitempty"`
+	ToolCallID string       `json:"tool_call_id,omitempty"`
+}
+
+type openaiRequest struct {
+	Model               string          `json:"model"`
+	Messages            []openaiMessage `json:"messages"`
+	Tools               []openaiTool    `json:"tools,omitempty"`
+	MaxTokens           int             `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
+	Stream              bool            `json:"stream"`
+	StreamOptions       struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// ErrorPrefix starts the content of a failed tool's result on OpenAI-shaped
+// endpoints, which have no error flag on tool messages.
+const ErrorPrefix = "Error: "
+
+// body builds the request JSON: the system prompt as a first system
+// message, assistant tool_use blocks as tool_calls (arguments as a JSON
+// string), tool_result blocks as "tool" messages right after them.
+// Thinking blocks are Anthropic's and are dropped.
+func (p *openai) body(req Request) ([]byte, error) {
+	out := openaiRequest{Model: p.ep.model, Stream: true, Messages: []openaiMessage{}}
+	out.StreamOptions.IncludeUsage = true
+	if req.Model != "" {
+		out.Model = req.Model
+	}
+	maxTokens := p.maxTokens
+	if req.MaxTokens > 0 {
+		maxTokens = req.MaxTokens
+	}
+	if p.newTokenField {
+		out.MaxCompletionTokens = maxTokens
+	} else {
+		out.MaxTokens = maxTokens
+	}
+	if req.System != "" {
+		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
+	}
+	for _, t := range req.Tools {
+		out.Tools = append(out.Tools, openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schemaOrObject(t.Schema)}})
+	}
+	for _, m := range req.Messages {
+		var texts []string
+		var calls []openaiCall
+		var results []openaiMessage
+		for _, b := range m.Content {
+			switch b.Type {
+			case "text":
+				if b.Text != "" {
+					texts = append(texts, b.Text)
+				}
+			case "tool_use":
+				c := openaiCall{ID: b.ID, Type: "function"}
+				c.Function.Name = b.Name
+				c.Function.Arguments = string(objectOrEmpty(b.Input))
+				calls = append(calls, c)
+			case "tool_result":
+				content := b.Content
+				if b.IsError && !strings.HasPrefix(content, ErrorPrefix) {
+					content = ErrorPrefix + content
+				}
+				results = append(results, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
+			}
+		}
+		// Tool messages must directly follow the assistant's tool_calls.
+		out.Messages = append(out.Messages, results...)
+		if len(texts) == 0 && len(calls) == 0 {
+			continue
+		}
+		msg := openaiMessage{Role: m.Role, ToolCalls: calls}
+		if len(texts) > 0 {
+			s := strings.Join(texts, "\n\n")
+			msg.Content = &s
+		}
+		if msg.Content == nil && m.Role != "assistant" {
+			continue
+		}
+		out.Messages = append(out.Messages, msg)
+	}
+	return json.Marshal(out)
+}

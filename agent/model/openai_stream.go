@@ -1,0 +1,148 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+type openaiChunk struct {
+	Choices []struct {
+		Delta struct {
+			Content   string `json:"content"`
+			ToolCalls []struct {
+				Index    *int   `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error json.RawMessage `json:"error"`
+}
+
+// pendingCall is a tool call being assembled from deltas.
+type pendingCall struct {
+	id, name string
+	args     strings.Builder
+}
+
+// decodeOpenAI reads a chat completions chunk stream into a Response.
+func decodeOpenAI(body io.Reader, emit func(string)) (*Response, error) {
+	sse := newSSEReader(body)
+	out := &Response{}
+	var text strings.Builder
+	var calls []*pendingCall
+	slot := map[int]int{} // delta index -> position in calls
+	finish := ""
+	for {
+		ev, err := sse.Next()
+		if errors.Is(err, io.EOF) {
+			if finish == "" {
+				return nil, &streamError{err: errors.New("openai: stream ended before a finish_reason"), retry: true}
+			}
+			break // some servers end without [DONE]
+		}
+		if err != nil {
+			return nil, &streamError{err: fmt.Errorf("openai: %w", err), retry: true}
+		}
+		if strings.TrimSpace(ev.Data) == "[DONE]" {
+			if finish == "" {
+				return nil, &streamError{err: errors.New("openai: stream ended before a finish_reason"), retry: true}
+			}
+			break
+		}
+		var c openaiChunk
+		if err := json.Unmarshal([]byte(ev.Data), &c); err != nil {
+			return nil, &streamError{err: fmt.Errorf("openai: bad chunk %.200q: %w", ev.Data, err)}
+		}
+		if len(c.Error) > 0 && string(c.Error) != "null" {
+			typ, msg := parseError([]byte(`{"error":` + string(c.Error) + `}`))
+			api := &APIError{Provider: "openai", Status: openaiStatus(typ), Type: typ, Message: msg}
+			return nil, &streamError{err: api, retry: api.retryable()}
+		}
+		if c.Usage != nil {
+			out.Usage = Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
+		}
+		if len(c.Choices) == 0 {
+			continue
+		}
+		ch := c.Choices[0]
+		if ch.Delta.Content != "" {
+			text.WriteString(ch.Delta.Content)
+			emit(ch.Delta.Content)
+		}
+		for _, tc := range ch.Delta.ToolCalls {
+			idx := len(calls) // no index: a server sending whole calls
+			if tc.Index != nil {
+				idx = *tc.Index
+			}
+			pos, ok := slot[idx]
+			// A new id at a known index is a new call (servers that reuse index 0).
+			if !ok || tc.ID != "" && calls[pos].id != "" && calls[pos].id != tc.ID {
+				calls = append(calls, &pendingCall{})
+				pos = len(calls) - 1
+				slot[idx] = pos
+			}
+			p := calls[pos]
+			if tc.ID != "" {
+				p.id = tc.ID
+			}
+			if p.name == "" {
+				p.name = tc.Function.Name
+			}
+			p.args.WriteString(tc.Function.Arguments)
+		}
+		if ch.FinishReason != nil && *ch.FinishReason != "" {
+			finish = *ch.FinishReason
+		}
+	}
+	if text.Len() > 0 {
+		out.Content = append(out.Content, Block{Type: "text", Text: text.String()})
+	}
+	for i, p := range calls {
+		b := Block{Type: "tool_use", ID: p.id, Name: p.name}
+		if b.ID == "" { // some local servers send no id; results must still pair up
+			b.ID = fmt.Sprintf("call_%d", i)
+		}
+		b.Input, b.InvalidInput = toolInput(p.args.String())
+		out.Content = append(out.Content, b)
+	}
+	out.StopReason = stopReason(finish, len(calls) > 0)
+	return out, nil
+}
+
+// stopReason maps finish_reason onto the Anthropic-style names Response uses.
+func stopReason(finish string, hasCalls bool) string {
+	switch {
+	case finish == "length":
+		return "max_tokens"
+	case hasCalls || finish == "tool_calls" || finish == "function_call":
+		return "tool_use"
+	case finish == "stop":
+		return "end_turn"
+	}
+	return finish
+}
+
+// openaiStatus is the HTTP status an in-stream error type stands for.
+func openaiStatus(typ string) int {
+	switch typ {
+	case "rate_limit_error", "rate_limit_exceeded":
+		return 429
+	case "overloaded_error":
+		return 529
+	case "invalid_request_error":
+		return 400
+	}
+	return 500
+}

@@ -1,0 +1,11 @@
+package model
+
+import (
+	"net/http"
+	"time"
+)
+
+var (
+	testClient = &http.Client{}
+	sleeps     []time.Duration
+)
