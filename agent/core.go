@@ -4,13 +4,14 @@
 // through EventSink and edits through Workspace.
 package agent
 
-// STUB: the contract server/ and cmd/agentls compile against. The agent owner
-// replaces the bodies; the signatures may grow but should not change.
-
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentls/agentls/agent/model"
@@ -27,13 +28,90 @@ type Options struct {
 	Provider model.Provider // nil: chosen from Config at the first run (SPEC.md defaults)
 	StateDir string         // sessions and transcripts; "" = config.StateDir()
 	Logf     func(format string, args ...any)
+	// Root is the workspace this Core serves: sessions are stored per root,
+	// and tasks without a Workspace use the disk there. "" = the process cwd.
+	Root string
 }
 
+// The SPEC.md defaults for limits the config leaves at zero.
+const (
+	defaultMaxIterations   = 25
+	defaultApprovalTimeout = 5 * time.Minute
+	defaultStartupWait     = 5 * time.Second
+	defaultResultMaxBytes  = 64 << 10
+	defaultDescriptionMax  = 1024
+)
+
 // Core is one agentls process's agent: it runs tasks and owns sessions.
-type Core struct{}
+type Core struct {
+	cfg      config.Config
+	reg      *mcp.Registry
+	store    *trust.Store
+	stateDir string
+	root     string
+	logf     func(format string, args ...any)
+	sessions sessionStore
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	provMu   sync.Mutex
+	provider model.Provider
+
+	mu        sync.Mutex
+	closed    bool
+	lastTask  int
+	tasks     map[string]*Task         // running tasks
+	sessLocks map[string]chan struct{} // one task per session at a time
+	approvals atomic.Int64
+}
 
 // New makes a Core. It starts nothing.
-func New(opts Options) (*Core, error) { return &Core{}, errors.New("unimplemented") }
+func New(opts Options) (*Core, error) {
+	c := &Core{reg: opts.Registry, store: opts.Store, provider: opts.Provider, logf: opts.Logf,
+		tasks: map[string]*Task{}, sessLocks: map[string]chan struct{}{}}
+	if opts.Config != nil {
+		c.cfg = *opts.Config
+	}
+	lim := &c.cfg
+	if lim.Agent.MaxIterations <= 0 {
+		lim.Agent.MaxIterations = defaultMaxIterations
+	}
+	if lim.Agent.ApprovalTimeout <= 0 {
+		lim.Agent.ApprovalTimeout = defaultApprovalTimeout
+	}
+	if lim.MCP.StartupWait <= 0 {
+		lim.MCP.StartupWait = defaultStartupWait
+	}
+	if lim.MCP.ResultMaxBytes <= 0 {
+		lim.MCP.ResultMaxBytes = defaultResultMaxBytes
+	}
+	if lim.MCP.DescriptionMaxChars <= 0 {
+		lim.MCP.DescriptionMaxChars = defaultDescriptionMax
+	}
+	if c.logf == nil {
+		c.logf = func(string, ...any) {}
+	}
+	c.stateDir = opts.StateDir
+	if c.stateDir == "" {
+		c.stateDir = config.StateDir()
+	}
+	if c.stateDir == "" {
+		return nil, errors.New("agent: no state directory for sessions: set XDG_STATE_HOME or HOME")
+	}
+	c.root = opts.Root
+	if c.root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("agent: workspace root: %w", err)
+		}
+		c.root = wd
+	}
+	c.sessions = newSessionStore(c.stateDir, c.root)
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	return c, nil
+}
 
 // Range is an LSP range, 0-based, UTF-16 characters as LSP sends them.
 type Range struct {
@@ -72,22 +150,95 @@ type Task struct {
 	SessionID string
 	Prompt    string
 	StartedAt time.Time
+
+	done   chan struct{}
+	result Result
+	cancel context.CancelFunc
+	state  atomic.Value // string: running | awaiting_approval | done
 }
 
 // Done is closed when the task has ended.
-func (t *Task) Done() <-chan struct{} { return nil }
+func (t *Task) Done() <-chan struct{} { return t.done }
 
 // Result is valid after Done is closed.
-func (t *Task) Result() Result { return Result{} }
+func (t *Task) Result() Result {
+	select {
+	case <-t.done:
+		return t.result
+	default:
+		return Result{TaskID: t.ID, SessionID: t.SessionID}
+	}
+}
+
+func (t *Task) setState(s string) { t.state.Store(s) }
+
+func (t *Task) stateName() string {
+	s, _ := t.state.Load().(string)
+	return s
+}
 
 // Start starts a task in the background and returns at once.
-func (c *Core) Start(req RunRequest, io TaskIO) *Task { return &Task{} }
+func (c *Core) Start(req RunRequest, io TaskIO) *Task {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lastTask++
+	t := &Task{ID: fmt.Sprintf("t%d", c.lastTask), SessionID: req.SessionID, Prompt: req.Prompt,
+		StartedAt: time.Now(), done: make(chan struct{})}
+	t.setState("running")
+	if t.SessionID == "" {
+		t.SessionID = newSessionID()
+	}
+	fail := func(msg string) *Task {
+		t.result = Result{TaskID: t.ID, SessionID: t.SessionID, StopReason: "error", Error: msg}
+		t.setState("done")
+		close(t.done)
+		return t
+	}
+	switch {
+	case c.closed:
+		return fail("agent: shutting down, no new tasks")
+	case checkSessionID(t.SessionID) != nil:
+		return fail(checkSessionID(t.SessionID).Error())
+	}
+	ctx, cancel := context.WithCancelCause(c.ctx)
+	t.cancel = func() { cancel(context.Canceled) }
+	c.tasks[t.ID] = t
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer cancel(nil)
+		res := c.runTask(ctx, t, req, io)
+		c.mu.Lock()
+		delete(c.tasks, t.ID)
+		c.mu.Unlock()
+		t.result = res
+		t.setState("done")
+		close(t.done)
+	}()
+	return t
+}
 
 // Cancel cancels one task; false if unknown or already done.
-func (c *Core) Cancel(taskID string) bool { return false }
+func (c *Core) Cancel(taskID string) bool {
+	c.mu.Lock()
+	t, ok := c.tasks[taskID]
+	c.mu.Unlock()
+	if ok {
+		t.cancel()
+	}
+	return ok
+}
 
 // CancelSession cancels every task of a session.
-func (c *Core) CancelSession(sessionID string) {}
+func (c *Core) CancelSession(sessionID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range c.tasks {
+		if t.SessionID == sessionID {
+			t.cancel()
+		}
+	}
+}
 
 // TaskInfo is one row of agent/tasks.
 type TaskInfo struct {
@@ -98,11 +249,25 @@ type TaskInfo struct {
 	StartedAt time.Time `json:"startedAt"`
 }
 
-// Tasks lists the running tasks.
-func (c *Core) Tasks() []TaskInfo { return nil }
+// Tasks lists the running tasks, oldest first.
+func (c *Core) Tasks() []TaskInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make([]TaskInfo, 0, len(c.tasks))
+	for _, t := range c.tasks {
+		out = append(out, TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Prompt, StartedAt: t.StartedAt})
+	}
+	sortTasks(out)
+	return out
+}
 
 // NewChat cancels a session's tasks and returns a new empty session's id.
-func (c *Core) NewChat(sessionID string) string { return "" }
+func (c *Core) NewChat(sessionID string) string {
+	if sessionID != "" {
+		c.CancelSession(sessionID)
+	}
+	return newSessionID()
+}
 
 // SessionInfo is one row of agent/sessions.
 type SessionInfo struct {
@@ -113,37 +278,58 @@ type SessionInfo struct {
 }
 
 // Sessions lists the stored sessions of this workspace, newest first.
-func (c *Core) Sessions() ([]SessionInfo, error) { return nil, errors.New("unimplemented") }
+func (c *Core) Sessions() ([]SessionInfo, error) { return c.sessions.list() }
 
 // TranscriptPath is the Markdown transcript of a session (under the state dir).
-func (c *Core) TranscriptPath(sessionID string) string { return "" }
-
-// ToolRow is one tool of the server list with its policy, decided by the
-// same code that decides calls.
-type ToolRow struct {
-	mcp.Tool
-	Policy       trust.Action `json:"policy"`
-	PolicyReason string       `json:"policyReason,omitempty"`
+func (c *Core) TranscriptPath(sessionID string) string {
+	if checkSessionID(sessionID) != nil {
+		return ""
+	}
+	return transcriptPath(c.stateDir, sessionID)
 }
-
-// ServerRow is one row of agent/mcp/servers (PROTOCOL.md Server).
-type ServerRow struct {
-	mcp.ServerInfo
-	Tools []ToolRow `json:"tools"`
-}
-
-// ServerList is the server list of PROTOCOL.md section 2.
-func (c *Core) ServerList() []ServerRow { return nil }
-
-// TrustServer shows the launch card for a workspace server through the
-// approver, records consent and starts it. Returns the server's state.
-func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.State, error) {
-	return "", errors.New("unimplemented")
-}
-
-// RevokeServer forgets launch consent (one server, or all when name is "").
-// It never kills a running server.
-func (c *Core) RevokeServer(name string) ([]string, error) { return nil, errors.New("unimplemented") }
 
 // Close cancels every task (each ends "cancelled") and waits for them.
-func (c *Core) Close() {}
+func (c *Core) Close() {
+	c.mu.Lock()
+	c.closed = true
+	c.mu.Unlock()
+	c.cancel()
+	c.wg.Wait()
+}
+
+// sessionLock takes a session for one task, so two tasks never interleave
+// one history. It gives up when ctx ends.
+func (c *Core) sessionLock(ctx context.Context, id string) (unlock func(), err error) {
+	c.mu.Lock()
+	ch, ok := c.sessLocks[id]
+	if !ok {
+		ch = make(chan struct{}, 1)
+		c.sessLocks[id] = ch
+	}
+	c.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// modelProvider is the configured provider, built at the first run.
+func (c *Core) modelProvider() (model.Provider, error) {
+	c.provMu.Lock()
+	defer c.provMu.Unlock()
+	if c.provider != nil {
+		return c.provider, nil
+	}
+	p, err := model.New(c.cfg.Model, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	c.provider = p
+	return p, nil
+}
+
+func (c *Core) policy() *trust.Policy {
+	return &trust.Policy{Rules: c.cfg.MCP.Policy, Store: c.store, Autopilot: c.cfg.Agent.Autopilot}
+}

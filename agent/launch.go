@@ -1,0 +1,131 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+)
+
+// ErrDenied is returned when the user (or the absence of one) said no.
+var ErrDenied = errors.New("denied by the user")
+
+// ToolRow is one tool of the server list with its policy, decided by the
+// same code that decides calls.
+type ToolRow struct {
+	mcp.Tool
+	Policy       trust.Action `json:"policy"`
+	PolicyReason string       `json:"policyReason,omitempty"`
+}
+
+// ServerRow is one row of agent/mcp/servers (PROTOCOL.md Server).
+type ServerRow struct {
+	mcp.ServerInfo
+	Tools []ToolRow `json:"tools"`
+}
+
+// ServerList is the server list of PROTOCOL.md section 2.
+func (c *Core) ServerList() []ServerRow {
+	if c.reg == nil {
+		return []ServerRow{}
+	}
+	return ServerRows(c.reg.Servers(), c.policy())
+}
+
+// TrustServer shows the launch card for a workspace server through the
+// approver, records consent and starts it. Returns the server's state.
+// A denial (or no approver) returns the unchanged state and ErrDenied.
+func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.State, error) {
+	if c.reg == nil {
+		return "", errors.New("no MCP servers are configured")
+	}
+	srv, ok := c.reg.Server(name)
+	if !ok {
+		return "", fmt.Errorf("no MCP server named %q in the config (see agent/mcp/servers)", name)
+	}
+	if srv.Origin == config.User {
+		// The user typed this entry: it needs no launch consent (G1 is for repos).
+		return c.reg.StartServer(ctx, name)
+	}
+	if c.store == nil {
+		return c.serverState(name), errors.New("no trust store: cannot record a launch approval")
+	}
+	title, detail := trust.LaunchCard(srv)
+	a := Approval{
+		ApprovalID: c.newApprovalID(), Kind: "mcp_launch", Title: title, Detail: detail,
+		Server: name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
+		Options: []ApprovalOption{{OptionID: "allow_once", Name: "Trust and start", Kind: "allow_once"}, rejectOnce},
+	}
+	if _, how := c.ask(ctx, a, ap); how != approved {
+		return c.serverState(name), fmt.Errorf("start MCP server %q: %w", name, ErrDenied)
+	}
+	if err := c.store.ApproveLaunch(srv.WorkspaceRoot, name, trust.ServerFingerprint(srv)); err != nil {
+		return c.serverState(name), fmt.Errorf("record launch approval for %q: %w", name, err)
+	}
+	return c.reg.StartServer(ctx, name)
+}
+
+// RevokeServer forgets launch consent (one server, or all when name is "").
+// It never kills a running server.
+func (c *Core) RevokeServer(name string) ([]string, error) {
+	if c.store == nil {
+		return nil, errors.New("no trust store: nothing to revoke")
+	}
+	if name != "" {
+		root := c.root
+		if c.reg != nil {
+			if srv, ok := c.reg.Server(name); ok && srv.WorkspaceRoot != "" {
+				root = srv.WorkspaceRoot
+			}
+		}
+		if err := c.store.Revoke(root, name); err != nil {
+			return nil, err
+		}
+		return []string{name}, nil
+	}
+	roots := map[string]bool{c.root: true}
+	if c.reg != nil {
+		for _, s := range c.reg.Servers() {
+			if srv, ok := c.reg.Server(s.Name); ok && srv.Origin == config.Workspace && srv.WorkspaceRoot != "" {
+				roots[srv.WorkspaceRoot] = true
+			}
+		}
+	}
+	revoked := []string{}
+	for root := range roots {
+		names, err := c.store.RevokeAll(root)
+		if err != nil {
+			return revoked, err
+		}
+		revoked = append(revoked, names...)
+	}
+	sort.Strings(revoked)
+	return revoked, nil
+}
+
+func (c *Core) serverState(name string) mcp.State {
+	for _, s := range c.reg.Servers() {
+		if s.Name == name {
+			return s.State
+		}
+	}
+	return ""
+}
+
+// envPairs are a server's env entries as written, sorted by key.
+func envPairs(env map[string]string) [][2]string {
+	keys := make([]string, 0, len(env))
+	for k := range env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([][2]string, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, [2]string{k, env[k]})
+	}
+	return out
+}

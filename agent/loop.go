@@ -1,0 +1,318 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+)
+
+// previewMax caps the output a tool_result event carries; the model gets
+// the whole (capped) result.
+const previewMax = 2000
+
+// legalToolName is the strictest provider rule (SPEC.md "Tool names"). The
+// registry guarantees it; the loop checks again because one illegal name
+// poisons every later turn of a conversation.
+var legalToolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
+
+// run is one task's execution state.
+type run struct {
+	core *Core
+	task *Task
+	io   TaskIO
+	ws   Workspace
+	tr   *transcript
+
+	emitMu sync.Mutex
+	seq    int
+
+	mcpTools          map[string]mcp.Tool // this run's MCP tools by name
+	curTool, curTitle string              // the tool call being run, for events
+	usage             Usage
+}
+
+func (r *run) emit(e Event) {
+	r.emitMu.Lock()
+	defer r.emitMu.Unlock()
+	r.seq++
+	e.Seq, e.TaskID, e.SessionID = r.seq, r.task.ID, r.task.SessionID
+	if r.io.Events != nil {
+		r.io.Events.Event(e)
+	}
+}
+
+// runTask runs one task to its end and emits its done event.
+func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) Result {
+	r := &run{core: c, task: t, io: io, ws: io.Workspace, tr: openTranscript(c.stateDir, t.SessionID)}
+	if r.ws == nil {
+		r.ws = DiskWorkspace(c.root)
+	}
+	res := r.execute(ctx, req)
+	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
+	r.tr.end(res.StopReason, res.Error)
+	usage := r.usage
+	r.emit(Event{Type: "done", StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
+	return res
+}
+
+func (r *run) execute(ctx context.Context, req RunRequest) Result {
+	c := r.core
+	fail := func(format string, args ...any) Result {
+		return Result{StopReason: "error", Error: fmt.Sprintf(format, args...)}
+	}
+	if strings.TrimSpace(req.Prompt) == "" {
+		return fail("the prompt is empty: say what the agent should do")
+	}
+	unlock, err := c.sessionLock(ctx, r.task.SessionID)
+	if err != nil {
+		return Result{StopReason: "cancelled"}
+	}
+	defer unlock()
+	provider, err := c.modelProvider()
+	if err != nil {
+		return fail("%v", err)
+	}
+	history, err := c.sessions.load(r.task.SessionID)
+	if err != nil {
+		return fail("%v", err)
+	}
+	tools := r.toolSet(ctx)
+	system := systemPrompt(ctx, r.ws, turnContext{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
+
+	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
+		return fail("%v", err)
+	}
+	r.tr.prompt(r.task.ID, req.Prompt)
+	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot}
+
+	lastText := ""
+	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
+		msgs := sendable(history)
+		if err := ValidHistory(msgs); err != nil {
+			return fail("agentls refused to send a broken history (a bug): %v", err)
+		}
+		var streamed strings.Builder
+		resp, err := provider.Stream(ctx, model.Request{
+			Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: tools, MaxTokens: c.cfg.Model.MaxTokens,
+		}, func(delta string) {
+			streamed.WriteString(delta)
+			r.emit(Event{Type: "text", Delta: delta})
+		})
+		if err != nil {
+			// A partial assistant message is dropped, never stored: the
+			// history stays as it was before this request, which is valid.
+			r.tr.assistant(streamed.String())
+			if ctx.Err() != nil {
+				return Result{StopReason: "cancelled", Text: streamed.String()}
+			}
+			return Result{StopReason: "error", Error: err.Error(), Text: streamed.String()}
+		}
+		r.usage.InputTokens += resp.Usage.InputTokens
+		r.usage.OutputTokens += resp.Usage.OutputTokens
+		content, uses := normalizeAssistant(resp.Content, iter)
+		lastText = textOf(content)
+		r.tr.assistant(lastText)
+		if len(content) == 0 {
+			return Result{StopReason: "end_turn"}
+		}
+		if err := r.store(&history, model.Message{Role: "assistant", Content: content}); err != nil {
+			return fail("%v", err)
+		}
+		if len(uses) == 0 {
+			return Result{StopReason: "end_turn", Text: lastText}
+		}
+		results := make([]model.Block, 0, len(uses))
+		for _, u := range uses {
+			out, isErr := errCancelled, true
+			if ctx.Err() == nil {
+				out, isErr = r.callTool(ctx, env, u)
+			} else {
+				r.emit(Event{Type: "tool_result", ToolCallID: u.ID, Status: "cancelled", Output: errCancelled, IsError: true})
+			}
+			results = append(results, model.Block{Type: "tool_result", ToolUseID: u.ID, Content: out, IsError: isErr})
+		}
+		if err := r.store(&history, model.Message{Role: "user", Content: results}); err != nil {
+			return fail("%v", err)
+		}
+		if ctx.Err() != nil {
+			return Result{StopReason: "cancelled", Text: lastText}
+		}
+	}
+	return Result{StopReason: "max_iterations", Text: lastText,
+		Error: fmt.Sprintf("stopped after %d model calls ([agent] max_iterations)", c.cfg.Agent.MaxIterations)}
+}
+
+// store appends a message to the history and the session file.
+func (r *run) store(history *[]model.Message, m model.Message) error {
+	*history = append(*history, m)
+	return r.core.sessions.append(r.task.SessionID, m)
+}
+
+// normalizeAssistant drops empty text blocks and gives every tool_use a
+// unique id and an object input, so the stored message is always valid.
+func normalizeAssistant(blocks []model.Block, iter int) (content, uses []model.Block) {
+	seen := map[string]bool{}
+	for i, b := range blocks {
+		switch b.Type {
+		case "text":
+			if b.Text == "" {
+				continue
+			}
+		case "tool_use":
+			if b.ID == "" || seen[b.ID] {
+				b.ID = fmt.Sprintf("toolu_agentls_%d_%d", iter, i)
+			}
+			seen[b.ID] = true
+			var obj map[string]json.RawMessage
+			if json.Unmarshal(b.Input, &obj) != nil || obj == nil {
+				b.Input = json.RawMessage(`{}`)
+			}
+			uses = append(uses, b)
+		}
+		content = append(content, b)
+	}
+	return content, uses
+}
+
+func textOf(blocks []model.Block) string {
+	var b strings.Builder
+	for _, x := range blocks {
+		if x.Type == "text" {
+			b.WriteString(x.Text)
+		}
+	}
+	return b.String()
+}
+
+// toolSet is this run's tools: the built-ins, then the registry's tools of
+// the moment (after waiting up to startup_wait for servers still connecting).
+func (r *run) toolSet(ctx context.Context) []model.ToolDef {
+	c := r.core
+	defs := builtinDefs()
+	r.mcpTools = map[string]mcp.Tool{}
+	if c.reg == nil {
+		return defs
+	}
+	for _, s := range c.reg.Servers() {
+		if s.State == mcp.Connecting {
+			r.emit(Event{Type: "status", Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
+			wctx, cancel := context.WithTimeout(ctx, c.cfg.MCP.StartupWait)
+			c.reg.Wait(wctx)
+			cancel()
+			break
+		}
+	}
+	for _, t := range c.reg.Tools() {
+		if _, clash := builtins[t.Name]; clash || !legalToolName.MatchString(t.Name) || r.mcpTools[t.Name].Name != "" {
+			c.logf("agent: MCP tool %q of server %q left out: its name is illegal or taken", t.Name, t.Server)
+			continue
+		}
+		r.mcpTools[t.Name] = t
+		desc := fmt.Sprintf("[MCP server %q, tool %q] %s", t.Server, t.ServerTool, capRunes(t.Description, c.cfg.MCP.DescriptionMaxChars))
+		schema := t.InputSchema
+		if len(schema) == 0 {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		defs = append(defs, model.ToolDef{Name: t.Name, Description: desc, Schema: schema})
+	}
+	return defs
+}
+
+// capRunes cuts a server-authored description (G4: a description is
+// third-party text the model reads on every turn).
+func capRunes(s string, max int) string {
+	r := []rune(s)
+	if max <= 0 || len(r) <= max {
+		return s
+	}
+	return string(r[:max]) + "…"
+}
+
+// callTool runs one tool_use and returns its result text.
+func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string, bool) {
+	args := trust.RedactJSON(u.Input)
+	finish := func(out string, isErr bool, status string) (string, bool) {
+		r.emit(Event{Type: "tool_result", ToolCallID: u.ID, Status: status, Output: trust.Redact(capText(out, previewMax)), IsError: isErr})
+		r.tr.toolResult(status, capText(out, previewMax))
+		return out, isErr
+	}
+	if b, ok := builtins[u.Name]; ok {
+		r.curTool, r.curTitle = u.Name, builtinTitle(u.Name, u.Input)
+		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: r.curTitle, Arguments: args, Status: "running"})
+		r.tr.toolCall(r.curTitle, args)
+		env.approve = func(ctx context.Context, a Approval) error {
+			_, err := r.approve(ctx, u.ID, a)
+			return err
+		}
+		return finish(runBuiltin(ctx, b, env, u.Input))
+	}
+	t, ok := r.mcpTools[u.Name]
+	if !ok {
+		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: u.Name, Arguments: args, Status: "failed"})
+		return finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
+	}
+	r.curTool, r.curTitle = t.Name, t.Server+" · "+t.ServerTool
+	r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: t.Name, Server: t.Server, Title: r.curTitle, Arguments: args, Status: "pending"})
+	r.tr.toolCall(r.curTitle, args)
+	d := r.core.policy().ClassifyCall(ToolInfo(t))
+	switch d.Action {
+	case trust.Deny:
+		return finish("ERROR: denied by policy: "+d.Reason, true, "denied")
+	case trust.Allow:
+		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: t.Name, Server: t.Server, Title: r.curTitle, Status: "running"})
+	default:
+		opt, err := r.approve(ctx, u.ID, Approval{
+			Kind: "mcp_call", Title: fmt.Sprintf("Call %s · %s?", t.Server, t.ServerTool),
+			Detail: t.Server + " · " + t.ServerTool + "\n" + indentJSON(args), Server: t.Server, Tool: t.ServerTool, Arguments: args,
+			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
+		})
+		if err != nil {
+			return finish(outcome(ctx, "", err, env.maxBytes))
+		}
+		if opt == "allow_always" {
+			if r.core.store == nil {
+				r.core.logf("agent: cannot remember \"always allow %s\": no trust store", t.Name)
+			} else if err := r.core.store.AllowAlways(t.Name, t.DefinitionHash); err != nil {
+				r.core.logf("agent: remember \"always allow %s\": %v", t.Name, err)
+			}
+		}
+	}
+	res := r.core.reg.Call(ctx, t.Name, u.Input)
+	if ctx.Err() != nil {
+		return finish(errCancelled, true, "cancelled")
+	}
+	status := "completed"
+	if res.IsError {
+		status = "failed"
+	}
+	return finish(capText(res.Text, env.maxBytes), res.IsError, status)
+}
+
+// builtinTitle is a one-line title for a built-in call: its name and the
+// argument that says what it touches.
+func builtinTitle(name string, in json.RawMessage) string {
+	var a map[string]any
+	json.Unmarshal(in, &a)
+	for _, k := range []string{"command", "path", "pattern", "uri", "server"} {
+		if v, ok := a[k].(string); ok && v != "" {
+			return name + " " + firstLine(trust.Redact(v), 80)
+		}
+	}
+	return name
+}
+
+func indentJSON(raw []byte) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}

@@ -1,0 +1,13 @@
+package agent
+
+import "sort"
+
+// sortTasks orders task rows by start time, then id.
+func sortTasks(ts []TaskInfo) {
+	sort.Slice(ts, func(i, j int) bool {
+		if !ts[i].StartedAt.Equal(ts[j].StartedAt) {
+			return ts[i].StartedAt.Before(ts[j].StartedAt)
+		}
+		return ts[i].TaskID < ts[j].TaskID
+	})
+}

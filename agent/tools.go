@@ -1,0 +1,166 @@
+package agent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/mcp"
+)
+
+// builtin is one agentls built-in tool: its definition for the model and the
+// function that runs it. Results are plain text for the model.
+type builtin struct {
+	def model.ToolDef
+	run func(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error)
+	// timeout bounds one call; run_command brings its own.
+	timeout time.Duration
+}
+
+// toolEnv is what a built-in may touch during one task.
+type toolEnv struct {
+	ws        Workspace
+	reg       *mcp.Registry
+	maxBytes  int
+	autopilot bool
+	// approve asks the user; nil error means allowed. A *deniedError says
+	// how it was denied.
+	approve func(ctx context.Context, a Approval) error
+}
+
+// deniedError is a gate's refusal; its text goes to the model as the result.
+type deniedError struct{ msg string }
+
+func (e *deniedError) Error() string { return e.msg }
+
+// errCancelled is the result text of every call a cancel interrupted.
+const errCancelled = "ERROR: cancelled"
+
+var builtins = map[string]builtin{}
+
+func register(b builtin) { builtins[b.def.Name] = b }
+
+// BuiltinToolNames are the names of the built-in tools. The MCP registry
+// must reserve them (mcp.Options.Reserved) so no server's tool can take one.
+func BuiltinToolNames() []string {
+	names := make([]string, 0, len(builtins))
+	for n := range builtins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// builtinDefs are the built-in tool definitions, sorted by name.
+func builtinDefs() []model.ToolDef {
+	defs := make([]model.ToolDef, 0, len(builtins))
+	for _, n := range BuiltinToolNames() {
+		defs = append(defs, builtins[n].def)
+	}
+	return defs
+}
+
+// decodeArgs decodes a tool's JSON arguments strictly, so a misspelled field
+// comes back to the model as an error naming it rather than being ignored.
+func decodeArgs(tool string, in json.RawMessage, v any, expected string) error {
+	if len(bytes.TrimSpace(in)) == 0 {
+		in = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(in))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: bad arguments: %v; expected %s", tool, err, expected)
+	}
+	return nil
+}
+
+// schema builds a JSON Schema object from property lines.
+func schema(required []string, props map[string]string) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:%s", k, props[k])
+	}
+	b.WriteString(`},"required":[`)
+	for i, r := range required {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q", r)
+	}
+	b.WriteString(`],"additionalProperties":false}`)
+	return json.RawMessage(b.String())
+}
+
+func str(desc string) string {
+	d, _ := json.Marshal(desc)
+	return `{"type":"string","description":` + string(d) + `}`
+}
+
+func integer(desc string) string {
+	d, _ := json.Marshal(desc)
+	return `{"type":"integer","description":` + string(d) + `}`
+}
+
+func boolean(desc string) string {
+	d, _ := json.Marshal(desc)
+	return `{"type":"boolean","description":` + string(d) + `}`
+}
+
+// capText cuts s to max bytes (on a rune boundary) with a marker saying how
+// much was cut, so a flood of output never reaches the model whole.
+func capText(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[... %d of %d bytes cut]", len(s)-cut, len(s))
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// runBuiltin runs one built-in with its timeout and turns its outcome into
+// the tool_result text and a status.
+func runBuiltin(ctx context.Context, b builtin, env *toolEnv, in json.RawMessage) (out string, isError bool, status string) {
+	if b.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.timeout)
+		defer cancel()
+	}
+	text, err := b.run(ctx, env, in)
+	return outcome(ctx, text, err, env.maxBytes)
+}
+
+func outcome(ctx context.Context, text string, err error, max int) (string, bool, string) {
+	var d *deniedError
+	switch {
+	case err == nil:
+		return capText(text, max), false, "completed"
+	case errors.As(err, &d):
+		return d.msg, true, "denied"
+	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled):
+		return errCancelled, true, "cancelled"
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "ERROR:") {
+		msg = "ERROR: " + msg
+	}
+	return capText(msg, max), true, "failed"
+}

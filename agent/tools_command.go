@@ -1,0 +1,154 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/trust"
+)
+
+const (
+	commandTimeout    = 60 * time.Second
+	commandMaxTimeout = 10 * time.Minute
+)
+
+func init() {
+	register(builtin{
+		def: toolDef("run_command", "Run a command in a workspace folder and return its combined stdout and stderr and exit code. Without shell, the command is split into words (quotes respected) and run directly, with no shell syntax; set shell to true for pipes, redirects or globs. The user is asked first unless autopilot is on and the command is known to be safe.",
+			[]string{"command"}, map[string]string{
+				"command":         str("the command line, e.g. \"go test ./...\""),
+				"shell":           boolean("run it with sh -c (pipes, redirects, globs, variables)"),
+				"cwd":             str("directory to run in, inside the workspace (default: the workspace folder)"),
+				"timeout_seconds": integer("kill the command after this many seconds (default 60, at most 600)"),
+			}),
+		run: runCommand,
+	})
+}
+
+func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Command        string `json:"command"`
+		Shell          bool   `json:"shell"`
+		Cwd            string `json:"cwd"`
+		TimeoutSeconds int    `json:"timeout_seconds"`
+	}
+	if err := decodeArgs("run_command", in, &a, "{command, shell?, cwd?, timeout_seconds?}"); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(a.Command) == "" {
+		return "", errors.New("run_command: command is required, e.g. \"go test ./...\"")
+	}
+	argv := []string{"sh", "-c", a.Command}
+	classify := []string{a.Command}
+	if !a.Shell {
+		words, err := splitWords(a.Command)
+		if err != nil {
+			return "", err
+		}
+		argv, classify = words, words
+	}
+	if a.Cwd == "" {
+		a.Cwd = "."
+	}
+	dir, err := confine(env.ws.Folders(), a.Cwd)
+	if err != nil {
+		return "", err
+	}
+	timeout := commandTimeout
+	if a.TimeoutSeconds > 0 {
+		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
+	}
+	if ask, reasons := decideCommandAsks(classify, a.Shell, env.autopilot); ask {
+		detail := a.Command + "\n\nin " + dir.Path
+		if len(reasons) > 0 {
+			detail += "\nflagged: " + strings.Join(reasons, "; ")
+		}
+		err := env.approve(ctx, Approval{
+			Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
+			Command: argv, Cwd: dir.Path,
+			Options: []ApprovalOption{allowOnce, rejectOnce},
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	res, err := runProcess(ctx, argv, dir.Real, timeout, env.maxBytes)
+	if err != nil {
+		return "", fmt.Errorf("run_command: start %s: %w", trust.ShellQuote(argv[:1]), err)
+	}
+	out := res.Output
+	if res.Cut > 0 {
+		out += fmt.Sprintf("\n[... %d more bytes of output cut]", res.Cut)
+	}
+	switch {
+	case res.TimedOut:
+		return "", fmt.Errorf("command timed out after %s; its process group was killed. Output so far:\n%s", timeout, out)
+	case res.Cancelled:
+		return "", context.Canceled
+	}
+	return fmt.Sprintf("%s\n[exit code %d]", strings.TrimRight(out, "\n"), res.ExitCode), nil
+}
+
+// splitWords splits a command line into words like a POSIX shell would,
+// honoring quotes and backslashes, and refuses shell syntax it would need a
+// shell for, so a command never silently means something else without one.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("run_command: unterminated ' quote in %q", s)
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\", s[i+1]) >= 0 {
+					i++
+				} else if s[i] == '$' || s[i] == '`' {
+					return nil, fmt.Errorf("run_command: %q uses shell expansion inside quotes: set shell to true to run it with sh -c", s)
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, fmt.Errorf("run_command: unterminated \" quote in %q", s)
+			}
+			inWord = true
+		case c == '\\':
+			if i+1 < len(s) {
+				i++
+				cur.WriteByte(s[i])
+			}
+			inWord = true
+		case strings.IndexByte("|&;<>()$`*?~\n", c) >= 0:
+			return nil, fmt.Errorf("run_command: %q uses shell syntax (%q): set shell to true to run it with sh -c", s, string(c))
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("run_command: command is empty")
+	}
+	return words, nil
+}

@@ -1,0 +1,299 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent/model"
+)
+
+const (
+	readTimeout    = 30 * time.Second
+	maxListEntries = 1000
+	maxFound       = 500
+	maxMatches     = 200
+	maxSearchFile  = 1 << 20
+)
+
+// skipDirs are never walked by find_files and search_text: VCS metadata and
+// dependency trees that drown every result.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
+
+func init() {
+	register(builtin{
+		def: toolDef("read_file", "Read a text file of the workspace. Returns the editor's unsaved text when the file is open. Lines are numbered from 1.",
+			[]string{"path"}, map[string]string{
+				"path":       str("file path, relative to the workspace folder or absolute inside it"),
+				"start_line": integer("first line to return (1-based, optional)"),
+				"end_line":   integer("last line to return (inclusive, optional)"),
+			}),
+		run: readFile, timeout: readTimeout,
+	})
+	register(builtin{
+		def: toolDef("list_directory", "List a directory of the workspace: one entry per line, directories end with '/'.",
+			nil, map[string]string{"path": str("directory, relative to the workspace folder (default: the folder itself)")}),
+		run: listDirectory, timeout: readTimeout,
+	})
+	register(builtin{
+		def: toolDef("find_files", "Find files by glob pattern under a workspace directory. The pattern matches the file name (e.g. '*.go') or, when it has a '/', the path relative to the search directory (e.g. 'cmd/*/main.go').",
+			[]string{"pattern"}, map[string]string{
+				"pattern": str("glob pattern, Go path.Match syntax"),
+				"path":    str("directory to search (default: the workspace folder)"),
+			}),
+		run: findFiles, timeout: readTimeout,
+	})
+	register(builtin{
+		def: toolDef("search_text", "Search file contents with a regular expression (Go RE2 syntax). Returns 'path:line: text' per match.",
+			[]string{"pattern"}, map[string]string{
+				"pattern": str("regular expression"),
+				"path":    str("directory or file to search (default: the workspace folder)"),
+				"glob":    str("only files whose name matches this glob, e.g. '*.go' (optional)"),
+			}),
+		run: searchText, timeout: readTimeout,
+	})
+}
+
+func toolDef(name, desc string, required []string, props map[string]string) model.ToolDef {
+	return model.ToolDef{Name: name, Description: desc, Schema: schema(required, props)}
+}
+
+func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Path      string `json:"path"`
+		StartLine int    `json:"start_line"`
+		EndLine   int    `json:"end_line"`
+	}
+	if err := decodeArgs("read_file", in, &a, "{path, start_line?, end_line?}"); err != nil {
+		return "", err
+	}
+	t, err := confine(env.ws.Folders(), a.Path)
+	if err != nil {
+		return "", err
+	}
+	if st, err := os.Stat(t.Real); err == nil && st.IsDir() {
+		return "", fmt.Errorf("%s is a directory: use list_directory", a.Path)
+	}
+	text, err := readText(env.ws, t)
+	if err != nil {
+		return "", err
+	}
+	if !utf8.ValidString(text) || strings.IndexByte(text, 0) >= 0 {
+		return "", fmt.Errorf("%s is a binary file (%d bytes), not text", a.Path, len(text))
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	start, end := 1, len(lines)
+	if a.StartLine > 0 {
+		start = a.StartLine
+	}
+	if a.EndLine > 0 && a.EndLine < end {
+		end = a.EndLine
+	}
+	if start > len(lines) && len(lines) > 0 {
+		return "", fmt.Errorf("start_line %d is past the end of %s (%d lines)", start, a.Path, len(lines))
+	}
+	var b strings.Builder
+	for i := start; i <= end; i++ {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		fmt.Fprintf(&b, "%6d\t%s", i, strings.TrimSuffix(lines[i-1], "\n"))
+		b.WriteByte('\n')
+		if env.maxBytes > 0 && b.Len() > env.maxBytes {
+			fmt.Fprintf(&b, "[... stopped at line %d of %d: use start_line to read on]\n", i, len(lines))
+			break
+		}
+	}
+	return b.String(), nil
+}
+
+func listDirectory(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Path string `json:"path"`
+	}
+	if err := decodeArgs("list_directory", in, &a, "{path?}"); err != nil {
+		return "", err
+	}
+	if a.Path == "" {
+		a.Path = "."
+	}
+	t, err := confine(env.ws.Folders(), a.Path)
+	if err != nil {
+		return "", err
+	}
+	entries, err := os.ReadDir(t.Real)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i, e := range entries {
+		if i == maxListEntries {
+			fmt.Fprintf(&b, "[... %d more entries]\n", len(entries)-i)
+			break
+		}
+		name := e.Name()
+		if e.IsDir() {
+			name += "/"
+		}
+		b.WriteString(name + "\n")
+	}
+	if len(entries) == 0 {
+		return "(empty directory)", nil
+	}
+	return b.String(), nil
+}
+
+// walkFiles walks the confined directory, skipping skipDirs, calling fn with
+// each regular file's real path and its path relative to the directory.
+// Symlinks are not followed: a link out of the workspace is never walked into.
+func walkFiles(ctx context.Context, root string, fn func(real, rel string) (stop bool)) error {
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			return nil // unreadable entries are skipped, not fatal
+		}
+		if d.IsDir() {
+			if p != root && skipDirs[d.Name()] {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		if fn(p, filepath.ToSlash(rel)) {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+}
+
+func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Pattern string `json:"pattern"`
+		Path    string `json:"path"`
+	}
+	if err := decodeArgs("find_files", in, &a, "{pattern, path?}"); err != nil {
+		return "", err
+	}
+	if a.Pattern == "" {
+		return "", fmt.Errorf("find_files: pattern is required, e.g. \"*.go\"")
+	}
+	if _, err := filepath.Match(a.Pattern, ""); err != nil {
+		return "", fmt.Errorf("find_files: bad glob %q: %v", a.Pattern, err)
+	}
+	if a.Path == "" {
+		a.Path = "."
+	}
+	t, err := confine(env.ws.Folders(), a.Path)
+	if err != nil {
+		return "", err
+	}
+	var found []string
+	more := false
+	err = walkFiles(ctx, t.Real, func(_, rel string) bool {
+		subject := filepath.Base(rel)
+		if strings.Contains(a.Pattern, "/") {
+			subject = rel
+		}
+		if ok, _ := filepath.Match(a.Pattern, subject); ok {
+			if len(found) == maxFound {
+				more = true
+				return true
+			}
+			found = append(found, rel)
+		}
+		return false
+	})
+	if err != nil {
+		return "", err
+	}
+	if len(found) == 0 {
+		return fmt.Sprintf("no files match %q under %s", a.Pattern, a.Path), nil
+	}
+	sort.Strings(found)
+	out := strings.Join(found, "\n") + "\n"
+	if more {
+		out += fmt.Sprintf("[... stopped after %d files: narrow the pattern]\n", maxFound)
+	}
+	return out, nil
+}
+
+func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Pattern string `json:"pattern"`
+		Path    string `json:"path"`
+		Glob    string `json:"glob"`
+	}
+	if err := decodeArgs("search_text", in, &a, "{pattern, path?, glob?}"); err != nil {
+		return "", err
+	}
+	re, err := regexp.Compile(a.Pattern)
+	if err != nil || a.Pattern == "" {
+		return "", fmt.Errorf("search_text: pattern %q is not a valid regular expression (Go RE2 syntax): %v", a.Pattern, err)
+	}
+	if a.Path == "" {
+		a.Path = "."
+	}
+	t, err := confine(env.ws.Folders(), a.Path)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	n := 0
+	search := func(real, rel string) bool {
+		if a.Glob != "" {
+			if ok, _ := filepath.Match(a.Glob, filepath.Base(rel)); !ok {
+				return false
+			}
+		}
+		text, ok := env.ws.OpenText(filepath.Join(t.Path, filepath.FromSlash(rel)))
+		if !ok {
+			text, ok = env.ws.OpenText(real)
+		}
+		if !ok {
+			if st, err := os.Stat(real); err != nil || st.Size() > maxSearchFile {
+				return false
+			}
+			raw, err := os.ReadFile(real)
+			if err != nil || !utf8.Valid(raw) {
+				return false
+			}
+			text = string(raw)
+		}
+		for i, line := range strings.Split(text, "\n") {
+			if re.MatchString(line) {
+				if n == maxMatches {
+					fmt.Fprintf(&b, "[... stopped after %d matches: narrow the pattern]\n", maxMatches)
+					return true
+				}
+				n++
+				fmt.Fprintf(&b, "%s:%d: %s\n", rel, i+1, capText(line, 300))
+			}
+		}
+		return false
+	}
+	if st, err := os.Stat(t.Real); err == nil && !st.IsDir() {
+		search(t.Real, filepath.Base(t.Real))
+	} else if err := walkFiles(ctx, t.Real, search); err != nil {
+		return "", err
+	}
+	if n == 0 {
+		return fmt.Sprintf("no matches for %q under %s", a.Pattern, a.Path), nil
+	}
+	return b.String(), nil
+}

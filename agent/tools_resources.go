@@ -1,0 +1,109 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"mime"
+	"os"
+	"strings"
+	"time"
+)
+
+const resourceTimeout = 60 * time.Second
+
+func init() {
+	register(builtin{
+		def: toolDef("list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type.",
+			nil, map[string]string{"server": str("only this server's resources (optional)")}),
+		run: listResources, timeout: resourceTimeout,
+	})
+	register(builtin{
+		def: toolDef("read_mcp_resource", "Read one resource of an MCP server by URI. Text comes back as is; binary content is saved to a temporary file whose path is returned.",
+			[]string{"server", "uri"}, map[string]string{
+				"server": str("the server name, as list_mcp_resources shows it"),
+				"uri":    str("the resource URI"),
+			}),
+		run: readResource, timeout: resourceTimeout,
+	})
+}
+
+func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Server string `json:"server"`
+	}
+	if err := decodeArgs("list_mcp_resources", in, &a, "{server?}"); err != nil {
+		return "", err
+	}
+	if env.reg == nil {
+		return "no MCP servers are configured", nil
+	}
+	rs, err := env.reg.Resources(ctx)
+	if err != nil {
+		return "", fmt.Errorf("list_mcp_resources: %w", err)
+	}
+	var b strings.Builder
+	for _, r := range rs {
+		if a.Server != "" && r.Server != a.Server {
+			continue
+		}
+		fmt.Fprintf(&b, "%s · %s · %s", r.Server, r.URI, r.Name)
+		if r.MIMEType != "" {
+			fmt.Fprintf(&b, " (%s)", r.MIMEType)
+		}
+		if r.Description != "" {
+			fmt.Fprintf(&b, ": %s", capText(r.Description, 200))
+		}
+		b.WriteByte('\n')
+	}
+	if b.Len() == 0 {
+		return "no MCP resources are available", nil
+	}
+	return b.String(), nil
+}
+
+func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Server string `json:"server"`
+		URI    string `json:"uri"`
+	}
+	if err := decodeArgs("read_mcp_resource", in, &a, "{server, uri}"); err != nil {
+		return "", err
+	}
+	if a.Server == "" || a.URI == "" {
+		return "", errors.New("read_mcp_resource: server and uri are both required (see list_mcp_resources)")
+	}
+	if env.reg == nil {
+		return "", errors.New("read_mcp_resource: no MCP servers are configured")
+	}
+	rc, err := env.reg.ReadResource(ctx, a.Server, a.URI)
+	if err != nil {
+		return "", fmt.Errorf("read_mcp_resource: %w", err)
+	}
+	if rc.Blob == nil {
+		return rc.Text, nil
+	}
+	// Binary content never goes to the model inline: it lands in a private
+	// temp file the model can point a tool at.
+	ext := ""
+	if exts, _ := mime.ExtensionsByType(rc.MIMEType); len(exts) > 0 {
+		ext = exts[0]
+	}
+	f, err := os.CreateTemp("", "agentls-resource-*"+ext)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.Write(rc.Blob); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	mt := rc.MIMEType
+	if mt == "" {
+		mt = "unknown type"
+	}
+	return fmt.Sprintf("binary content (%s, %d bytes) of %s saved to %s", mt, len(rc.Blob), a.URI, f.Name()), nil
+}

@@ -1,0 +1,171 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+)
+
+const writeTimeout = 30 * time.Second
+
+func init() {
+	register(builtin{
+		def: toolDef("write_file", "Create or replace a file of the workspace with the given text. The user is asked first (unless autopilot is on). The change lands in the editor's buffer when the editor can apply it.",
+			[]string{"path", "content"}, map[string]string{
+				"path":    str("file path, relative to the workspace folder or absolute inside it"),
+				"content": str("the whole new text of the file"),
+			}),
+		run: writeFile,
+	})
+	register(builtin{
+		def: toolDef("edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is asked first (unless autopilot is on).",
+			[]string{"path", "old_text", "new_text"}, map[string]string{
+				"path":        str("file path, relative to the workspace folder or absolute inside it"),
+				"old_text":    str("the exact text to replace, including whitespace"),
+				"new_text":    str("the replacement text"),
+				"replace_all": boolean("replace every occurrence instead of exactly one"),
+			}),
+		run: editFile,
+	})
+}
+
+func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Path    string  `json:"path"`
+		Content *string `json:"content"`
+	}
+	if err := decodeArgs("write_file", in, &a, "{path, content}"); err != nil {
+		return "", err
+	}
+	if a.Content == nil {
+		return "", errors.New("write_file: content is required (the whole new text of the file)")
+	}
+	t, err := confine(env.ws.Folders(), a.Path)
+	if err != nil {
+		return "", err
+	}
+	old, err := readText(env.ws, t)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	verb := "Create"
+	if exists {
+		verb = "Overwrite"
+	}
+	detail := t.Path + "\n\n" + previewDiff(old, *a.Content, exists)
+	if err := gateWrite(ctx, env, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail); err != nil {
+		return "", err
+	}
+	where, err := writeWithTimeout(ctx, env, t, *a.Content)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("wrote %d bytes to %s (%s)", len(*a.Content), t.Path, where), nil
+}
+
+func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+	var a struct {
+		Path       string `json:"path"`
+		OldText    string `json:"old_text"`
+		NewText    string `json:"new_text"`
+		ReplaceAll bool   `json:"replace_all"`
+	}
+	if err := decodeArgs("edit_file", in, &a, "{path, old_text, new_text, replace_all?}"); err != nil {
+		return "", err
+	}
+	if a.OldText == "" {
+		return "", errors.New("edit_file: old_text is required and must not be empty (use write_file to create a file)")
+	}
+	t, err := confine(env.ws.Folders(), a.Path)
+	if err != nil {
+		return "", err
+	}
+	old, err := readText(env.ws, t)
+	if err != nil {
+		return "", err
+	}
+	n := strings.Count(old, a.OldText)
+	switch {
+	case n == 0:
+		return "", fmt.Errorf("edit_file: old_text was not found in %s: read the file again and copy the text exactly", a.Path)
+	case n > 1 && !a.ReplaceAll:
+		return "", fmt.Errorf("edit_file: old_text occurs %d times in %s: add surrounding lines to make it unique, or set replace_all", n, a.Path)
+	}
+	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
+	detail := t.Path + "\n\n" + previewDiff(a.OldText, a.NewText, true)
+	if err := gateWrite(ctx, env, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail); err != nil {
+		return "", err
+	}
+	where, err := writeWithTimeout(ctx, env, t, updated)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("replaced %d occurrence(s) in %s (%s)", n, t.Path, where), nil
+}
+
+// gateWrite asks before a write unless autopilot is on.
+func gateWrite(ctx context.Context, env *toolEnv, tool, title, detail string) error {
+	if !decideWriteAsks(env.autopilot) {
+		return nil
+	}
+	return env.approve(ctx, Approval{
+		Kind: "write", Tool: tool, Title: title, Detail: detail,
+		Options: []ApprovalOption{allowOnce, rejectOnce},
+	})
+}
+
+func writeWithTimeout(ctx context.Context, env *toolEnv, t target, text string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	return writeText(ctx, env.ws, t, text)
+}
+
+// previewDiff is a short line diff for an approval card: removed lines with
+// '-', added lines with '+', cut after a screenful.
+func previewDiff(old, new string, exists bool) string {
+	const maxLines = 40
+	var b strings.Builder
+	n := 0
+	emit := func(prefix, text string) {
+		if text == "" {
+			return
+		}
+		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if n == maxLines {
+				b.WriteString("...\n")
+				n++
+				return
+			}
+			if n > maxLines {
+				return
+			}
+			b.WriteString(prefix + l + "\n")
+			n++
+		}
+	}
+	if exists {
+		// Trim the common head and tail so the card shows what changes.
+		ol, nl := strings.SplitAfter(old, "\n"), strings.SplitAfter(new, "\n")
+		i := 0
+		for i < len(ol) && i < len(nl) && ol[i] == nl[i] {
+			i++
+		}
+		j := 0
+		for j < len(ol)-i && j < len(nl)-i && ol[len(ol)-1-j] == nl[len(nl)-1-j] {
+			j++
+		}
+		emit("-", strings.Join(ol[i:len(ol)-j], ""))
+		emit("+", strings.Join(nl[i:len(nl)-j], ""))
+	} else {
+		emit("+", new)
+	}
+	if b.Len() == 0 {
+		return "(no change)"
+	}
+	return b.String()
+}

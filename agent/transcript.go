@@ -1,0 +1,90 @@
+package agent
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/agentls/agentls/trust"
+)
+
+// transcript is a session's Markdown log for people, written as the task
+// goes. Everything goes through trust.Redact first: transcripts are files a
+// user may paste anywhere, and tool arguments and results carry secrets.
+type transcript struct {
+	mu   sync.Mutex
+	path string
+	err  error // the first write error; later writes are skipped
+}
+
+func transcriptPath(stateDir, sessionID string) string {
+	return filepath.Join(stateDir, "transcripts", sessionID+".md")
+}
+
+func openTranscript(stateDir, sessionID string) *transcript {
+	return &transcript{path: transcriptPath(stateDir, sessionID)}
+}
+
+func (t *transcript) write(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.err != nil {
+		return
+	}
+	if t.err = os.MkdirAll(filepath.Dir(t.path), 0o700); t.err != nil {
+		return
+	}
+	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		t.err = err
+		return
+	}
+	_, t.err = f.WriteString(trust.Redact(s))
+	if err := f.Close(); t.err == nil {
+		t.err = err
+	}
+}
+
+func (t *transcript) prompt(taskID, prompt string) {
+	t.write(fmt.Sprintf("\n## User (%s)\n\n%s\n", taskID, prompt))
+}
+
+func (t *transcript) assistant(text string) {
+	if strings.TrimSpace(text) != "" {
+		t.write("\n## Assistant\n\n" + text + "\n")
+	}
+}
+
+func (t *transcript) toolCall(title string, redactedArgs []byte) {
+	t.write(fmt.Sprintf("\n### Tool call: %s\n\n%s\n", title, fence("json", string(redactedArgs))))
+}
+
+func (t *transcript) toolResult(status, output string) {
+	t.write(fmt.Sprintf("\n### Result (%s)\n\n%s\n", status, fence("", output)))
+}
+
+func (t *transcript) end(stopReason, errMsg string) {
+	line := "\n---\n*" + stopReason
+	if errMsg != "" {
+		line += ": " + errMsg
+	}
+	t.write(line + "*\n")
+}
+
+// fence wraps text in a code fence longer than any backtick run inside it,
+// so repo- or tool-authored text can never close the fence early.
+func fence(lang, text string) string {
+	longest, run := 0, 0
+	for _, c := range text {
+		if c == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	f := strings.Repeat("`", max(3, longest+1))
+	return f + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + f
+}
