@@ -1,0 +1,95 @@
+// Command faultserver is a stdio MCP server built on the official Go SDK that
+// misbehaves on request, so agentls's registry is tested against a real
+// process: slow handshakes, hangs, deaths mid-call, garbage on stdout, huge
+// results, hundreds of tools, grandchildren, ignored SIGTERM. Every fault is
+// a flag or a tool, so benchmarks and tests set exactly what they need. It is
+// a test fixture and must never be shipped or configured for real use.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var (
+	handshakeDelay = flag.Duration("handshake-delay", 0, "sleep this long before reading the first message")
+	listDelay      = flag.Duration("list-delay", 0, "delay every tools/list answer this long")
+	numTools       = flag.Int("tools", 0, "add this many extra tools named tool_000, tool_001, ...")
+	exitAtOnce     = flag.Int("exit-at-once", -1, "write to stderr and exit with this code before speaking MCP")
+	garbageAtStart = flag.Bool("garbage-at-start", false, "write non-JSON lines to stdout before the handshake")
+	stderrText     = flag.String("stderr", "", "write this line to stderr at start")
+	weirdNames     = flag.Bool("weird-names", false, "add tools with illegal, overlong and built-in-colliding names")
+	longDesc       = flag.Int("long-description", 0, "add a tool whose description is this many characters")
+	child          = flag.Bool("child", false, "start a grandchild (this binary with -idle) like npx does")
+	idle           = flag.Bool("idle", false, "do nothing until killed (the grandchild of -child)")
+	linger         = flag.Bool("linger", false, "keep running after stdin closes, like server-everything")
+	ignoreTerm     = flag.Bool("ignore-term", false, "ignore SIGTERM, so only SIGKILL stops it")
+	_              = flag.String("marker", "", "ignored; tests find this process by it in the process table")
+)
+
+func main() {
+	flag.Parse()
+	if *ignoreTerm {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if *idle {
+		select {}
+	}
+	if *stderrText != "" {
+		fmt.Fprintln(os.Stderr, *stderrText)
+	}
+	if *exitAtOnce >= 0 {
+		fmt.Fprintf(os.Stderr, "faultserver: exiting at once with code %d\n", *exitAtOnce)
+		os.Exit(*exitAtOnce)
+	}
+	if *child {
+		args := []string{"-idle"}
+		for _, a := range os.Args[1:] {
+			if strings.HasPrefix(a, "-marker") {
+				args = append(args, a)
+			}
+		}
+		cmd := exec.Command(os.Args[0], args...)
+		if err := cmd.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "faultserver: start child:", err)
+			os.Exit(1)
+		}
+	}
+	if *garbageAtStart {
+		fmt.Println("Starting fault server... (not JSON)")
+		fmt.Println("{this is not json either")
+		fmt.Println(`{"level":"info","msg":"a JSON log line that is not JSON-RPC"}`)
+		fmt.Println("")
+	}
+	time.Sleep(*handshakeDelay)
+
+	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
+	addTools(s)
+	if *listDelay > 0 {
+		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+				if method == "tools/list" {
+					time.Sleep(*listDelay)
+				}
+				return next(ctx, method, req)
+			}
+		})
+	}
+	err := s.Run(context.Background(), &mcp.StdioTransport{MaxLineLength: -1})
+	if *linger {
+		select {}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "faultserver:", err)
+		os.Exit(1)
+	}
+}
