@@ -7,18 +7,6 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// Policy decides tool calls from the config's rules and the store.
-type Policy struct {
-	Rules     []config.PolicyRule
-	Store     *Store // may be nil: nothing always-allowed
-	Autopilot bool
-}
-
-// ClassifyCall decides one MCP tool call: allow, ask or deny, with a reason.
-func (p *Policy) ClassifyCall(t ToolInfo) Decision {
-	return Decision{Action: Ask, Reason: "unimplemented"}
-}
-
 // CommandVerdict is the classifier's view of a run_command.
 type CommandVerdict struct {
 	Safe    bool

@@ -1,0 +1,193 @@
+package trust
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentls/agentls/config"
+)
+
+// Policy decides tool calls from the config's rules and the store.
+//
+// Rules of the user tier pick one decision: the most specific matching
+// pattern wins (an exact name, then the glob with the most literal
+// characters, "*" last), and at equal specificity deny beats ask beats allow.
+// No matching rule means ask. Workspace rules are repo-authored and may only
+// tighten: the result is the stricter of the user-tier decision and every
+// matching workspace rule, so a workspace can never loosen a user "deny" or
+// "ask" by being more specific, and its "allow" is ignored.
+//
+// Server annotations are untrusted claims: destructiveHint explicitly true
+// turns any allow (a rule or "always allow") into ask; readOnlyHint grants
+// nothing. destructiveHint absent does not force a prompt: most servers do not
+// annotate, and the user's allow-list must stay usable.
+//
+// Autopilot never changes an MCP decision (G3): it is honored only by
+// DecideCommand and DecideWrite, for built-in tools.
+type Policy struct {
+	Rules     []config.PolicyRule
+	Store     *Store // may be nil: nothing always-allowed
+	Autopilot bool
+}
+
+// strictness orders actions; a higher value is stricter. An unknown action
+// counts as ask: a typo never allows and never silently denies.
+func strictness(a Action) int {
+	switch a {
+	case Allow:
+		return 0
+	case Deny:
+		return 2
+	}
+	return 1
+}
+
+func normAction(s string) Action {
+	switch a := Action(strings.ToLower(strings.TrimSpace(s))); a {
+	case Allow, Ask, Deny:
+		return a
+	}
+	return Ask
+}
+
+// specificity ranks a pattern: exact names above every glob, then globs by
+// how many literal characters they pin down. -1: not a valid pattern.
+func specificity(pattern string) int {
+	if pattern == "" {
+		return -1
+	}
+	if !strings.Contains(pattern, "*") {
+		return 1 << 30
+	}
+	return len(pattern) - strings.Count(pattern, "*")
+}
+
+// globMatch matches name against a pattern where '*' is any run of
+// characters (tool names never contain '*').
+func globMatch(pattern, name string) bool {
+	parts := strings.Split(pattern, "*")
+	if len(parts) == 1 {
+		return pattern == name
+	}
+	if !strings.HasPrefix(name, parts[0]) {
+		return false
+	}
+	name = name[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(name, p)
+		if i < 0 {
+			return false
+		}
+		name = name[i+len(p):]
+	}
+	return strings.HasSuffix(name, last)
+}
+
+// ClassifyCall decides one MCP tool call: allow, ask or deny, with a reason a
+// person can read. It is the only decision code for MCP calls: the agent uses
+// it to decide and the server list uses it to fill the policy column.
+// A built-in tool is not decided here: it gets Ask, and the agent decides it
+// with DecideCommand and DecideWrite.
+func (p *Policy) ClassifyCall(t ToolInfo) Decision {
+	if t.Builtin {
+		return Decision{Action: Ask, Reason: fmt.Sprintf("%s is a built-in tool: [mcp.policy] does not apply; the command classifier and autopilot decide it", t.Name)}
+	}
+	var rules []config.PolicyRule
+	if p != nil {
+		rules = p.Rules
+	}
+	d := p.userDecision(t, rules)
+
+	// Workspace rules only tighten.
+	for _, r := range rules {
+		if r.Origin == config.User || !globMatch(r.Pattern, t.Name) {
+			continue
+		}
+		a := normAction(r.Action)
+		if a == Allow {
+			continue // a repo can never allow a tool
+		}
+		if strictness(a) > strictness(d.Action) {
+			d = Decision{Action: a, Reason: fmt.Sprintf("%s by the workspace's %s (workspace rules may only tighten)", verb(a), ruleText(r))}
+		}
+	}
+
+	// An annotation may tighten, never loosen: a hostile server gains nothing by lying.
+	if d.Action == Allow && t.DestructiveHint != nil && *t.DestructiveHint {
+		d = Decision{Action: Ask, Reason: fmt.Sprintf("the server marks %s destructive (destructiveHint), which always asks, even though it would be %s", t.Name, d.Reason)}
+	}
+	return d
+}
+
+// userDecision is the user tier's decision, with "always allow" from the store.
+func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
+	var best *config.PolicyRule
+	bestSpec := -1
+	for i, r := range rules {
+		if r.Origin != config.User || !globMatch(r.Pattern, t.Name) {
+			continue
+		}
+		s := specificity(r.Pattern)
+		if s > bestSpec || (s == bestSpec && strictness(normAction(r.Action)) > strictness(normAction(best.Action))) {
+			best, bestSpec = &rules[i], s
+		}
+	}
+	d := Decision{Action: Ask, Reason: fmt.Sprintf("no [mcp.policy] entry matches %s, so it asks (the default for every MCP tool)", t.Name)}
+	if best != nil {
+		a := normAction(best.Action)
+		d = Decision{Action: a, Reason: fmt.Sprintf("%s by %s", verb(a), ruleText(*best))}
+		if a != Action(strings.ToLower(strings.TrimSpace(best.Action))) {
+			d.Reason = fmt.Sprintf("asks: %s has the unknown action %q (expected allow, ask or deny)", ruleText(*best), best.Action)
+		}
+	}
+	if d.Action == Deny || p == nil || p.Store == nil {
+		return d // a deny rule beats "always allow"
+	}
+	h, ok, err := p.Store.alwaysAllowedHash(t.Name)
+	switch {
+	case err != nil:
+		return Decision{Action: d.Action, Reason: d.Reason + fmt.Sprintf(" (the trust store could not be read, so no \"always allow\" applies: %v)", err)}
+	case !ok:
+		return d
+	case t.DefinitionHash == "" || h != t.DefinitionHash:
+		// The rug pull: allowed once, then the server rewrote the tool.
+		if d.Action == Allow {
+			return d
+		}
+		return Decision{Action: Ask, Reason: fmt.Sprintf("asks: %s was always-allowed, but the server has changed its definition (description or input schema) since", t.Name)}
+	}
+	if d.Action == Allow {
+		return d
+	}
+	return Decision{Action: Allow, Reason: fmt.Sprintf("allowed: you chose \"always allow\" for %s and its definition has not changed since", t.Name)}
+}
+
+func verb(a Action) string {
+	switch a {
+	case Allow:
+		return "allowed"
+	case Deny:
+		return "denied"
+	}
+	return "asks"
+}
+
+// ruleText names a rule the way the user wrote it and where.
+func ruleText(r config.PolicyRule) string {
+	return fmt.Sprintf("[mcp.policy] %q = %q in %s", r.Pattern, r.Action, homeRel(r.Source))
+}
+
+// homeRel shortens the home directory to ~ in a source location.
+func homeRel(src config.Source) string {
+	s := src.String()
+	if home, err := os.UserHomeDir(); err == nil && home != "" && src.File != "" {
+		if rel, err := filepath.Rel(home, src.File); err == nil && !strings.HasPrefix(rel, "..") {
+			src.File = filepath.Join("~", rel)
+			s = src.String()
+		}
+	}
+	return s
+}
