@@ -49,7 +49,7 @@ function M.card(a)
     end
   elseif a.server and a.server ~= "" then
     table.insert(lines, a.server .. " · " .. (a.tool or "?") .. " " .. json(a.arguments))
-  elseif a.tool and a.tool ~= "" then
+  elseif a.tool and a.tool ~= "" and a.arguments and a.arguments ~= vim.NIL then
     table.insert(lines, a.tool .. " " .. json(a.arguments))
   end
   if a.detail and a.detail ~= "" then
@@ -98,6 +98,10 @@ end
 --- own approval_timeout denies before this in practice).
 M.wait_timeout_ms = 10 * 60 * 1000
 
+--- last_wait says how the last answer was awaited: "none" (the picker
+--- answered at once), "coroutine" or "vim.wait". For tests and :checkhealth.
+M.last_wait = nil
+
 --- handler answers agent/requestApproval. On 0.10+ the request runs in a
 --- coroutine, so an asynchronous vim.ui.select can take its time; on 0.7 the
 --- reply is whatever this returns, so it waits for the answer in place.
@@ -118,11 +122,14 @@ function M.handler(_, params, ctx)
       end
     end
   end)
+  M.last_wait = "none"
   if not result then
     if co and not is_main then
+      M.last_wait = "coroutine"
       yielded = true
       coroutine.yield()
     else
+      M.last_wait = "vim.wait"
       vim.wait(M.wait_timeout_ms, function()
         return result ~= nil
       end, 20)

@@ -7,6 +7,9 @@ local M = {}
 -- their heading.
 local bufs = {}
 local seen_task = {}
+-- after_block marks buffers whose last entry was a block line (tool call,
+-- result...): the next streamed text starts after a blank line.
+local after_block = {}
 
 --- next_prompt is the prompt of the task the plugin just started: the next
 --- new task's heading shows it (the taskId is not known before its events).
@@ -89,6 +92,10 @@ function M.on_event(ev)
     add_lines(b, { "## " .. (prompt and one_line(prompt) or ("task " .. ev.taskId)), "", "" })
   end
   if ev.type == "text" then
+    if after_block[b] then
+      add_lines(b, { "" })
+      after_block[b] = false
+    end
     append(b, ev.delta or "")
   elseif ev.type == "tool_call" then
     local who = ev.server and ev.server ~= vim.NIL and (ev.server .. " · ") or ""
@@ -106,6 +113,7 @@ function M.on_event(ev)
   elseif ev.type == "done" then
     add_lines(b, { "--- " .. (ev.stopReason or "done"), "" })
   end
+  after_block[b] = ev.type ~= "text"
   follow(b)
 end
 

@@ -1,0 +1,67 @@
+-- Shared helpers of the end-to-end scripts: read the test's environment,
+-- record results, wait with a bound, and leave with an exit code
+-- (cquit N) so the Go test can assert on both.
+local M = {}
+
+M.result = { notes = {} }
+
+--- env reads a variable the Go test set, failing loudly without it.
+function M.env(k)
+  local v = os.getenv(k)
+  if not v or v == "" then
+    M.fail("the test did not set " .. k)
+  end
+  return v
+end
+
+--- finish writes the result file and exits with code.
+function M.finish(code)
+  local path = os.getenv("AGENTLS_E2E_OUT")
+  local f = path and io.open(path, "w")
+  if f then
+    f:write(vim.fn.json_encode(M.result))
+    f:close()
+  end
+  vim.cmd("cquit " .. code)
+end
+
+--- fail records why and exits 1.
+function M.fail(msg)
+  M.result.error = tostring(msg)
+  M.finish(1)
+end
+
+--- wait pumps the event loop until cond() is true, failing after ms.
+function M.wait(ms, cond, what)
+  if not vim.wait(ms, cond, 20) then
+    M.fail("timed out after " .. ms .. " ms waiting for " .. what)
+  end
+end
+
+--- note records a line for the test's log.
+function M.note(s)
+  table.insert(M.result.notes, s)
+end
+
+--- lines returns a buffer's lines.
+function M.lines(bufnr)
+  return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+end
+
+--- main runs fn, then exits 0; any error exits 1 with its traceback.
+function M.main(fn)
+  local ok, err = xpcall(fn, debug.traceback)
+  if not ok then
+    M.fail(err)
+  end
+  M.finish(0)
+end
+
+--- code_action_title returns the title of a vim.ui.select item of
+--- vim.lsp.buf.code_action: {client_id, action} on 0.7, {action=, ctx=} on 0.10.
+function M.code_action_title(item)
+  local action = item.action or item[2]
+  return action and action.title or "?"
+end
+
+return M
