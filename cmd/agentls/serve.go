@@ -1,11 +1,54 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/agentls/agentls/server"
 )
 
+// stdio is the editor's end of the connection: we read stdin, write stdout.
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+// Close closes both ends; a read blocked on stdin may not return, which is
+// why the process exits from here rather than waiting for it.
+func (stdio) Close() error {
+	err := os.Stdin.Close()
+	if e := os.Stdout.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// cmdServe serves LSP on stdio until exit, stdin EOF or SIGTERM; every task
+// and every MCP server ends before it returns.
 func cmdServe(args []string) int {
-	fmt.Fprintln(os.Stderr, "agentls: cmdServe is not built yet")
-	return 1
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
+	fs.Bool("stdio", true, "serve on stdio (the only transport; accepted because editors pass it)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "agentls serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	srv := server.New(server.Options{
+		Version:    version,
+		UserConfig: *configPath,
+		Logf: func(format string, a ...any) {
+			fmt.Fprintf(os.Stderr, format+"\n", a...)
+		},
+	})
+	return srv.Serve(ctx, stdio{Reader: os.Stdin, Writer: os.Stdout})
 }

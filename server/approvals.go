@@ -1,0 +1,405 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// defaultApprovalTimeout is SPEC.md's [agent] approval_timeout default.
+const defaultApprovalTimeout = 5 * time.Minute
+
+// pendingApproval is one approval waiting for an answer.
+type pendingApproval struct {
+	a      agent.Approval
+	seq    int
+	uri    string      // where the path-3 diagnostic goes ("" = nowhere)
+	line   int         // its line
+	path3  bool        // shown as diagnostic + code actions
+	answer chan string // buffered: the chosen optionId, "" denies
+}
+
+// approvals are the waiting approvals of this connection and the state of
+// the path choice.
+type approvals struct {
+	s       *Server
+	mu      sync.Mutex
+	pending map[string]*pendingApproval
+	seq     int
+	closed  bool
+	// noShowMessageRequest is set once the client answered
+	// window/showMessageRequest with -32601 (released Helix): from then on
+	// approvals go straight to path 3.
+	noShowMessageRequest bool
+}
+
+func newApprovals(s *Server) *approvals {
+	return &approvals{s: s, pending: map[string]*pendingApproval{}}
+}
+
+// taskApprover is the agent.Approver of one task (or of a launch request,
+// with no document): it knows where a path-3 diagnostic belongs.
+type taskApprover struct {
+	s    *Server
+	path string // the task's document, or ""
+	line int
+}
+
+// approver returns the Approver for a task whose document is path.
+func (s *Server) approver(path string) *taskApprover {
+	return &taskApprover{s: s, path: path}
+}
+
+// RequestApproval asks the user through the first path the client
+// supports. Every way of not getting an answer is a denial: a dismissed
+// card, null, an error, a timeout, a cancelled task, shutdown, connection
+// loss.
+func (t *taskApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+	return t.s.approvals.ask(ctx, t, a)
+}
+
+// errDenied is returned with an empty optionId when nobody said yes.
+var errDenied = errors.New("approval denied")
+
+func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval) (string, error) {
+	s := ap.s
+	s.mu.Lock()
+	info, state, cfg := s.client, s.state, s.cfg
+	s.mu.Unlock()
+	if state != initialized || s.ctx == nil {
+		// Nothing is ever approved because nobody could be asked.
+		return "", fmt.Errorf("%w: no client to ask", errDenied)
+	}
+	timeout := defaultApprovalTimeout
+	if cfg != nil && cfg.Agent.ApprovalTimeout > 0 {
+		timeout = cfg.Agent.ApprovalTimeout
+	}
+
+	ap.mu.Lock()
+	if ap.closed {
+		ap.mu.Unlock()
+		return "", fmt.Errorf("%w: agentls is shutting down", errDenied)
+	}
+	ap.seq++
+	if a.ApprovalID == "" {
+		a.ApprovalID = fmt.Sprintf("a%d", ap.seq)
+	}
+	p := &pendingApproval{a: a, seq: ap.seq, answer: make(chan string, 1), line: t.line}
+	p.uri = s.diagnosticURI(t.path)
+	ap.pending[a.ApprovalID] = p
+	skipPath2 := ap.noShowMessageRequest
+	ap.mu.Unlock()
+
+	waitCtx, cancel := mergeContexts(ctx, s.ctx)
+	waitCtx, cancelTimeout := context.WithTimeout(waitCtx, timeout)
+	defer cancelTimeout()
+	defer cancel()
+	defer ap.remove(p)
+
+	switch {
+	case info.approvals:
+		s.goFn(func() {
+			opt, err := ap.viaRequestApproval(waitCtx, a)
+			ap.answerFrom(p, opt, err)
+		})
+	case info.showMessageReq && !skipPath2:
+		s.goFn(func() {
+			opt, err := ap.viaShowMessageRequest(waitCtx, a)
+			if isMethodNotFound(err) {
+				ap.mu.Lock()
+				ap.noShowMessageRequest = true
+				ap.mu.Unlock()
+				ap.viaCodeActions(p)
+				return
+			}
+			ap.answerFrom(p, opt, err)
+		})
+	default:
+		ap.viaCodeActions(p)
+	}
+
+	select {
+	case opt := <-p.answer:
+		if opt == "" {
+			return "", errDenied
+		}
+		return opt, nil
+	case <-waitCtx.Done():
+		if errors.Is(context.Cause(waitCtx), context.DeadlineExceeded) || errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
+			return "", fmt.Errorf("%w: no answer within %s", errDenied, timeout)
+		}
+		return "", fmt.Errorf("%w: %v", errDenied, waitCtx.Err())
+	}
+}
+
+// answerFrom delivers a client's answer; an error denies.
+func (ap *approvals) answerFrom(p *pendingApproval, optionID string, err error) {
+	if err != nil {
+		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
+			ap.s.logMessage(logWarning, "agentls: approval "+p.a.ApprovalID+" denied: the client answered with an error: "+err.Error())
+		}
+		optionID = ""
+	}
+	ap.deliver(p, optionID)
+}
+
+// deliver sends the answer once; later answers are ignored.
+func (ap *approvals) deliver(p *pendingApproval, optionID string) {
+	if optionID != "" && !hasOption(p.a, optionID) {
+		ap.s.logMessage(logWarning, fmt.Sprintf("agentls: approval %s denied: unknown optionId %q", p.a.ApprovalID, optionID))
+		optionID = ""
+	}
+	select {
+	case p.answer <- optionID:
+	default:
+	}
+}
+
+func hasOption(a agent.Approval, optionID string) bool {
+	for _, o := range a.Options {
+		if o.OptionID == optionID {
+			return true
+		}
+	}
+	return false
+}
+
+// remove forgets an approval and clears its diagnostic.
+func (ap *approvals) remove(p *pendingApproval) {
+	ap.mu.Lock()
+	delete(ap.pending, p.a.ApprovalID)
+	wasPath3 := p.path3
+	ap.mu.Unlock()
+	if wasPath3 && p.uri != "" {
+		ap.publish(p.uri)
+	}
+}
+
+// resolve answers a waiting approval (agent/resolveApproval, agentls.approve,
+// agentls.deny). An empty approvalID means the oldest waiting one.
+func (ap *approvals) resolve(approvalID, optionID string) error {
+	ap.mu.Lock()
+	var p *pendingApproval
+	if approvalID == "" {
+		for _, q := range ap.pending {
+			if p == nil || q.seq < p.seq {
+				p = q
+			}
+		}
+	} else {
+		p = ap.pending[approvalID]
+	}
+	ap.mu.Unlock()
+	if p == nil {
+		if approvalID == "" {
+			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no approval is waiting")
+		}
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no approval %q is waiting (see agent/approvals)", approvalID)
+	}
+	if optionID != "" && !hasOption(p.a, optionID) {
+		var ids []string
+		for _, o := range p.a.Options {
+			ids = append(ids, o.OptionID)
+		}
+		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: approval %s has no option %q (expected one of %s)",
+			p.a.ApprovalID, optionID, strings.Join(ids, ", "))
+	}
+	ap.deliver(p, optionID)
+	return nil
+}
+
+// list returns the waiting approvals, oldest first.
+func (ap *approvals) list() []agent.Approval {
+	ap.mu.Lock()
+	defer ap.mu.Unlock()
+	ps := make([]*pendingApproval, 0, len(ap.pending))
+	for _, p := range ap.pending {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
+	out := make([]agent.Approval, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.a)
+	}
+	return out
+}
+
+// denyAll denies every waiting approval and refuses new ones (shutdown).
+func (ap *approvals) denyAll() {
+	ap.mu.Lock()
+	ap.closed = true
+	ps := make([]*pendingApproval, 0, len(ap.pending))
+	for _, p := range ap.pending {
+		ps = append(ps, p)
+	}
+	ap.mu.Unlock()
+	for _, p := range ps {
+		ap.deliver(p, "")
+	}
+}
+
+// requestApprovalResult is agent/requestApproval's result.
+type requestApprovalResult struct {
+	Outcome  string `json:"outcome"` // "selected" | "cancelled"
+	OptionID string `json:"optionId"`
+}
+
+// viaRequestApproval is path 1: the client's own approval UI.
+func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+	var res requestApprovalResult
+	if err := protocol.Call(ctx, ap.s.conn, "agent/requestApproval", a, &res); err != nil {
+		return "", err
+	}
+	if res.Outcome != "selected" {
+		return "", nil
+	}
+	return res.OptionID, nil
+}
+
+// viaShowMessageRequest is path 2: a Warning with one action per option.
+func (ap *approvals) viaShowMessageRequest(ctx context.Context, a agent.Approval) (string, error) {
+	actions := make([]protocol.MessageActionItem, 0, len(a.Options))
+	for _, o := range a.Options {
+		actions = append(actions, protocol.MessageActionItem{Title: o.Name})
+	}
+	params := &protocol.ShowMessageRequestParams{
+		Type:    protocol.MessageTypeWarning,
+		Message: a.Title + "\n" + a.Detail,
+		Actions: actions,
+	}
+	var item *protocol.MessageActionItem
+	if err := protocol.Call(ctx, ap.s.conn, protocol.MethodWindowShowMessageRequest, params, &item); err != nil {
+		return "", err
+	}
+	if item == nil {
+		return "", nil // dismissed: null is a denial
+	}
+	for _, o := range a.Options {
+		if o.Name == item.Title {
+			return o.OptionID, nil
+		}
+	}
+	return "", fmt.Errorf("the client chose %q, which is not an option", item.Title)
+}
+
+// viaCodeActions is path 3: a message, a diagnostic on the task's
+// document, and approval actions first in every code action answer.
+func (ap *approvals) viaCodeActions(p *pendingApproval) {
+	ap.mu.Lock()
+	_, still := ap.pending[p.a.ApprovalID]
+	p.path3 = still
+	ap.mu.Unlock()
+	if !still {
+		return
+	}
+	ap.s.showMessage(logWarning, fmt.Sprintf("agentls: approval needed: %s (run code action 'agentls: %s')",
+		approvalSubject(p.a), firstOptionName(p.a)))
+	if p.uri != "" {
+		ap.publish(p.uri)
+	}
+}
+
+// publish sends the approval diagnostics of one document.
+func (ap *approvals) publish(uri string) {
+	ap.mu.Lock()
+	var ps []*pendingApproval
+	for _, p := range ap.pending {
+		if p.path3 && p.uri == uri {
+			ps = append(ps, p)
+		}
+	}
+	ap.mu.Unlock()
+	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
+	diags := make([]protocol.Diagnostic, 0, len(ps))
+	for _, p := range ps {
+		pos := protocol.Position{Line: uint32(p.line)}
+		diags = append(diags, protocol.Diagnostic{
+			Range:    protocol.Range{Start: pos, End: pos},
+			Severity: protocol.DiagnosticSeverityWarning,
+			Source:   "agentls",
+			Code:     "approval",
+			Message: fmt.Sprintf("agentls: approval needed: %s (code action 'agentls: %s')\n%s",
+				approvalSubject(p.a), firstOptionName(p.a), p.a.Detail),
+		})
+	}
+	ap.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: protocol.DocumentURI(uri), Diagnostics: diags,
+	})
+}
+
+// diagnosticURI is where a path-3 diagnostic goes: the task's document, else
+// the first open document, else nowhere.
+func (s *Server) diagnosticURI(path string) string {
+	if path != "" {
+		if doc, ok := s.docs.byPath(path); ok {
+			return doc.uri
+		}
+		return pathToURI(path)
+	}
+	if doc, ok := s.docs.first(); ok {
+		return doc.uri
+	}
+	return ""
+}
+
+// approvalSubject is how an approval is named in one line: "fs · write_file"
+// for tool calls, the title otherwise.
+func approvalSubject(a agent.Approval) string {
+	if a.Server != "" && a.Tool != "" {
+		return a.Server + " · " + a.Tool
+	}
+	return a.Title
+}
+
+func firstOptionName(a agent.Approval) string {
+	if len(a.Options) > 0 {
+		return a.Options[0].Name
+	}
+	return "Allow once"
+}
+
+// isMethodNotFound reports a -32601 error reply.
+func isMethodNotFound(err error) bool {
+	var w *jsonrpc2.Error
+	return errors.As(err, &w) && w.Code == jsonrpc2.MethodNotFound
+}
+
+// mergeContexts is cancelled when either a or b is.
+func mergeContexts(a, b context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(a)
+	stop := context.AfterFunc(b, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
+// approvalsResult is agent/approvals' result.
+type approvalsResult struct {
+	Approvals []agent.Approval `json:"approvals"`
+}
+
+func (s *Server) agentApprovals(context.Context, json.RawMessage) (any, error) {
+	return approvalsResult{Approvals: s.approvals.list()}, nil
+}
+
+func (s *Server) agentResolveApproval(_ context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		ApprovalID string `json:"approvalId"`
+		OptionID   string `json:"optionId"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.ApprovalID == "" {
+		if err == nil {
+			err = errors.New("approvalId is missing")
+		}
+		return nil, invalidParams("agent/resolveApproval", err, `{"approvalId": "a1", "optionId": "allow_once"}`)
+	}
+	return nil, s.approvals.resolve(p.ApprovalID, p.OptionID)
+}

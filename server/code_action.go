@@ -1,0 +1,142 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// codeActionParams are textDocument/codeAction's params; triggerKind (LSP
+// 3.17) is decoded here because protocol v0.12 drops it.
+type codeActionParams struct {
+	TextDocument struct {
+		URI string `json:"uri"`
+	} `json:"textDocument"`
+	Range   lspRange `json:"range"`
+	Context struct {
+		Diagnostics []json.RawMessage `json:"diagnostics"`
+		TriggerKind int               `json:"triggerKind"`
+	} `json:"context"`
+}
+
+// triggerAutomatic is CodeActionTriggerKind.Automatic.
+const triggerAutomatic = 2
+
+// command is an LSP Command.
+type command struct {
+	Title     string `json:"title"`
+	Command   string `json:"command"`
+	Arguments []any  `json:"arguments,omitempty"`
+}
+
+// codeAction is an LSP CodeAction that carries a command, never an edit.
+type codeAction struct {
+	Title       string            `json:"title"`
+	Kind        string            `json:"kind"`
+	Diagnostics []json.RawMessage `json:"diagnostics,omitempty"`
+	Command     *command          `json:"command"`
+}
+
+// runArg is agentls.run's argument as code actions build it.
+type runArg struct {
+	Prompt       string            `json:"prompt,omitempty"`
+	TextDocument map[string]string `json:"textDocument,omitempty"`
+	Range        *lspRange         `json:"range,omitempty"`
+	Diagnostics  []json.RawMessage `json:"diagnostics,omitempty"`
+}
+
+// codeAction offers PROTOCOL.md section 6: approvals first while any wait,
+// then a line's `agent:` directive, the selection as prompt, fixing the
+// client's diagnostics, and cancelling the latest task. Automatic requests
+// get only the approvals.
+func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, error) {
+	var p codeActionParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, invalidParams("textDocument/codeAction", err, "CodeActionParams")
+	}
+	actions := s.approvalActions()
+	if p.Context.TriggerKind != triggerAutomatic {
+		actions = append(actions, s.taskActions(p)...)
+	}
+	s.mu.Lock()
+	literals := s.client.codeActionLits
+	s.mu.Unlock()
+	if !literals {
+		// A client without CodeAction literals takes Commands.
+		cmds := make([]*command, 0, len(actions))
+		for _, a := range actions {
+			cmds = append(cmds, a.Command)
+		}
+		return cmds, nil
+	}
+	return actions, nil
+}
+
+// approvalActions are one action per option of every waiting approval,
+// oldest first.
+func (s *Server) approvalActions() []codeAction {
+	actions := []codeAction{}
+	for _, a := range s.approvals.list() {
+		for _, o := range a.Options {
+			title := fmt.Sprintf("agentls: %s: %s", o.Name, approvalSubject(a))
+			actions = append(actions, codeAction{Title: title, Kind: "source",
+				Command: &command{Title: title, Command: "agentls.approve", Arguments: []any{a.ApprovalID, o.OptionID}}})
+		}
+	}
+	return actions
+}
+
+func (s *Server) taskActions(p codeActionParams) []codeAction {
+	var actions []codeAction
+	uri := p.TextDocument.URI
+	doc := map[string]string{"uri": uri}
+	r := p.Range
+	if d, ok := s.docs.get(uri); ok {
+		if dir, ok := directive(lineText(d.text, r.Start.Line)); ok {
+			title := fmt.Sprintf("agentls: Run %q", dir)
+			actions = append(actions, codeAction{Title: title, Kind: "source",
+				Command: &command{Title: title, Command: "agentls.run", Arguments: []any{runArg{Prompt: dir, TextDocument: doc, Range: &r}}}})
+		}
+	}
+	if r.Start != r.End {
+		title := "agentls: Run selection as prompt"
+		actions = append(actions, codeAction{Title: title, Kind: "source",
+			Command: &command{Title: title, Command: "agentls.run", Arguments: []any{runArg{TextDocument: doc, Range: &r}}}})
+	}
+	if len(p.Context.Diagnostics) > 0 {
+		title := "agentls: Fix with agent"
+		actions = append(actions, codeAction{Title: title, Kind: "quickfix", Diagnostics: p.Context.Diagnostics,
+			Command: &command{Title: title, Command: "agentls.run",
+				Arguments: []any{runArg{Prompt: fixPrompt(p.Context.Diagnostics), TextDocument: doc, Range: &r, Diagnostics: p.Context.Diagnostics}}}})
+	}
+	if latest, ok := s.latestTask(); ok {
+		title := "agentls: Cancel task"
+		actions = append(actions, codeAction{Title: title, Kind: "source",
+			Command: &command{Title: title, Command: "agentls.cancel", Arguments: []any{latest.TaskID}}})
+	}
+	return actions
+}
+
+// latestTask is the newest running task.
+func (s *Server) latestTask() (agent.TaskInfo, bool) {
+	s.mu.Lock()
+	core := s.core
+	s.mu.Unlock()
+	if core == nil {
+		return agent.TaskInfo{}, false
+	}
+	var tasks []agent.TaskInfo
+	for _, t := range core.Tasks() {
+		if t.State != "done" {
+			tasks = append(tasks, t)
+		}
+	}
+	if len(tasks) == 0 {
+		return agent.TaskInfo{}, false
+	}
+	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].StartedAt.After(tasks[j].StartedAt) })
+	return tasks[0], true
+}

@@ -1,0 +1,260 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/mcp"
+)
+
+type executeCommandParams struct {
+	Command   string            `json:"command"`
+	Arguments []json.RawMessage `json:"arguments"`
+}
+
+// executeCommand runs PROTOCOL.md section 5's commands. Each returns at
+// once (Helix gives up on a request after 20 s); tasks and launch cards go
+// on in the background.
+func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
+	var p executeCommandParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, invalidParams("workspace/executeCommand", err, "ExecuteCommandParams")
+	}
+	arg := func(i int, v any) error {
+		if i >= len(p.Arguments) || string(p.Arguments[i]) == "null" {
+			return nil
+		}
+		if err := json.Unmarshal(p.Arguments[i], v); err != nil {
+			return invalidParams(p.Command, fmt.Errorf("argument %d: %w", i+1, err), commandUsage[p.Command])
+		}
+		return nil
+	}
+	switch p.Command {
+	case "agentls.run":
+		var rp runParams
+		if err := arg(0, &rp); err != nil {
+			return nil, err
+		}
+		return s.cmdRun(rp)
+	case "agentls.cancel":
+		var id string
+		if err := arg(0, &id); err != nil {
+			return nil, err
+		}
+		return s.cmdCancel(id)
+	case "agentls.approve", "agentls.deny":
+		var id, opt string
+		if err := arg(0, &id); err != nil {
+			return nil, err
+		}
+		if p.Command == "agentls.approve" {
+			if err := arg(1, &opt); err != nil {
+				return nil, err
+			}
+			if opt == "" {
+				opt = "allow_once"
+			}
+		}
+		return nil, s.approvals.resolve(id, opt)
+	case "agentls.newChat":
+		core, err := s.ensureCore()
+		if err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		old := s.cmdSession
+		s.mu.Unlock()
+		id := core.NewChat(old)
+		s.mu.Lock()
+		s.cmdSession = id
+		s.mu.Unlock()
+		return map[string]string{"sessionId": id}, nil
+	case "agentls.transcript":
+		var sid string
+		if err := arg(0, &sid); err != nil {
+			return nil, err
+		}
+		return s.cmdTranscript(sid)
+	case "agentls.mcp.list":
+		return s.cmdMCPList()
+	case "agentls.mcp.trust":
+		var name string
+		if err := arg(0, &name); err != nil {
+			return nil, err
+		}
+		return s.cmdMCPTrust(name)
+	case "agentls.mcp.revoke":
+		var name string
+		if err := arg(0, &name); err != nil {
+			return nil, err
+		}
+		params, _ := json.Marshal(serverParams{Server: name, All: name == ""})
+		return s.mcpRevoke(ctx, params)
+	}
+	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: unknown command %q (expected one of %v)", p.Command, commandNames)
+}
+
+// commandUsage says what each command's arguments look like.
+var commandUsage = map[string]string{
+	"agentls.run":        `[{"prompt"?, "textDocument"?: {"uri"}, "range"?, "diagnostics"?}]`,
+	"agentls.cancel":     `[taskId?]`,
+	"agentls.approve":    `[approvalId?, optionId?]`,
+	"agentls.deny":       `[approvalId?]`,
+	"agentls.transcript": `[sessionId?]`,
+	"agentls.mcp.trust":  `[server]`,
+	"agentls.mcp.revoke": `[server?]`,
+}
+
+// cmdRun starts a task in the background, continuing the command session,
+// and shows a one-line summary when it ends.
+func (s *Server) cmdRun(p runParams) (any, error) {
+	if p.SessionID == "" {
+		s.mu.Lock()
+		p.SessionID = s.cmdSession
+		s.mu.Unlock()
+	}
+	req, line, err := s.runRequest(p)
+	if err != nil {
+		return nil, err
+	}
+	task, progressDone, err := s.startTask(req, line)
+	if err != nil {
+		return nil, err
+	}
+	s.goFn(func() {
+		<-progressDone
+		r := task.Result()
+		if r.SessionID != "" {
+			s.mu.Lock()
+			s.cmdSession = r.SessionID
+			s.mu.Unlock()
+		}
+		typ := logInfo
+		if r.StopReason == "error" {
+			typ = logError
+		}
+		s.showMessage(typ, "agentls: "+resultLine(r))
+	})
+	return map[string]string{"taskId": task.ID}, nil
+}
+
+func (s *Server) cmdCancel(taskID string) (any, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	if taskID == "" {
+		latest, ok := s.latestTask()
+		if !ok {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no task is running")
+		}
+		taskID = latest.TaskID
+	}
+	core.Cancel(taskID)
+	return nil, nil
+}
+
+// cmdTranscript opens a session's transcript (the command session, else
+// the newest) with window/showDocument where the client can; the path is
+// in the result either way.
+func (s *Server) cmdTranscript(sid string) (any, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	if sid == "" {
+		s.mu.Lock()
+		sid = s.cmdSession
+		s.mu.Unlock()
+	}
+	if sid == "" {
+		sessions, err := core.Sessions()
+		if err != nil {
+			return nil, fmt.Errorf("agentls: listing sessions: %w", err)
+		}
+		if len(sessions) == 0 {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session yet: run a task first")
+		}
+		sid = sessions[0].SessionID
+	}
+	path := core.TranscriptPath(sid)
+	if path == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q", sid)
+	}
+	s.openDocument(path)
+	return map[string]string{"sessionId": sid, "path": path, "uri": pathToURI(path)}, nil
+}
+
+// openDocument asks the client to show a file, in the background (the
+// command has already answered). Helix 24.03+ supports showDocument without
+// announcing it, so it is tried always; a client that cannot (Neovim 0.7
+// answers -32601) gets the path in a message.
+func (s *Server) openDocument(path string) {
+	s.goFn(func() {
+		var res struct {
+			Success bool `json:"success"`
+		}
+		err := protocol.Call(s.ctx, s.conn, "window/showDocument",
+			&protocol.ShowDocumentParams{URI: protocol.URI(pathToURI(path)), TakeFocus: true}, &res)
+		if err != nil || !res.Success {
+			s.showMessage(logInfo, "agentls: "+path)
+		}
+	})
+}
+
+// cmdMCPList writes the server report under the state directory, opens it
+// and returns the rows.
+func (s *Server) cmdMCPList() (any, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	rows := core.ServerList()
+	dir := s.stateDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("agentls: create %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, "mcp-servers.md")
+	if err := os.WriteFile(path, []byte(serverReport(rows)), 0o600); err != nil {
+		return nil, fmt.Errorf("agentls: write the server report: %w", err)
+	}
+	s.openDocument(path)
+	return map[string]any{"servers": rows, "path": path}, nil
+}
+
+// cmdMCPTrust shows the launch card in the background and returns the
+// server's state now.
+func (s *Server) cmdMCPTrust(name string) (any, error) {
+	if name == "" {
+		return nil, invalidParams("agentls.mcp.trust", fmt.Errorf("server is missing"), commandUsage["agentls.mcp.trust"])
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	var state mcp.State
+	found := false
+	for _, row := range core.ServerList() {
+		if row.Name == name {
+			state, found = row.State, true
+		}
+	}
+	if !found {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no MCP server %q is configured", name)
+	}
+	s.goFn(func() {
+		st, err := core.TrustServer(s.ctx, name, s.approver(""))
+		if err != nil {
+			s.showMessage(logWarning, "agentls: MCP server '"+name+"' not started: "+err.Error())
+			return
+		}
+		s.showMessage(logInfo, "agentls: MCP server '"+name+"': "+string(st))
+	})
+	return map[string]mcp.State{"state": state}, nil
+}

@@ -1,0 +1,238 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// requestHandler answers one request. It runs on its own goroutine with a
+// context that is cancelled by $/cancelRequest, shutdown or connection loss.
+type requestHandler func(ctx context.Context, params json.RawMessage) (any, error)
+
+// notificationHandler handles one notification on the read loop, in order.
+// It must be fast: the next message waits for it.
+type notificationHandler func(params json.RawMessage)
+
+func (s *Server) requestHandlers() map[string]requestHandler {
+	return map[string]requestHandler{
+		"initialize":               s.initialize,
+		"shutdown":                 s.shutdown,
+		"textDocument/codeAction":  s.codeAction,
+		"workspace/executeCommand": s.executeCommand,
+		"agent/run":                s.agentRun,
+		"agent/cancel":             s.agentCancel,
+		"agent/tasks":              s.agentTasks,
+		"agent/newChat":            s.agentNewChat,
+		"agent/sessions":           s.agentSessions,
+		"agent/approvals":          s.agentApprovals,
+		"agent/resolveApproval":    s.agentResolveApproval,
+		"agent/mcp/servers":        s.mcpServers,
+		"agent/mcp/trust":          s.mcpTrust,
+		"agent/mcp/revoke":         s.mcpRevoke,
+		"agent/mcp/restart":        s.mcpRestart,
+	}
+}
+
+func (s *Server) notificationHandlers() map[string]notificationHandler {
+	return map[string]notificationHandler{
+		"initialized":            s.initialized,
+		"exit":                   s.exit,
+		"$/cancelRequest":        s.cancelRequest,
+		"textDocument/didOpen":   s.didOpen,
+		"textDocument/didChange": s.didChange,
+		"textDocument/didClose":  s.didClose,
+	}
+}
+
+// handle is the connection's only handler. Notifications run here, in
+// order; each request gets its own goroutine so that a task waiting for an
+// approval never holds up didChange, $/cancelRequest or another request
+// (protocol.Handlers serializes requests, which would deadlock us).
+func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	call, isCall := req.(*jsonrpc2.Call)
+	if !isCall {
+		if h, ok := s.notificationHandlers()[req.Method()]; ok {
+			func() {
+				defer s.recoverPanic(req.Method())
+				h(req.Params())
+			}()
+		}
+		return nil // unknown notifications ($/setTrace, didSave, ...) are ignored
+	}
+
+	method := req.Method()
+	h, ok := s.requestHandlers()[method]
+	// Replies go out with a detached context: a reply written with a
+	// cancelled one is dropped silently and the client waits forever.
+	send := func(result any, err error) {
+		if err := reply(context.Background(), result, wireError(err)); err != nil {
+			s.opts.Logf("agentls: reply to %s: %v", method, err)
+		}
+	}
+	if !ok {
+		send(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "agentls does not implement %q", method))
+		return nil
+	}
+	if err := s.checkLifecycle(method); err != nil {
+		send(nil, err)
+		return nil
+	}
+	ctx, cancel := context.WithCancel(s.ctx)
+	key := idKey(call.ID())
+	s.inflight.add(key, cancel)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer s.inflight.remove(key)
+		defer cancel()
+		var (
+			result any
+			err    error
+		)
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					s.opts.Logf("agentls: panic in %s: %v", method, r)
+					err = jsonrpc2.Errorf(jsonrpc2.InternalError, "agentls: internal error in %s: %v", method, r)
+				}
+			}()
+			result, err = h(ctx, call.Params())
+		}()
+		send(result, err)
+	}()
+	return nil
+}
+
+// checkLifecycle refuses requests before initialize and after shutdown, as
+// LSP says.
+func (s *Server) checkLifecycle(method string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.state == uninitialized && method != "initialize":
+		return jsonrpc2.Errorf(jsonrpc2.ServerNotInitialized, "agentls: %s before initialize", method)
+	case s.state == initialized && method == "initialize":
+		return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "agentls: initialize sent twice")
+	case s.state == shuttingDown && method != "shutdown":
+		return jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "agentls: %s after shutdown", method)
+	}
+	return nil
+}
+
+// requestCancelled is LSP's RequestCancelled error code.
+const requestCancelled jsonrpc2.Code = -32800
+
+// wireError gives every error a JSON-RPC code (jsonrpc2 sends 0 otherwise).
+func wireError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var w *jsonrpc2.Error
+	if errors.As(err, &w) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) {
+		return jsonrpc2.NewError(requestCancelled, err.Error())
+	}
+	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+}
+
+// invalidParams is the error for params that do not decode.
+func invalidParams(method string, err error, expected string) error {
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %s: bad params: %v (expected %s)", method, err, expected)
+}
+
+// decodeParams decodes params into v; empty or null params leave v as is.
+func decodeParams(params json.RawMessage, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		return nil
+	}
+	return json.Unmarshal(params, v)
+}
+
+// inflight maps request ids to the cancel funcs of their handlers.
+type inflight struct {
+	mu sync.Mutex
+	m  map[string]context.CancelFunc
+}
+
+func (f *inflight) add(key string, cancel context.CancelFunc) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = map[string]context.CancelFunc{}
+	}
+	f.m[key] = cancel
+}
+
+func (f *inflight) remove(key string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.m, key)
+}
+
+func (f *inflight) cancel(key string) bool {
+	f.mu.Lock()
+	cancel, ok := f.m[key]
+	f.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// idKey normalizes a request id: numbers as "#N", strings quoted, so that 1
+// and "1" stay distinct and a $/cancelRequest id matches however it was
+// spelled (protocol's CancelHandler decodes numbers as float64 and never
+// matches them).
+func idKey(id jsonrpc2.ID) string { return fmt.Sprintf("%q", id) }
+
+// rawIDKey normalizes an id as it appears in $/cancelRequest params.
+func rawIDKey(raw json.RawMessage) (string, bool) {
+	var str string
+	if err := json.Unmarshal(raw, &str); err == nil {
+		if str == "" {
+			return "#0", true // jsonrpc2 reads an empty string id as number 0
+		}
+		return strconv.Quote(str), true
+	}
+	var num json.Number
+	if err := json.Unmarshal(raw, &num); err != nil {
+		return "", false
+	}
+	n, err := strconv.ParseFloat(num.String(), 64)
+	if err != nil || n != float64(int32(n)) {
+		return "", false
+	}
+	return "#" + strconv.Itoa(int(int32(n))), true
+}
+
+// cancelRequest is our own $/cancelRequest: it cancels the handler's
+// context; agent/run turns that into cancelling its task.
+func (s *Server) cancelRequest(params json.RawMessage) {
+	var p struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return
+	}
+	if key, ok := rawIDKey(p.ID); ok {
+		s.inflight.cancel(key)
+	}
+}
+
+// firstLine is s up to its first newline, trimmed.
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = strings.TrimSpace(s[:i])
+	}
+	return s
+}

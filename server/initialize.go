@@ -1,0 +1,229 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/mcp"
+)
+
+// initializeParams is the part of InitializeParams agentls reads, decoded
+// leniently (clients send 3.17 fields protocol v0.12 does not know).
+type initializeParams struct {
+	RootURI          string `json:"rootUri"`
+	RootPath         string `json:"rootPath"`
+	WorkspaceFolders []struct {
+		URI string `json:"uri"`
+	} `json:"workspaceFolders"`
+	ClientInfo *struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	} `json:"clientInfo"`
+	Capabilities struct {
+		Experimental struct {
+			Agentls struct {
+				Approvals bool `json:"approvals"`
+				Events    bool `json:"events"`
+			} `json:"agentls"`
+		} `json:"experimental"`
+		Window struct {
+			WorkDoneProgress bool             `json:"workDoneProgress"`
+			ShowMessage      *json.RawMessage `json:"showMessage"`
+			ShowDocument     *struct {
+				Support bool `json:"support"`
+			} `json:"showDocument"`
+		} `json:"window"`
+		Workspace struct {
+			ApplyEdit     bool `json:"applyEdit"`
+			WorkspaceEdit struct {
+				DocumentChanges    bool     `json:"documentChanges"`
+				ResourceOperations []string `json:"resourceOperations"`
+			} `json:"workspaceEdit"`
+		} `json:"workspace"`
+		TextDocument struct {
+			CodeAction struct {
+				CodeActionLiteralSupport *json.RawMessage `json:"codeActionLiteralSupport"`
+			} `json:"codeAction"`
+		} `json:"textDocument"`
+	} `json:"capabilities"`
+}
+
+// clientInfo is what the client can do, from its initialize capabilities.
+type clientInfo struct {
+	name             string
+	approvals        bool // path 1: agent/requestApproval
+	events           bool // agent/event notifications
+	showMessageReq   bool // path 2: window/showMessageRequest
+	workDoneProgress bool
+	showDocument     bool
+	applyEdit        bool
+	createFiles      bool // documentChanges with a CreateFile operation
+	codeActionLits   bool
+}
+
+// commandNames are every command of PROTOCOL.md section 5; Neovim only
+// executes commands listed in executeCommandProvider.
+var commandNames = []string{
+	"agentls.run", "agentls.cancel", "agentls.approve", "agentls.deny",
+	"agentls.newChat", "agentls.transcript", "agentls.mcp.list",
+	"agentls.mcp.trust", "agentls.mcp.revoke",
+}
+
+// initialize answers at once: it reads capabilities and folders and never
+// waits for an MCP server.
+func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, error) {
+	var p initializeParams
+	if err := decodeParams(params, &p); err != nil {
+		return nil, invalidParams("initialize", err, "InitializeParams")
+	}
+	c := p.Capabilities
+	info := clientInfo{
+		approvals:        c.Experimental.Agentls.Approvals,
+		events:           c.Experimental.Agentls.Events,
+		showMessageReq:   c.Window.ShowMessage != nil && string(*c.Window.ShowMessage) != "null",
+		workDoneProgress: c.Window.WorkDoneProgress,
+		showDocument:     c.Window.ShowDocument != nil && c.Window.ShowDocument.Support,
+		applyEdit:        c.Workspace.ApplyEdit,
+		codeActionLits:   c.TextDocument.CodeAction.CodeActionLiteralSupport != nil,
+	}
+	if p.ClientInfo != nil {
+		info.name = p.ClientInfo.Name
+	}
+	if c.Workspace.WorkspaceEdit.DocumentChanges {
+		for _, op := range c.Workspace.WorkspaceEdit.ResourceOperations {
+			if op == "create" {
+				info.createFiles = true
+			}
+		}
+	}
+
+	var folders []string
+	for _, f := range p.WorkspaceFolders {
+		if dir, ok := uriToPath(f.URI); ok {
+			folders = append(folders, dir)
+		}
+	}
+	if len(folders) == 0 {
+		if dir, ok := uriToPath(p.RootURI); ok {
+			folders = append(folders, dir)
+		} else if p.RootPath != "" && filepath.IsAbs(p.RootPath) {
+			folders = append(folders, filepath.Clean(p.RootPath))
+		}
+	}
+	if len(folders) == 0 {
+		if wd, err := os.Getwd(); err == nil {
+			folders = append(folders, wd)
+		}
+	}
+
+	s.mu.Lock()
+	s.client = info
+	s.folders = folders
+	s.state = initialized
+	s.mu.Unlock()
+
+	var codeActionProvider any = true
+	if info.codeActionLits {
+		codeActionProvider = map[string]any{"codeActionKinds": []string{"source", "quickfix"}}
+	}
+	return map[string]any{
+		"capabilities": map[string]any{
+			"textDocumentSync": map[string]any{
+				"openClose": true,
+				"change":    protocol.TextDocumentSyncKindIncremental,
+			},
+			"codeActionProvider":     codeActionProvider,
+			"executeCommandProvider": map[string]any{"commands": commandNames},
+			"experimental":           map[string]any{"agentls": map[string]any{"version": 1}},
+		},
+		"serverInfo": map[string]any{"name": "agentls", "version": s.opts.Version},
+	}, nil
+}
+
+// initialized builds the agent, starts the user-tier MCP servers in the
+// background and asks for the launch of workspace-tier ones (G1).
+func (s *Server) initialized(json.RawMessage) {
+	core, err := s.ensureCore()
+	s.mu.Lock()
+	cfg, reg := s.cfg, s.registry
+	s.mu.Unlock()
+	if cfg != nil {
+		for _, d := range cfg.Diagnostics {
+			s.logMessage(logWarning, "agentls: config: "+d.String())
+		}
+	}
+	if err != nil {
+		s.logMessage(logError, err.Error())
+		return
+	}
+	reg.Start(s.ctx)
+	s.goFn(func() {
+		for _, srv := range reg.Servers() {
+			if srv.Origin != "workspace" || (srv.State != mcp.NeedsApproval && srv.State != mcp.ApprovalStale) {
+				continue
+			}
+			// Asked through the same approval paths as tool calls; a
+			// denial, a timeout or shutdown leaves the server stopped.
+			state, err := core.TrustServer(s.ctx, srv.Name, s.approver(""))
+			if err != nil {
+				s.logMessage(logWarning, "agentls: MCP server '"+srv.Name+"' not started: "+err.Error())
+				continue
+			}
+			s.logMessage(logInfo, "agentls: MCP server '"+srv.Name+"': "+string(state))
+			if s.ctx.Err() != nil {
+				return
+			}
+		}
+	})
+}
+
+// shutdown ends every task (their approvals deny) and every MCP server.
+func (s *Server) shutdown(context.Context, json.RawMessage) (any, error) {
+	s.mu.Lock()
+	s.shutdownReq = true
+	s.mu.Unlock()
+	s.closeAll()
+	return nil, nil
+}
+
+// exit ends Serve; the process exits from main (a blocked read of stdin is
+// not interrupted by anything else).
+func (s *Server) exit(json.RawMessage) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exited {
+		return
+	}
+	s.exited = true
+	if !s.shutdownReq {
+		s.exitCode = 1
+	}
+	close(s.exitCh)
+}
+
+// uriToPath turns a file: URI into a clean absolute path. Other schemes
+// (untitled:, ...) are not paths.
+func uriToPath(raw string) (string, bool) {
+	if raw == "" {
+		return "", false
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "file" {
+		return "", false
+	}
+	p := u.Path
+	if p == "" || !filepath.IsAbs(p) {
+		return "", false
+	}
+	return filepath.Clean(p), true
+}
+
+// pathToURI is the file: URI of an absolute path.
+func pathToURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}

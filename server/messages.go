@@ -1,0 +1,67 @@
+package server
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+// Message types of window/showMessage and window/logMessage.
+const (
+	logError   = protocol.MessageTypeError
+	logWarning = protocol.MessageTypeWarning
+	logInfo    = protocol.MessageTypeInfo
+	logLog     = protocol.MessageTypeLog
+)
+
+// notify sends a notification. Its write uses a detached context: a final
+// message (progress end, a summary) must go out even while shutting down.
+func (s *Server) notify(method string, params any) {
+	if s.conn == nil {
+		return
+	}
+	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+		s.opts.Logf("agentls: %s: %v", method, err)
+	}
+}
+
+// logMessage sends window/logMessage: warnings (a server failed, a config
+// error with file:line) go here, not into pop-ups.
+func (s *Server) logMessage(typ protocol.MessageType, msg string) {
+	s.opts.Logf("%s", msg)
+	s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: typ, Message: msg})
+}
+
+// showMessage sends window/showMessage, for one-line summaries.
+func (s *Server) showMessage(typ protocol.MessageType, msg string) {
+	s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: typ, Message: msg})
+}
+
+// serversChanged is the registry's OnChange: it reports each new server
+// failure once through window/logMessage.
+func (s *Server) serversChanged() {
+	s.mu.Lock()
+	reg := s.registry
+	s.mu.Unlock()
+	if reg == nil {
+		return
+	}
+	for _, srv := range reg.Servers() {
+		s.mu.Lock()
+		last, seen := s.loggedFails[srv.Name]
+		failedNow := srv.State == "failed"
+		if failedNow && (!seen || last != srv.Error) {
+			s.loggedFails[srv.Name] = srv.Error
+		} else if !failedNow {
+			delete(s.loggedFails, srv.Name)
+		}
+		s.mu.Unlock()
+		if failedNow && (!seen || last != srv.Error) {
+			msg := "agentls: MCP server '" + srv.Name + "' failed: " + srv.Error
+			if srv.StderrTail != "" {
+				msg += "\nstderr: " + srv.StderrTail
+			}
+			s.logMessage(logWarning, msg)
+		}
+	}
+}

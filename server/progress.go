@@ -1,0 +1,186 @@
+package server
+
+import (
+	"fmt"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// taskSink is a task's agent.EventSink. Event never blocks: events queue
+// up and one goroutine sends them in order, after the client has answered
+// window/workDoneProgress/create (Helix shows no spinner otherwise).
+type taskSink struct {
+	s      *Server
+	token  string
+	prompt string
+	events bool // forward agent/event
+	prog   bool // send $/progress
+
+	mu     sync.Mutex
+	queue  []sinkItem
+	wake   chan struct{}
+	closed bool
+	done   chan struct{}
+}
+
+// sinkItem is an agent event, or the task's final result.
+type sinkItem struct {
+	ev  *agent.Event
+	end *agent.Result
+}
+
+// progressValue is one $/progress value. protocol's WorkDoneProgress types
+// are not used: its token type marshals only through a pointer.
+type progressValue struct {
+	Kind        string `json:"kind"`
+	Title       string `json:"title,omitempty"`
+	Message     string `json:"message,omitempty"`
+	Cancellable bool   `json:"cancellable,omitempty"`
+}
+
+type progressParams struct {
+	Token string        `json:"token"`
+	Value progressValue `json:"value"`
+}
+
+// newTaskSink starts the sink's sender. Call finish exactly once.
+func (s *Server) newTaskSink(token, prompt string) *taskSink {
+	s.mu.Lock()
+	info := s.client
+	s.mu.Unlock()
+	t := &taskSink{s: s, token: token, prompt: prompt, events: info.events, prog: info.workDoneProgress,
+		wake: make(chan struct{}, 1), done: make(chan struct{})}
+	s.goFn(t.run)
+	return t
+}
+
+// Event queues one agent event.
+func (t *taskSink) Event(e agent.Event) {
+	t.push(sinkItem{ev: &e})
+}
+
+// finish queues the task's end and stops the sender after it.
+func (t *taskSink) finish(r agent.Result) {
+	t.push(sinkItem{end: &r})
+}
+
+func (t *taskSink) push(it sinkItem) {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return
+	}
+	t.queue = append(t.queue, it)
+	if it.end != nil {
+		t.closed = true
+	}
+	t.mu.Unlock()
+	select {
+	case t.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (t *taskSink) run() {
+	defer close(t.done)
+	s := t.s
+	if t.prog {
+		// The token may be used only once the client answered; a client
+		// that fails create gets no progress for this task.
+		err := protocol.Call(s.ctx, s.conn, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": t.token}, nil)
+		if err != nil {
+			t.prog = false
+		} else {
+			t.progress(progressValue{Kind: "begin", Title: "agentls", Message: firstLine(t.prompt), Cancellable: false})
+		}
+	}
+	for {
+		t.mu.Lock()
+		items := t.queue
+		t.queue = nil
+		t.mu.Unlock()
+		for _, it := range items {
+			if it.end != nil {
+				t.progress(progressValue{Kind: "end", Message: resultLine(*it.end)})
+				return
+			}
+			t.send(*it.ev)
+		}
+		select {
+		case <-t.wake:
+		case <-s.ctx.Done():
+			// Shutdown: the task's end is still coming (Core.Close waits
+			// for it); keep draining until it does.
+			select {
+			case <-t.wake:
+			case <-s.conn.Done():
+				return
+			}
+		}
+	}
+}
+
+func (t *taskSink) send(e agent.Event) {
+	if t.events {
+		t.s.notify("agent/event", e)
+	}
+	// One report per tool call: its first event (status pending).
+	if t.prog && e.Type == "tool_call" && e.Status == "pending" {
+		t.progress(progressValue{Kind: "report", Message: "calling " + e.Tool})
+	}
+}
+
+func (t *taskSink) progress(v progressValue) {
+	if t.prog {
+		t.s.notify(protocol.MethodProgress, progressParams{Token: t.token, Value: v})
+	}
+}
+
+// resultLine is a task's result in one line.
+func resultLine(r agent.Result) string {
+	switch r.StopReason {
+	case "end_turn":
+		if line := firstLine(r.Text); line != "" {
+			return line
+		}
+		return "done"
+	case "error":
+		return "error: " + firstLine(r.Error)
+	case "":
+		return "ended"
+	}
+	if r.Error != "" {
+		return r.StopReason + ": " + firstLine(r.Error)
+	}
+	return r.StopReason
+}
+
+// startTask starts a task with this connection as its front end and
+// returns it with a channel closed once its progress end has been sent.
+func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan struct{}, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, nil, err
+	}
+	s.mu.Lock()
+	s.tokenSeq++
+	token := fmt.Sprintf("agentls/task/%d", s.tokenSeq)
+	s.mu.Unlock()
+	sink := s.newTaskSink(token, req.Prompt)
+	ap := s.approver(req.Document)
+	ap.line = line
+	task := core.Start(req, agent.TaskIO{Approver: ap, Events: sink, Workspace: &workspace{s: s}})
+	s.goFn(func() {
+		select {
+		case <-task.Done():
+			sink.finish(task.Result())
+		case <-s.conn.Done():
+			<-task.Done() // Core.Close (from Serve) ends it
+			sink.finish(task.Result())
+		}
+	})
+	return task, sink.done, nil
+}

@@ -1,0 +1,200 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+)
+
+// Options configure a Server. Zero values mean the defaults.
+type Options struct {
+	Version    string // reported in serverInfo
+	UserConfig string // the user config file; "" = config.UserPath()
+	StateDir   string // sessions, transcripts, trust store; "" = config.StateDir()
+	// Logf receives the server's own diagnostics (stderr in the binary).
+	Logf func(format string, args ...any)
+}
+
+// Server is one LSP connection's worth of agentls. Make it with New and run
+// it with Serve.
+type Server struct {
+	opts Options
+
+	conn jsonrpc2.Conn
+	// ctx dies when the connection closes, at shutdown and at exit: every
+	// server-to-client call and every approval wait derives from it, so
+	// nothing blocks after the editor is gone.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // every goroutine this server starts
+
+	inflight inflight
+	docs     documents
+
+	mu          sync.Mutex
+	state       lifecycle
+	client      clientInfo
+	folders     []string
+	cfg         *config.Config
+	core        *agent.Core
+	registry    *mcp.Registry
+	store       *trust.Store
+	coreErr     error
+	cmdSession  string            // the session command-started tasks continue
+	loggedFails map[string]string // server name -> last failure logged
+	exitCh      chan struct{}     // closed by the exit notification
+	exitCode    int
+	exited      bool
+	tokenSeq    int
+	shutdownReq bool
+	approvals   *approvals
+	closeOnce   sync.Once
+}
+
+type lifecycle int
+
+const (
+	uninitialized lifecycle = iota
+	initialized
+	shuttingDown
+)
+
+// New makes a server; it starts nothing until Serve.
+func New(opts Options) *Server {
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	s := &Server{opts: opts, exitCh: make(chan struct{}), loggedFails: map[string]string{}}
+	s.approvals = newApprovals(s)
+	return s
+}
+
+// Serve speaks LSP over rwc (Content-Length framing) until the client sends
+// exit, the stream ends, or ctx is cancelled (SIGTERM). On the way out it
+// ends every task (pending approvals deny) and every MCP server. It returns
+// the process exit code LSP asks for: 0 after shutdown, 1 for an exit
+// without shutdown. It does not wait for a blocked read of rwc to return:
+// the caller exits the process.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn.Go(s.ctx, s.handle)
+
+	code := 0
+	select {
+	case <-s.conn.Done():
+	case <-s.exitCh:
+		s.mu.Lock()
+		code = s.exitCode
+		s.mu.Unlock()
+	case <-ctx.Done():
+	}
+	s.cancel()
+	s.closeAll()
+	s.conn.Close()
+	s.wg.Wait()
+	return code
+}
+
+// closeAll ends every task and every MCP server, once.
+func (s *Server) closeAll() {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		core, reg := s.core, s.registry
+		s.state = shuttingDown
+		s.mu.Unlock()
+		s.approvals.denyAll()
+		if core != nil {
+			core.Close()
+		}
+		if reg != nil {
+			if err := reg.Close(); err != nil {
+				s.opts.Logf("agentls: closing MCP servers: %v", err)
+			}
+		}
+	})
+}
+
+// go runs f in a goroutine owned by the server.
+func (s *Server) goFn(f func()) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer s.recoverPanic("background")
+		f()
+	}()
+}
+
+func (s *Server) recoverPanic(what string) {
+	if r := recover(); r != nil {
+		s.opts.Logf("agentls: panic in %s: %v", what, r)
+	}
+}
+
+// stateDir is where transcripts, reports and the trust store live.
+func (s *Server) stateDir() string {
+	if s.opts.StateDir != "" {
+		return s.opts.StateDir
+	}
+	return config.StateDir()
+}
+
+// ensureCore builds the agent core, the MCP registry and the trust store
+// from the config of the user file and the workspace roots, once.
+func (s *Server) ensureCore() (*agent.Core, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.core != nil || s.coreErr != nil {
+		return s.core, s.coreErr
+	}
+	if s.state == shuttingDown {
+		return nil, fmt.Errorf("agentls is shutting down")
+	}
+	userPath := s.opts.UserConfig
+	if userPath == "" {
+		userPath = config.UserPath()
+	}
+	folders := s.folders
+	if len(folders) == 0 {
+		if wd, err := os.Getwd(); err == nil {
+			folders = []string{wd}
+		}
+	}
+	cfg := config.Load(userPath, folders)
+	s.cfg = cfg
+	s.store = trust.OpenStore(filepath.Join(s.stateDir(), "trust.json"))
+	s.registry = mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
+		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
+		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
+		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
+		Reserved:            agent.BuiltinToolNames(),
+		Gate:                agent.LaunchGate(s.store),
+		Logf:                func(f string, a ...any) { s.logMessage(logLog, fmt.Sprintf(f, a...)) },
+		OnChange:            s.serversChanged,
+	})
+	s.core, s.coreErr = agent.New(agent.Options{
+		Config:   cfg,
+		Registry: s.registry,
+		Store:    s.store,
+		StateDir: s.opts.StateDir,
+		Logf:     func(f string, a ...any) { s.logMessage(logLog, fmt.Sprintf(f, a...)) },
+	})
+	if s.coreErr != nil {
+		s.coreErr = fmt.Errorf("agentls: cannot start the agent: %w", s.coreErr)
+		s.core = nil
+	}
+	return s.core, s.coreErr
+}

@@ -1,0 +1,122 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"go.lsp.dev/protocol"
+)
+
+// workspace is the agent's view of the editor (agent.Workspace): folders
+// from initialize, unsaved buffer text, and writes through
+// workspace/applyEdit so they land in the buffer and the editor's undo.
+type workspace struct{ s *Server }
+
+// Folders are the workspace roots from initialize.
+func (w *workspace) Folders() []string {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	return append([]string(nil), w.s.folders...)
+}
+
+// OpenText is the open buffer's text, saved or not.
+func (w *workspace) OpenText(path string) (string, bool) {
+	doc, ok := w.s.docs.byPath(path)
+	if !ok {
+		return "", false
+	}
+	return doc.text, true
+}
+
+// applyEditParams is workspace/applyEdit's params with documentChanges
+// that may mix CreateFile and TextDocumentEdit (protocol's WorkspaceEdit
+// allows only the latter).
+type applyEditParams struct {
+	Label string `json:"label,omitempty"`
+	Edit  struct {
+		Changes         map[string][]textEdit `json:"changes,omitempty"`
+		DocumentChanges []any                 `json:"documentChanges,omitempty"`
+	} `json:"edit"`
+}
+
+type textEdit struct {
+	Range   lspRange `json:"range"`
+	NewText string   `json:"newText"`
+}
+
+type createFile struct {
+	Kind    string `json:"kind"`
+	URI     string `json:"uri"`
+	Options struct {
+		IgnoreIfExists bool `json:"ignoreIfExists"`
+	} `json:"options"`
+}
+
+type textDocumentEdit struct {
+	TextDocument struct {
+		URI     string `json:"uri"`
+		Version *int32 `json:"version"`
+	} `json:"textDocument"`
+	Edits []textEdit `json:"edits"`
+}
+
+// WriteFile replaces a file's text through the editor: one edit over the
+// whole document (the buffer if open, else the file on disk); a new file is
+// created with documentChanges when the client can. applied is false when
+// the client cannot apply edits, so the agent writes the disk itself.
+func (w *workspace) WriteFile(ctx context.Context, path, text string) (bool, error) {
+	s := w.s
+	s.mu.Lock()
+	info := s.client
+	s.mu.Unlock()
+	if !info.applyEdit || s.conn == nil {
+		return false, nil
+	}
+	path = filepath.Clean(path)
+	uri := pathToURI(path)
+	var p applyEditParams
+	p.Label = "agentls: write_file " + path
+	if doc, ok := s.docs.byPath(path); ok {
+		uri = doc.uri
+		p.Edit.Changes = map[string][]textEdit{uri: {{Range: lspRange{End: endPosition(doc.text)}, NewText: text}}}
+	} else {
+		old, err := os.ReadFile(path)
+		switch {
+		case err == nil:
+			p.Edit.Changes = map[string][]textEdit{uri: {{Range: lspRange{End: endPosition(string(old))}, NewText: text}}}
+		case errors.Is(err, fs.ErrNotExist):
+			if !info.createFiles {
+				return false, nil
+			}
+			var c createFile
+			c.Kind, c.URI = "create", uri
+			c.Options.IgnoreIfExists = true
+			var e textDocumentEdit
+			e.TextDocument.URI = uri
+			e.Edits = []textEdit{{NewText: text}}
+			p.Edit.DocumentChanges = []any{c, e}
+		default:
+			return false, fmt.Errorf("agentls: read %s to replace it: %w", path, err)
+		}
+	}
+
+	callCtx, cancel := mergeContexts(ctx, s.ctx)
+	defer cancel()
+	var res protocol.ApplyWorkspaceEditResponse
+	if err := protocol.Call(callCtx, s.conn, protocol.MethodWorkspaceApplyEdit, p, &res); err != nil {
+		return false, fmt.Errorf("agentls: workspace/applyEdit for %s: %w", path, err)
+	}
+	if !res.Applied {
+		reason := res.FailureReason
+		if reason == "" {
+			reason = "no reason given"
+		}
+		// Not written to disk behind the editor's back: the editor refused.
+		return false, fmt.Errorf("agentls: the editor did not apply the edit to %s: %s", path, reason)
+	}
+	return true, nil
+}
