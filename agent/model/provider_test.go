@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -13,38 +14,44 @@ import (
 // format is one wire format under test, opened against a fake server.
 type format struct {
 	name string
-	open func(s *modeltest.Server) Provider
+	open func(base string) (Provider, *[]time.Duration)
+}
+
+// baseOf is the base_url a format's users configure for a fake server.
+func (f format) baseOf(s *modeltest.Server) string {
+	if f.name == "openai" {
+		return s.URL() + "/v1"
+	}
+	return s.URL()
 }
 
 func formats() []format {
 	return []format{
-		{"anthropic", func(s *modeltest.Server) Provider {
-			return testProvider(newAnthropic(s.URL(), "fake-model", "test-key", "AGENTLS_TEST_KEY", 1000, nil))
+		{"anthropic", func(base string) (Provider, *[]time.Duration) {
+			p := newAnthropic(base, "fake-model", "test-key", "AGENTLS_TEST_KEY", 1000, &http.Client{})
+			return p, recordSleeps(&p.ep)
 		}},
-		{"openai", func(s *modeltest.Server) Provider {
-			return testProvider(newOpenAI(s.URL()+"/v1", "fake-model", "test-key", "AGENTLS_TEST_KEY", 1000, nil))
+		{"openai", func(base string) (Provider, *[]time.Duration) {
+			p := newOpenAI(base, "fake-model", "test-key", "AGENTLS_TEST_KEY", 1000, &http.Client{})
+			return p, recordSleeps(&p.ep)
 		}},
 	}
 }
 
-// testProvider gives a provider the default client and a retry policy that
-// records its waits instead of sleeping.
-func testProvider(p Provider) Provider {
-	set := func(ep *endpoint) {
-		if ep.client == nil {
-			ep.client = testClient
-		}
-		ep.retry.sleep = func(ctx context.Context, d time.Duration) error {
-			sleeps = append(sleeps, d)
-			return ctx.Err()
-		}
+// recordSleeps makes retries record their waits instead of sleeping, so
+// tests check the backoff without taking its time.
+func recordSleeps(ep *endpoint) *[]time.Duration {
+	var waits []time.Duration
+	ep.retry.sleep = func(ctx context.Context, d time.Duration) error {
+		waits = append(waits, d)
+		return ctx.Err()
 	}
-	switch p := p.(type) {
-	case *anthropic:
-		set(&p.ep)
-	case *openai:
-		set(&p.ep)
-	}
+	return &waits
+}
+
+// openOn opens a format against a fake server.
+func (f format) openOn(s *modeltest.Server) Provider {
+	p, _ := f.open(f.baseOf(s))
 	return p
 }
 
@@ -64,7 +71,7 @@ func TestStreamsTextInBothFormats(t *testing.T) {
 		t.Run(f.name, func(t *testing.T) {
 			s := modeltest.New(t)
 			s.Script(modeltest.Turn{Text: "Hello there, how are you?", InputTokens: 12, OutputTokens: 7})
-			resp, streamed, err := stream(t, f.open(s), Request{System: "be brief", Messages: []Message{userText("hi")}})
+			resp, streamed, err := stream(t, f.openOn(s), Request{System: "be brief", Messages: []Message{userText("hi")}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,7 +111,7 @@ func TestStreamsToolCallsAccumulatedFromDeltas(t *testing.T) {
 				{ID: "c3", Name: "no_args"},
 			}})
 			tools := []ToolDef{{Name: "fs__read_file", Description: "read", Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}, {Name: "grep"}, {Name: "no_args"}}
-			resp, _, err := stream(t, f.open(s), Request{Messages: []Message{userText("go")}, Tools: tools})
+			resp, _, err := stream(t, f.openOn(s), Request{Messages: []Message{userText("go")}, Tools: tools})
 			if err != nil {
 				t.Fatal(err)
 			}
