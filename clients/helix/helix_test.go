@@ -1,0 +1,213 @@
+package helix_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+const original = `package main
+
+// agent: add a function Sum that adds up a slice of ints
+func main() {}
+`
+
+const rewritten = `package main
+
+// Sum adds up xs.
+func Sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}
+
+func main() {}
+`
+
+// helixWorld is a workspace, a user config for agentls pointing at the fake
+// model, a Helix config from agentls-languages.sh, and Helix running on a file
+// of the workspace under tmux.
+type helixWorld struct {
+	dir, ws, file, log string
+	model              *modeltest.Server
+	scr                *screen
+}
+
+func startHelix(t *testing.T, turns ...modeltest.Turn) *helixWorld {
+	t.Helper()
+	hx := testenv.Editor(t, "hx")
+	testenv.Tool(t, "tmux")
+	agentls := testenv.Agentls(t)
+
+	// Every process of this test carries dir in its command line (the agentls
+	// symlink, the file Helix opens), so the leak check below finds them all.
+	dir := t.TempDir()
+	w := &helixWorld{dir: dir, ws: filepath.Join(dir, "ws"), log: filepath.Join(dir, "helix.log")}
+	w.file = filepath.Join(w.ws, "main.go")
+	bin := filepath.Join(dir, "bin")
+	home := filepath.Join(dir, "home")
+	for _, d := range []string{filepath.Join(w.ws, ".git"), bin, filepath.Join(home, ".config", "helix")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, filepath.Join(w.ws, "go.mod"), "module example.com/sum\n\ngo 1.22\n")
+	writeFile(t, w.file, original)
+	link := filepath.Join(bin, "agentls")
+	if err := os.Symlink(agentls, link); err != nil {
+		t.Fatal(err)
+	}
+
+	w.model = modeltest.New(t)
+	w.model.Script(turns...)
+	writeFile(t, filepath.Join(dir, "agentls.toml"), `[model]
+provider = "openai"
+name = "fake-model"
+base_url = "`+w.model.URL()+`/v1"
+api_key_env = "AGENTLS_TEST_KEY"
+`)
+
+	// The Helix config is what a user gets from the script, with the command
+	// pointing at this test's agentls.
+	out, stderr, code := script(t, "--command", link, "go")
+	if code != 0 {
+		t.Fatalf("agentls-languages.sh: exit %d: %s", code, stderr)
+	}
+	writeFile(t, filepath.Join(home, ".config", "helix", "languages.toml"), out)
+	writeFile(t, filepath.Join(home, ".config", "helix", "config.toml"), "[editor]\nmouse = false\n")
+
+	env := map[string]string{
+		"HOME":             home,
+		"XDG_CONFIG_HOME":  filepath.Join(home, ".config"),
+		"XDG_CACHE_HOME":   filepath.Join(home, ".cache"),
+		"XDG_STATE_HOME":   filepath.Join(dir, "state"),
+		"AGENTLS_CONFIG":   filepath.Join(dir, "agentls.toml"),
+		"AGENTLS_TEST_KEY": "test",
+		// No gopls or golangci-lint from the machine: only agentls answers.
+		"PATH": "/usr/local/bin:/usr/bin:/bin",
+	}
+	for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
+		env[k] = "" // the fake model only, even on a developer's machine
+	}
+	// Registered before the screen, so it runs after the tmux server is killed.
+	t.Cleanup(func() { testenv.WaitNoProcesses(t, dir, 10*time.Second) })
+	w.scr = startScreen(t, "cd "+shellQuote(w.ws)+" && "+shellLine(env, hx, "-vv", "--log", w.log, w.file+":3"))
+	t.Cleanup(func() {
+		if t.Failed() {
+			if b, err := os.ReadFile(w.log); err == nil {
+				t.Logf("helix.log (tail):\n%s", tail(string(b), 12000))
+			}
+		}
+	})
+	w.scr.waitFor(regexp.MustCompile(`agent: add a function Sum`), 15*time.Second, "Helix to show main.go")
+	return w
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+// waitRequests polls the fake model until it has seen n requests.
+func waitRequests(t *testing.T, m *modeltest.Server, n int, within time.Duration) []modeltest.Request {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		reqs := m.Requests()
+		if len(reqs) >= n {
+			return reqs
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the fake model saw %d requests within %v, want %d", len(reqs), within, n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// The issue's scenario: agentls configured in languages.toml, a code action
+// starts a task from an `agent:` directive, the write's approval arrives as a
+// code action and is accepted through it, the edit lands in the buffer.
+func TestHelixRunsADirectiveAndApprovesTheWriteByCodeAction(t *testing.T) {
+	input, _ := json.Marshal(map[string]string{"path": "main.go", "content": rewritten})
+	w := startHelix(t,
+		modeltest.Turn{Text: "I will add Sum.", ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "write_file", Input: string(input)}}},
+		modeltest.Turn{Text: "Added Sum."},
+	)
+	scr := w.scr
+
+	picked := scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "add a function Sum`), 30*time.Second)
+	t.Logf("picked %q", picked)
+
+	// The model asks to write; Helix cannot show a dialog, so the approval
+	// comes back as code actions.
+	picked = scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once`), 30*time.Second)
+	t.Logf("picked %q", picked)
+
+	scr.waitFor(regexp.MustCompile(`func Sum\(xs \[\]int\) int \{`), 20*time.Second, "the edit in the buffer")
+	reqs := waitRequests(t, w.model, 2, 20*time.Second)
+
+	results := reqs[1].ToolResults()
+	if len(results) != 1 || results[0].ToolUseID != "call_1" || results[0].IsError {
+		t.Fatalf("the second model request carries tool results %+v, want one successful result for call_1", results)
+	}
+	if !strings.Contains(results[0].Content, "wrote") {
+		t.Errorf("tool result %q does not say the file was written", results[0].Content)
+	}
+	// The edit went through the editor (workspace/applyEdit), so the file on
+	// disk is unchanged until the user saves.
+	if b, _ := os.ReadFile(w.file); string(b) != original {
+		t.Errorf("main.go on disk changed before :w:\n%s", b)
+	}
+	scr.keys("Escape")
+	scr.text(":w")
+	scr.keys("Enter")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, _ := os.ReadFile(w.file)
+		if string(b) == rewritten {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after :w main.go is\n%s\nwant\n%s", b, rewritten)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	quit(t, scr)
+}
+
+// quit closes Helix, which shuts agentls down; the leak check at cleanup
+// then finds neither.
+func quit(t *testing.T, scr *screen) {
+	t.Helper()
+	scr.keys("Escape")
+	scr.text(":qa!")
+	scr.keys("Enter")
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		out, err := exec.Command(scr.tmux, "-L", scr.socket, "list-panes", "-t", "hx", "-F", "#{pane_dead}").Output()
+		if err != nil || strings.TrimSpace(string(out)) == "1" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("Helix did not quit within 10s; the screen:\n%s", scr.capture())
+}
