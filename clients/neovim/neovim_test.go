@@ -45,7 +45,17 @@ type world struct {
 	env                     []string
 }
 
-func newWorld(t *testing.T, provider string) *world {
+// writeTurns script the model to write greeting.txt, then to say so.
+func writeTurns() []modeltest.Turn {
+	input, _ := json.Marshal(map[string]string{"path": "greeting.txt", "content": newContent})
+	return []modeltest.Turn{
+		{Text: "I will rewrite the file.", ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "write_file", Input: string(input)}}},
+		{Text: finalText},
+	}
+}
+
+// newWorld builds a world whose model plays turns (writeTurns when none).
+func newWorld(t *testing.T, provider string, turns ...modeltest.Turn) *world {
 	t.Helper()
 	w := &world{dir: t.TempDir()}
 	w.ws = filepath.Join(w.dir, "ws")
@@ -65,20 +75,11 @@ func newWorld(t *testing.T, provider string) *world {
 	}
 
 	w.model = modeltest.New(t)
-	input, _ := json.Marshal(map[string]string{"path": "greeting.txt", "content": newContent})
-	w.model.Script(
-		modeltest.Turn{Text: "I will rewrite the file.", ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "write_file", Input: string(input)}}},
-		modeltest.Turn{Text: finalText},
-	)
-	base := w.model.URL()
-	if provider == "openai" {
-		base += "/v1"
+	if len(turns) == 0 {
+		turns = writeTurns()
 	}
-	config := filepath.Join(w.dir, "config", "config.toml")
-	toml := fmt.Sprintf("[model]\nprovider = %q\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n", provider, base)
-	if err := os.WriteFile(config, []byte(toml), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	w.model.Script(turns...)
+	w.writeConfig(t, provider, w.model)
 
 	// A hermetic environment: no real keys, no user config, no user runtime.
 	for _, kv := range os.Environ() {
@@ -96,7 +97,7 @@ func newWorld(t *testing.T, provider string) *world {
 		"XDG_STATE_HOME="+filepath.Join(w.dir, "state"),
 		"XDG_DATA_HOME="+filepath.Join(w.dir, "data"),
 		"XDG_CACHE_HOME="+filepath.Join(w.dir, "cache"),
-		"AGENTLS_CONFIG="+config,
+		"AGENTLS_CONFIG="+w.configPath(),
 		"AGENTLS_TEST_KEY=test",
 		"AGENTLS_E2E_BIN="+w.bin,
 		"AGENTLS_E2E_WORKSPACE="+w.ws,
@@ -105,6 +106,22 @@ func newWorld(t *testing.T, provider string) *world {
 	)
 	return w
 }
+
+// writeConfig writes the user config: the model section pointing at m.
+func (w *world) writeConfig(t *testing.T, provider string, m *modeltest.Server) {
+	t.Helper()
+	base := m.URL()
+	if provider == "openai" {
+		base += "/v1"
+	}
+	toml := fmt.Sprintf("[model]\nprovider = %q\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n", provider, base)
+	if err := os.WriteFile(w.configPath(), []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// configPath is the user config file (AGENTLS_CONFIG).
+func (w *world) configPath() string { return filepath.Join(w.dir, "config", "config.toml") }
 
 func pluginDir(t *testing.T) string {
 	d, err := filepath.Abs(".")
