@@ -83,4 +83,3 @@ func TestMcp(t *testing.T) {
 		})
 	}
 }
-
