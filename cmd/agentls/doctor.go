@@ -1,11 +1,222 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
 )
 
+// probeTimeout bounds the model endpoint check: doctor must answer quickly
+// even when the endpoint is a black hole.
+const probeTimeout = 3 * time.Second
+
+// cmdDoctor checks the config, the model endpoint and every MCP server, and
+// says what to do about each problem. Exit 0 when everything is usable.
 func cmdDoctor(args []string) int {
-	fmt.Fprintln(os.Stderr, "agentls: cmdDoctor is not built yet")
-	return 1
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
+	workspace := fs.String("workspace", "", "workspace folder (default the current directory)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "agentls doctor: unexpected argument %q (usage: agentls doctor [--config FILE] [--workspace DIR])\n", fs.Arg(0))
+		return 2
+	}
+	if *configPath == "" {
+		*configPath = config.UserPath()
+	}
+	if *workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "agentls doctor: cannot find the current directory: %v (pass --workspace DIR)\n", err)
+			return 2
+		}
+		*workspace = wd
+	}
+	if st, err := os.Stat(*workspace); err != nil || !st.IsDir() {
+		fmt.Fprintf(os.Stderr, "agentls doctor: --workspace %q is not a directory\n", *workspace)
+		return 2
+	}
+
+	d := &doctor{out: os.Stdout}
+	cfg := config.Load(*configPath, []string{*workspace})
+	d.config(cfg, *configPath, *workspace)
+	d.model(cfg, *configPath)
+	d.servers(cfg, *workspace)
+	if d.problems > 0 {
+		fmt.Fprintf(d.out, "\n%d problem(s) found; see above.\n", d.problems)
+		return 1
+	}
+	fmt.Fprintln(d.out, "\nEverything is usable.")
+	return 0
+}
+
+// doctor prints a report and counts what stops agentls from working.
+type doctor struct {
+	out      io.Writer
+	problems int
+}
+
+func (d *doctor) printf(format string, args ...any) { fmt.Fprintf(d.out, format, args...) }
+
+func (d *doctor) problem(format string, args ...any) {
+	d.problems++
+	d.printf("  PROBLEM  "+format+"\n", args...)
+}
+
+func (d *doctor) config(cfg *config.Config, userPath, workspace string) {
+	d.printf("Config\n")
+	if cfg.UserFile != "" {
+		d.printf("  user config       %s\n", cfg.UserFile)
+	} else {
+		d.printf("  user config       %s (not found: defaults apply)\n", userPath)
+	}
+	if len(cfg.WorkspaceFiles) > 0 {
+		for _, f := range cfg.WorkspaceFiles {
+			d.printf("  workspace config  %s (untrusted: only MCP servers and ask/deny policy are read)\n", f)
+		}
+	} else {
+		d.printf("  workspace config  none (%s)\n", config.WorkspacePath(workspace))
+	}
+	if len(cfg.Diagnostics) == 0 {
+		d.printf("  no problems in the config\n")
+	}
+	for _, diag := range cfg.Diagnostics {
+		if diag.Severity == config.SeverityWarning {
+			d.printf("  warning  %s\n", diag)
+			continue
+		}
+		d.problem("%s", diag)
+	}
+}
+
+func (d *doctor) model(cfg *config.Config, userPath string) {
+	d.printf("\nModel\n")
+	r, err := model.Resolve(cfg.Model, os.Getenv)
+	if err != nil {
+		d.problem("%v", err)
+		return
+	}
+	d.printf("  provider  %s\n  model     %s\n  base URL  %s\n", r.Provider, r.Name, r.BaseURL)
+	if r.Why != "" {
+		d.printf("  chosen    %s\n", r.Why)
+	}
+	switch {
+	case r.APIKeyEnv == "":
+		d.printf("  API key   none needed\n")
+	case r.KeySet:
+		d.printf("  API key   $%s is set\n", r.APIKeyEnv)
+	default:
+		// Resolve only lets a missing key through for a local endpoint.
+		d.printf("  warning  $%s is not set: fine if %s needs no key, else export %s=<your key>\n", r.APIKeyEnv, r.BaseURL, r.APIKeyEnv)
+	}
+	status, err := probe(r.BaseURL)
+	if err != nil {
+		hint := fmt.Sprintf("start the server there, or set [model] base_url in %s to an endpoint that answers (and check HTTPS_PROXY)", userPath)
+		if r.Fallback {
+			hint = fmt.Sprintf("nothing is configured, so Ollama was tried: export ANTHROPIC_API_KEY or OPENAI_API_KEY, set [model] in %s, or start Ollama (ollama serve)", userPath)
+		}
+		d.problem("%s does not answer: %v; %s", r.BaseURL, err, hint)
+		return
+	}
+	d.printf("  endpoint  answers (HTTP %d)\n", status)
+}
+
+// probe sends one GET to the endpoint. Any HTTP answer counts: the point is
+// that something is listening there, not that this path exists. No key is sent.
+func probe(baseURL string) (int, error) {
+	if baseURL == "" {
+		return 0, errors.New("no base URL")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, baseURL, nil)
+	if err != nil {
+		return 0, err
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	defer client.CloseIdleConnections()
+	resp, err := client.Do(req)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) {
+			return 0, fmt.Errorf("no answer within %s", probeTimeout)
+		}
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+func (d *doctor) servers(cfg *config.Config, workspace string) {
+	d.printf("\nMCP servers\n")
+	if len(cfg.MCP.Servers) == 0 {
+		d.printf("  none configured\n")
+		return
+	}
+	reg := mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
+		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
+		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
+		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
+		Gate:                agent.LaunchGate(trust.OpenStore(trust.DefaultStorePath())),
+	})
+	defer reg.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	reg.Start(ctx)
+	// The registry has its own connect and list timers; this only guards
+	// against waiting forever if one of them never fires.
+	wait := 5 * time.Second
+	for _, s := range cfg.MCP.Servers {
+		wait = max(wait, s.ConnectTimeout+s.ListTimeout+5*time.Second)
+	}
+	wctx, wcancel := context.WithTimeout(ctx, wait)
+	reg.Wait(wctx)
+	wcancel()
+
+	listed := map[string]bool{}
+	for _, s := range reg.Servers() {
+		listed[s.Name] = true
+		d.printf("  %-16s %-9s %-15s %s\n", s.Name, s.Origin, s.State, trust.ShellQuote(s.Command))
+		switch s.State {
+		case mcp.Connected:
+			d.printf("      %d tools, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
+		case mcp.Disabled:
+		case mcp.NeedsApproval, mcp.ApprovalStale:
+			d.printf("      not started until you approve it: agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+		case mcp.Failed:
+			d.problem("%s: %s", s.Name, s.Error)
+			if tail := strings.TrimSpace(s.StderrTail); tail != "" {
+				d.printf("      stderr: %s\n", strings.ReplaceAll(lastLines(tail, 5), "\n", "\n              "))
+			}
+		default:
+			d.problem("%s: still %s after %s", s.Name, s.State, wait)
+		}
+	}
+	for _, s := range cfg.MCP.Servers {
+		if !listed[s.Name] {
+			d.problem("%s: configured (%s) but missing from the server registry", s.Name, s.Source)
+		}
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
