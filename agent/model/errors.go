@@ -59,7 +59,7 @@ func (e *APIError) retryable() bool {
 	case 429, 500, 502, 503, 504, 529:
 		return true
 	}
-	return e.Type == "overloaded_error" || e.Type == "rate_limit_error" || e.Type == "api_error"
+	return false
 }
 
 // ModelError says the endpoint does not know the model asked for.

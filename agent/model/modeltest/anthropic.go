@@ -80,7 +80,7 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 		block(map[string]any{"type": "text", "text": ""}, ds)
 	}
 	if a.ErrorType != "" {
-		w.event("error", mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": a.ErrorType, "message": errorMessageFor(a.ErrorType)}}))
+		w.event("error", mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": a.ErrorType, "message": a.errorMessage()}}))
 		return
 	}
 	for _, c := range a.calls {

@@ -66,7 +66,7 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 		return
 	}
 	if a.ErrorType != "" {
-		w.event("", mustJSON(openaiError(a.ErrorType, errorMessageFor(a.ErrorType))))
+		w.event("", mustJSON(openaiError(a.ErrorType, a.errorMessage())))
 		return
 	}
 	for i, c := range a.calls {

@@ -22,15 +22,17 @@ import (
 
 // Turn is one scripted model answer. The zero Turn is an empty end_turn.
 type Turn struct {
-	Text       string        // assistant text, streamed as several deltas
-	Thinking   string        // a thinking block before the text (Anthropic only)
-	ToolCalls  []ToolCall    // tool calls after the text
-	Status     int           // non-zero and not 200: an error response in the provider's format
-	ErrorType  string        // e.g. "overloaded_error"; with Status 0 or 200: an error event mid-stream, after the text
-	RetryAfter string        // Retry-After header value on an error
-	Delay      time.Duration // before the response starts
-	ChunkDelay time.Duration // between SSE events
-	Hang       bool          // start streaming, then block until the client goes away
+	Text       string     // assistant text, streamed as several deltas
+	Thinking   string     // a thinking block before the text (Anthropic only)
+	ToolCalls  []ToolCall // tool calls after the text
+	Status     int        // non-zero and not 200: an error response in the provider's format
+	ErrorType  string     // e.g. "overloaded_error"; with Status 0 or 200: an error event mid-stream, after the text
+	RetryAfter string     // Retry-After header value on an error
+	// ErrorMessage is the error's message; empty: a typical one for ErrorType.
+	ErrorMessage string
+	Delay        time.Duration // before the response starts
+	ChunkDelay   time.Duration // between SSE events
+	Hang         bool          // start streaming, then block until the client goes away
 
 	// StopReason overrides the stop reason, in Anthropic's terms ("end_turn",
 	// "tool_use", "max_tokens"); OpenAI gets the matching finish_reason.
@@ -179,7 +181,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if turn.Status != 0 && turn.Status != http.StatusOK {
-		s.writeError(w, format, turn, "")
+		s.writeError(w, format, turn, turn.ErrorMessage)
 		return
 	}
 	req, err := parseBody(body)

@@ -176,3 +176,10 @@ func splitRunes(s string, n int) []string {
 func inputChunks(s string) []string { return splitRunes(s, 3) }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+func (a answer) errorMessage() string {
+	if a.ErrorMessage != "" {
+		return a.ErrorMessage
+	}
+	return errorMessageFor(a.ErrorType)
+}

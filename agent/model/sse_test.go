@@ -1,0 +1,66 @@
+package model
+
+import (
+	"errors"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestSSEReaderFollowsTheStandard(t *testing.T) {
+	cases := []struct {
+		name string
+		in   string
+		want []sseEvent
+	}{
+		{"event and data", "event: a\ndata: x\n\n", []sseEvent{{"a", "x"}}},
+		{"several data lines join with newline", "data: one\ndata: two\n\n", []sseEvent{{"", "one\ntwo"}}},
+		{"comments are ignored", ": keep-alive\ndata: x\n: another\n\n", []sseEvent{{"", "x"}}},
+		{"CRLF line ends", "event: a\r\ndata: x\r\n\r\n", []sseEvent{{"a", "x"}}},
+		{"CR line ends", "event: a\rdata: x\r\r", []sseEvent{{"a", "x"}}},
+		{"only one space after the colon is dropped", "data:  x\n\ndata:y\n\n", []sseEvent{{"", " x"}, {"", "y"}}},
+		{"an event without data is not dispatched", "event: a\n\ndata: x\n\n", []sseEvent{{"", "x"}}},
+		{"the event type does not leak into the next event", "event: a\ndata: 1\n\ndata: 2\n\n", []sseEvent{{"a", "1"}, {"", "2"}}},
+		{"unknown fields and id/retry are ignored", "id: 7\nretry: 100\nfoo: bar\ndata: x\n\n", []sseEvent{{"", "x"}}},
+		{"an event cut off before its blank line is dropped", "data: x\n\ndata: partial\n", []sseEvent{{"", "x"}}},
+		{"a field without colon has an empty value", "data\n\n", []sseEvent{{"", ""}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newSSEReader(strings.NewReader(c.in))
+			var got []sseEvent
+			for {
+				ev, err := r.Next()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				got = append(got, ev)
+			}
+			if !reflect.DeepEqual(got, c.want) {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+func TestSSEReaderRefusesEndlessLines(t *testing.T) {
+	r := newSSEReader(io.MultiReader(strings.NewReader("data: "), endless{}))
+	_, err := r.Next()
+	if err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Fatalf("err = %v, want a line-length error", err)
+	}
+}
+
+// endless is a reader that never ends a line.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
