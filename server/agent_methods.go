@@ -105,7 +105,7 @@ func (s *Server) agentRun(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	task, _, err := s.startTask(req, line)
+	task, sent, err := s.startTask(req, line)
 	if err != nil {
 		return nil, err
 	}
@@ -115,6 +115,11 @@ func (s *Server) agentRun(ctx context.Context, params json.RawMessage) (any, err
 		core, _ := s.ensureCore()
 		core.Cancel(task.ID)
 		<-task.Done()
+	}
+	// Every event and the progress end go out before the result.
+	select {
+	case <-sent:
+	case <-s.conn.Done():
 	}
 	return task.Result(), nil
 }

@@ -92,7 +92,7 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 	}
 	ap.seq++
 	if a.ApprovalID == "" {
-		a.ApprovalID = fmt.Sprintf("a%d", ap.seq)
+		a.ApprovalID = fmt.Sprintf("lsp%d", ap.seq)
 	}
 	p := &pendingApproval{a: a, seq: ap.seq, answer: make(chan string, 1), line: t.line}
 	p.uri = s.diagnosticURI(t.path)

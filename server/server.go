@@ -169,9 +169,12 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 	}
 	folders := s.folders
 	if len(folders) == 0 {
-		if wd, err := os.Getwd(); err == nil {
-			folders = []string{wd}
+		wd, err := os.Getwd()
+		if err != nil {
+			s.coreErr = fmt.Errorf("agentls: no workspace folder and no current directory: %w", err)
+			return nil, s.coreErr
 		}
+		folders = []string{wd}
 	}
 	cfg := config.Load(userPath, folders)
 	s.cfg = cfg
@@ -190,6 +193,7 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 		Registry: s.registry,
 		Store:    s.store,
 		StateDir: s.opts.StateDir,
+		Root:     folders[0],
 		Logf:     func(f string, a ...any) { s.logMessage(logLog, fmt.Sprintf(f, a...)) },
 	})
 	if s.coreErr != nil {

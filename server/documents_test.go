@@ -1,0 +1,146 @@
+package server
+
+import (
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+func TestOffsetCountsUTF16CodeUnits(t *testing.T) {
+	text := "a€b\n😀x\nlast"
+	tests := []struct {
+		name string
+		pos  position
+		want int
+	}{
+		{"start of text", position{0, 0}, 0},
+		{"after a one-unit rune", position{0, 1}, 1},
+		{"a BMP rune of three bytes is one unit", position{0, 2}, 4},
+		{"past the end of a line clamps to its end", position{0, 99}, 5},
+		{"an astral rune is two units", position{1, 2}, 10},
+		{"after the astral rune", position{1, 3}, 11},
+		{"last line", position{2, 4}, 16},
+		{"a line past the end clamps to the end", position{7, 0}, len(text)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := offset(text, tt.pos)
+			if err != nil || got != tt.want {
+				t.Errorf("offset(%v) = %d, %v; want %d", tt.pos, got, err, tt.want)
+			}
+		})
+	}
+	if _, err := offset(text, position{-1, 0}); err == nil {
+		t.Error("a negative position must be an error")
+	}
+}
+
+func TestEndPosition(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       position
+	}{
+		{"empty", "", position{0, 0}},
+		{"no newline", "ab😀", position{0, 4}},
+		{"trailing newline", "ab\n", position{1, 0}},
+		{"two lines", "ab\ncd€", position{1, 3}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := endPosition(tt.text); got != tt.want {
+				t.Errorf("endPosition(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDocumentChanges(t *testing.T) {
+	r := func(l1, c1, l2, c2 int) *lspRange { return &lspRange{position{l1, c1}, position{l2, c2}} }
+	tests := []struct {
+		name    string
+		changes []contentChange
+		want    string
+		wantErr bool
+	}{
+		{"insert", []contentChange{{Range: r(1, 0, 1, 0), Text: "new\n"}}, "héllo\nnew\nworld\n", false},
+		{"replace after a multibyte rune", []contentChange{{Range: r(0, 2, 0, 4), Text: "LL"}}, "héLLo\nworld\n", false},
+		{"delete a line", []contentChange{{Range: r(0, 0, 1, 0), Text: ""}}, "world\n", false},
+		{"changes apply in order", []contentChange{{Range: r(0, 0, 0, 0), Text: "a\n"}, {Range: r(1, 0, 1, 1), Text: "H"}}, "a\nHéllo\nworld\n", false},
+		{"no range replaces the whole text", []contentChange{{Text: "all new"}}, "all new", false},
+		{"a range that ends before it starts is refused", []contentChange{{Range: r(1, 0, 0, 0), Text: "x"}}, "héllo\nworld\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var d documents
+			d.open("file:///w/a.txt", 1, "héllo\nworld\n")
+			err := d.change("file:///w/./a.txt", 2, tt.changes)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			doc, _ := d.byPath("/w/a.txt")
+			if doc.text != tt.want {
+				t.Errorf("text = %q, want %q", doc.text, tt.want)
+			}
+		})
+	}
+}
+
+func TestUntitledDocumentsAreKeptByURI(t *testing.T) {
+	var d documents
+	d.open("untitled:Untitled-1", 1, "scratch")
+	if err := d.change("untitled:Untitled-1", 2, []contentChange{{Text: "changed"}}); err != nil {
+		t.Fatal(err)
+	}
+	doc, ok := d.get("untitled:Untitled-1")
+	if !ok || doc.text != "changed" || doc.path != "" {
+		t.Errorf("untitled doc = %+v, %v", doc, ok)
+	}
+	if err := d.change("file:///not/open.go", 2, nil); err == nil {
+		t.Error("didChange for a document that is not open must be an error")
+	}
+}
+
+func TestDirective(t *testing.T) {
+	tests := []struct {
+		line, want string
+		ok         bool
+	}{
+		{"// agent: add error handling here", "add error handling here", true},
+		{"# agent: write tests", "write tests", true},
+		{"/* agent: explain */", "explain", true},
+		{"x := 1 // agent:", "", false},
+		{"useragent: not a directive", "", false},
+		{"nothing here", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			got, ok := directive(tt.line)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("directive(%q) = %q, %v; want %q, %v", tt.line, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func TestCancelRequestIDsNormalize(t *testing.T) {
+	tests := []struct {
+		raw, want string
+		ok        bool
+	}{
+		{`7`, "#7", true},
+		{`7.0`, "#7", true},
+		{`"7"`, `"7"`, true},
+		{`"abc"`, `"abc"`, true},
+		{`1.5`, "", false},
+		{`{}`, "", false},
+	}
+	if idKey(jsonrpc2.NewNumberID(7)) != "#7" || idKey(jsonrpc2.NewStringID("7")) != `"7"` {
+		t.Errorf("request ids normalize as %s and %s, want #7 and \"7\"", idKey(jsonrpc2.NewNumberID(7)), idKey(jsonrpc2.NewStringID("7")))
+	}
+	for _, tt := range tests {
+		got, ok := rawIDKey([]byte(tt.raw))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("rawIDKey(%s) = %q, %v; want %q, %v", tt.raw, got, ok, tt.want, tt.ok)
+		}
+	}
+}
