@@ -7,18 +7,6 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// CommandVerdict is the classifier's view of a run_command.
-type CommandVerdict struct {
-	Safe    bool
-	Reasons []string // why it was flagged
-}
-
-// ClassifyCommand inspects argv (or, with shell, a shell string in argv[0]).
-// Biased to over-flag.
-func ClassifyCommand(argv []string, shell bool) CommandVerdict {
-	return CommandVerdict{Reasons: []string{"unimplemented"}}
-}
-
 // Redact replaces secrets in free text.
 func Redact(s string) string { return s }
 
