@@ -1,0 +1,75 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestCodeActions(t *testing.T) {
+	text := "package main\n\n// agent: add error handling\nfunc main() {}\n"
+	diag := map[string]any{"range": map[string]any{"start": map[string]int{"line": 3, "character": 0}, "end": map[string]int{"line": 3, "character": 4}},
+		"severity": 1, "source": "compiler", "message": "main redeclared"}
+	rng := func(l1, c1, l2, c2 int) map[string]any {
+		return map[string]any{"start": map[string]int{"line": l1, "character": c1}, "end": map[string]int{"line": l2, "character": c2}}
+	}
+	tests := []struct {
+		name        string
+		rng         map[string]any
+		diagnostics []any
+		trigger     int
+		want        []string
+	}{
+		{name: "an empty range on a plain line offers nothing", rng: rng(0, 0, 0, 0), want: nil},
+		{name: "a selection offers it as the prompt", rng: rng(0, 0, 0, 7), want: []string{"agentls: Run selection as prompt"}},
+		{name: "an agent: directive offers to run it", rng: rng(2, 0, 2, 0), want: []string{`agentls: Run "add error handling"`}},
+		{name: "the client's diagnostics offer a fix", rng: rng(3, 0, 3, 0), diagnostics: []any{diag}, want: []string{"agentls: Fix with agent"}},
+		{name: "automatic requests get only approvals (none wait)", rng: rng(2, 0, 2, 5), diagnostics: []any{diag}, trigger: 2, want: nil},
+	}
+	e := newEnv(t, "")
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	doc := openDoc(t, c, e.root, "main.go", text)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := map[string]any{"diagnostics": tt.diagnostics}
+			if tt.diagnostics == nil {
+				ctx["diagnostics"] = []any{}
+			}
+			if tt.trigger != 0 {
+				ctx["triggerKind"] = tt.trigger
+			}
+			var actions []codeAction
+			c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc}, "range": tt.rng, "context": ctx}, &actions)
+			got := actionTitles(actions)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("titles = %q, want %q", got, tt.want)
+			}
+			for _, a := range actions {
+				if a.Command == nil || a.Command.Command != "agentls.run" {
+					t.Errorf("%q carries %+v, want an agentls.run command", a.Title, a.Command)
+				}
+				if a.Title == "agentls: Fix with agent" {
+					raw, _ := json.Marshal(a.Command.Arguments)
+					if a.Kind != "quickfix" || !strings.Contains(string(raw), "main redeclared") {
+						t.Errorf("fix action = kind %q, args %s; want quickfix carrying the diagnostics", a.Kind, raw)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestClientsWithoutCodeActionLiteralsGetCommands(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	c.initialize(e.root, map[string]any{})
+	doc := openDoc(t, c, e.root, "main.go", "// agent: explain\n")
+	var cmds []command
+	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc},
+		"range": map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}},
+		"context": map[string]any{"diagnostics": []any{}}}, &cmds)
+	if len(cmds) != 1 || cmds[0].Command != "agentls.run" || cmds[0].Title != `agentls: Run "explain"` {
+		t.Errorf("commands = %+v, want one agentls.run", cmds)
+	}
+}
