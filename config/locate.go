@@ -50,6 +50,9 @@ type keyScanner struct {
 
 func (s *keyScanner) eof() bool { return s.pos >= len(s.src) }
 
+// clamp keeps pos inside the document after skipping an escape at its end.
+func (s *keyScanner) clamp() { s.pos = min(s.pos, len(s.src)) }
+
 func (s *keyScanner) peek(off int) byte {
 	if s.pos+off < len(s.src) {
 		return s.src[s.pos+off]
@@ -275,6 +278,7 @@ func (s *keyScanner) scalar() {
 
 // basicString skips a "..." string, escapes included.
 func (s *keyScanner) basicString() {
+	defer s.clamp()
 	s.pos++ // opening quote
 	for !s.eof() {
 		switch s.src[s.pos] {
@@ -294,6 +298,7 @@ func (s *keyScanner) basicString() {
 // multiline skips a multi-line basic or literal string. Up to two extra quotes
 // right before the closing delimiter belong to the content.
 func (s *keyScanner) multiline(q byte) {
+	defer s.clamp()
 	s.pos += 3
 	for !s.eof() {
 		c := s.src[s.pos]

@@ -1,8 +1,12 @@
 package config
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/BurntSushi/toml"
 )
 
 func TestLocateKeys(t *testing.T) {
@@ -73,5 +77,39 @@ func TestLocateKeysFallsBackToAncestor(t *testing.T) {
 	}
 	if got := kl.line([]string{"other"}); got != 0 {
 		t.Errorf("line of an unknown key = %d; want 0", got)
+	}
+}
+
+// FuzzLocateKeys: on any document the TOML library accepts, the scanner
+// ends, never panics, and finds every top-level key the library found.
+func FuzzLocateKeys(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.toml")
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte("a = \"\"\"x\"\"\"\"\"\nb = '''y'''''\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		data := map[string]any{}
+		if _, err := toml.Decode(string(src), &data); err != nil {
+			return
+		}
+		lines := locateKeys(src)
+		for k := range data {
+			if lines.line([]string{k}) == 0 {
+				t.Errorf("key %q not located in %q", k, src)
+			}
+		}
+	})
+}
+
+// The scanner also ends on documents the library rejects (it is never run on
+// them, but a bug elsewhere must not turn into a hang or a panic).
+func TestLocateKeysSurvivesBrokenInput(t *testing.T) {
+	for _, src := range []string{`a = "x\`, `"k\`, `a = """\`, `[`, `a = {`, `a = [`, `= = =`, `a.`, `'`, "a = '''", "x = 1979-05-27 "} {
+		locateKeys([]byte(src))
 	}
 }
