@@ -67,7 +67,7 @@ func TestClientsWithoutCodeActionLiteralsGetCommands(t *testing.T) {
 	doc := openDoc(t, c, e.root, "main.go", "// agent: explain\n")
 	var cmds []command
 	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc},
-		"range": map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}},
+		"range":   map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}},
 		"context": map[string]any{"diagnostics": []any{}}}, &cmds)
 	if len(cmds) != 1 || cmds[0].Command != "agentls.run" || cmds[0].Title != `agentls: Run "explain"` {
 		t.Errorf("commands = %+v, want one agentls.run", cmds)
