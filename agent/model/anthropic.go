@@ -27,7 +27,8 @@ func newAnthropic(baseURL, model, key, keyEnv string, maxTokens int, client *htt
 	return &anthropic{
 		ep: endpoint{
 			provider: "anthropic", url: strings.TrimRight(baseURL, "/") + "/v1/messages",
-			model: model, keyEnv: keyEnv, header: h, client: client, retry: defaultRetry(),
+			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: client, retry: defaultRetry(),
+			message: anthropicMessageJSON,
 		},
 		maxTokens: maxTokens,
 	}
@@ -82,6 +83,9 @@ type anthropicRequest struct {
 // checks their signatures); tool results lead their user message, as the
 // API requires.
 func (p *anthropic) body(req Request) ([]byte, error) {
+	if err := checkTools("anthropic", req.Tools); err != nil {
+		return nil, err
+	}
 	out := anthropicRequest{
 		Model: p.ep.model, MaxTokens: p.maxTokens, System: req.System, Stream: true,
 		Messages: []anthropicMessage{},
@@ -106,9 +110,17 @@ func (p *anthropic) body(req Request) ([]byte, error) {
 			case "tool_use":
 				rest = append(rest, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
 			case "tool_result":
-				results = append(results, anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, Content: &b.Content, IsError: b.IsError})
+				r := anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, IsError: b.IsError}
+				if b.Content != "" { // content is optional; an empty one is refused with is_error
+					r.Content = &b.Content
+				}
+				results = append(results, r)
 			case "thinking":
-				rest = append(rest, anthropicBlock{Type: "thinking", Thinking: &b.Thinking, Signature: &b.Signature})
+				// Without its signature the API refuses the block (one from
+				// another provider, say): it is dropped rather than fail the turn.
+				if b.Signature != "" {
+					rest = append(rest, anthropicBlock{Type: "thinking", Thinking: &b.Thinking, Signature: &b.Signature})
+				}
 			case "redacted_thinking":
 				rest = append(rest, anthropicBlock{Type: "redacted_thinking", Data: b.Data})
 			}

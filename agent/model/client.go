@@ -21,9 +21,35 @@ type endpoint struct {
 	url      string // the full URL posted to
 	model    string
 	keyEnv   string // the variable the key came from, for error hints ("" = no key)
+	keySent  bool   // whether a key went with the request, for the 401 hint
 	header   http.Header
 	client   *http.Client
 	retry    retryPolicy
+	// message decodes a whole JSON answer, for servers that ignore
+	// "stream": true and answer application/json.
+	message func(raw []byte) (*Response, error)
+}
+
+// maxAnswer bounds one answer's bytes: a broken or hostile endpoint
+// streaming forever must not exhaust memory.
+const maxAnswer = 64 << 20
+
+// capReader fails once more than n bytes were read.
+type capReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.n <= 0 {
+		return 0, fmt.Errorf("answer larger than %d MiB: giving up", maxAnswer>>20)
+	}
+	if int64(len(p)) > c.n {
+		p = p[:c.n]
+	}
+	n, err := c.r.Read(p)
+	c.n -= int64(n)
+	return n, err
 }
 
 // retryPolicy says how often and how long to wait before trying again.
@@ -130,6 +156,7 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 	for k, v := range e.header {
 		req.Header[k] = v
 	}
+	req.Header.Set("User-Agent", "agentls")
 	resp, err := e.client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -154,7 +181,22 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 		}
 		return nil, -1, err
 	}
-	out, err := decode(resp.Body, emit)
+	body2 := &capReader{r: resp.Body, n: maxAnswer}
+	var out *Response
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && e.message != nil {
+		raw, rerr := io.ReadAll(body2)
+		if rerr != nil {
+			err = &streamError{err: fmt.Errorf("%s: %w", e.provider, rerr), retry: true}
+		} else if out, err = e.message(raw); err == nil {
+			for _, b := range out.Content {
+				if b.Type == "text" {
+					emit(b.Text)
+				}
+			}
+		}
+	} else {
+		out, err = decode(body2, emit)
+	}
 	if err == nil {
 		return out, 0, nil
 	}
@@ -215,9 +257,12 @@ func (e *endpoint) statusError(status int, raw []byte) error {
 	lower := strings.ToLower(typ + " " + msg)
 	switch {
 	case status == 401 || status == 403:
-		if e.keyEnv != "" {
+		switch {
+		case e.keyEnv != "" && !e.keySent:
+			api.Hint = "set " + e.keyEnv + " (no key was sent: it is empty)"
+		case e.keyEnv != "":
 			api.Hint = "check " + e.keyEnv
-		} else {
+		default:
 			api.Hint = "the endpoint wants a key: set [model] api_key_env to the variable holding it"
 		}
 	case typ == "model_not_found" || status == 404 && typ == "not_found_error" || (status == 404 || status == 400) && modelMissing(lower):

@@ -34,7 +34,8 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 	return &openai{
 		ep: endpoint{
 			provider: "openai", url: base + "/chat/completions",
-			model: model, keyEnv: keyEnv, header: h, client: client, retry: defaultRetry(),
+			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: client, retry: defaultRetry(),
+			message: openaiCompletionJSON,
 		},
 		maxTokens:     maxTokens,
 		newTokenField: u != nil && u.Hostname() == "api.openai.com",
@@ -100,6 +101,9 @@ const ErrorPrefix = "Error: "
 // string), tool_result blocks as "tool" messages right after them.
 // Thinking blocks are Anthropic's and are dropped.
 func (p *openai) body(req Request) ([]byte, error) {
+	if err := checkTools("openai", req.Tools); err != nil {
+		return nil, err
+	}
 	out := openaiRequest{Model: p.ep.model, Stream: true, Messages: []openaiMessage{}}
 	out.StreamOptions.IncludeUsage = true
 	if req.Model != "" {

@@ -1,0 +1,81 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Whole JSON answers, for servers that answer application/json although
+// the request asked to stream.
+
+// anthropicMessageJSON decodes a Messages API message object.
+func anthropicMessageJSON(raw []byte) (*Response, error) {
+	var m struct {
+		Type    string `json:"type"`
+		Content []struct {
+			Type      string          `json:"type"`
+			Text      string          `json:"text"`
+			ID        string          `json:"id"`
+			Name      string          `json:"name"`
+			Input     json.RawMessage `json:"input"`
+			Thinking  string          `json:"thinking"`
+			Signature string          `json:"signature"`
+			Data      string          `json:"data"`
+		} `json:"content"`
+		StopReason string         `json:"stop_reason"`
+		Usage      anthropicUsage `json:"usage"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || m.Type != "message" {
+		return nil, fmt.Errorf("anthropic: answer is neither an event stream nor a message: %.200q", raw)
+	}
+	out := &Response{StopReason: m.StopReason, Usage: Usage{m.Usage.InputTokens, m.Usage.OutputTokens}}
+	for _, c := range m.Content {
+		b := Block{Type: c.Type, Text: c.Text, ID: c.ID, Name: c.Name, Thinking: c.Thinking, Signature: c.Signature, Data: c.Data}
+		if c.Type == "tool_use" {
+			b.Input, b.InvalidInput = toolInput(string(c.Input))
+		}
+		out.Content = append(out.Content, b)
+	}
+	return out, nil
+}
+
+// openaiCompletionJSON decodes a chat.completion object.
+func openaiCompletionJSON(raw []byte) (*Response, error) {
+	var c struct {
+		Choices []struct {
+			Message struct {
+				Content   *string `json:"content"`
+				ToolCalls []struct {
+					ID       string `json:"id"`
+					Function struct {
+						Name      string `json:"name"`
+						Arguments string `json:"arguments"`
+					} `json:"function"`
+				} `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage struct {
+			PromptTokens     int `json:"prompt_tokens"`
+			CompletionTokens int `json:"completion_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(raw, &c); err != nil || len(c.Choices) == 0 {
+		return nil, fmt.Errorf("openai: answer is neither an event stream nor a chat completion: %.200q", raw)
+	}
+	ch := c.Choices[0]
+	out := &Response{Usage: Usage{c.Usage.PromptTokens, c.Usage.CompletionTokens}}
+	if ch.Message.Content != nil && *ch.Message.Content != "" {
+		out.Content = append(out.Content, Block{Type: "text", Text: *ch.Message.Content})
+	}
+	for i, tc := range ch.Message.ToolCalls {
+		b := Block{Type: "tool_use", ID: tc.ID, Name: tc.Function.Name}
+		if b.ID == "" {
+			b.ID = fmt.Sprintf("call_%d", i)
+		}
+		b.Input, b.InvalidInput = toolInput(tc.Function.Arguments)
+		out.Content = append(out.Content, b)
+	}
+	out.StopReason = stopReason(ch.FinishReason, len(ch.Message.ToolCalls) > 0)
+	return out, nil
+}
