@@ -7,12 +7,6 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// Redact replaces secrets in free text.
-func Redact(s string) string { return s }
-
-// RedactJSON replaces secrets in a JSON document (by key name and by value shape).
-func RedactJSON(raw []byte) []byte { return raw }
-
 // ShellQuote renders argv so it could be pasted into a POSIX shell.
 func ShellQuote(argv []string) string { return "" }
 
