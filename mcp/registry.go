@@ -1,14 +1,28 @@
 package mcp
 
-// STUB: the contract other packages compile against. The mcp owner replaces
-// the bodies; the signatures may grow but should not change.
-
 import (
 	"context"
-	"encoding/json"
-	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
 
 	"github.com/agentls/agentls/config"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Defaults for zero Options and zero config timers (SPEC.md "Configuration").
+const (
+	DefaultResultMaxBytes      = 65536
+	DefaultDescriptionMaxChars = 1024
+	DefaultMaxToolsPerServer   = 64
+	DefaultConnectTimeout      = 30 * time.Second
+	DefaultListTimeout         = 30 * time.Second
+	DefaultCallTimeout         = 120 * time.Second
+	DefaultKillGrace           = 2 * time.Second
+	DefaultMessageMaxBytes     = 64 << 20
+	DefaultMaxRestarts         = 3
+	DefaultRestartBackoff      = 500 * time.Millisecond
 )
 
 // Options configure a Registry. Zero values mean the SPEC.md defaults.
@@ -19,55 +33,440 @@ type Options struct {
 	Reserved            []string   // built-in tool names no MCP tool may take
 	Gate                LaunchGate // launch consent for workspace-tier servers
 	Logf                func(format string, args ...any)
-	OnChange            func() // a server's state or tool list changed
+	OnChange            func() // a server's state or tool list changed; runs on its own goroutine, possibly concurrently
+	// KillGrace is how long a server gets between SIGTERM and SIGKILL.
+	KillGrace time.Duration
+	// MessageMaxBytes caps one message from a server; a bigger one is dropped
+	// and the call it answered fails, the session lives on.
+	MessageMaxBytes int
+	// MaxRestarts bounds the restarts on use after a server failed; a call
+	// that succeeds resets the count. RestartBackoff is the wait before the
+	// second restart, quadrupled for each one after.
+	MaxRestarts    int
+	RestartBackoff time.Duration
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.ResultMaxBytes, DefaultResultMaxBytes)
+	def(&o.DescriptionMaxChars, DefaultDescriptionMaxChars)
+	def(&o.MaxToolsPerServer, DefaultMaxToolsPerServer)
+	def(&o.MessageMaxBytes, DefaultMessageMaxBytes)
+	def(&o.MaxRestarts, DefaultMaxRestarts)
+	if o.KillGrace <= 0 {
+		o.KillGrace = DefaultKillGrace
+	}
+	if o.RestartBackoff <= 0 {
+		o.RestartBackoff = DefaultRestartBackoff
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.OnChange == nil {
+		o.OnChange = func() {}
+	}
+	return o
+}
+
+// server is one configured server and what we know of it. Guarded by Registry.mu.
+type server struct {
+	cfg      config.Server
+	state    State
+	err      string
+	warnings []string
+	tail     *ring
+	conn     *conn     // the live connection, nil unless connected
+	tools    []toolDef // last listing; kept after a failure for restart on use
+	gen      int       // bumped by every connect attempt; stale attempts are discarded
+	dialing  chan struct{}
+	restarts int
+	retryAt  time.Time
 }
 
 // Registry owns every configured MCP server of one agentls process.
-type Registry struct{}
+type Registry struct {
+	opts    Options
+	ctx     context.Context // ends at Close: aborts connects
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	servers map[string]*server
+	order   []string
+	names   map[string]ToolKey // namespaced name -> (server, tool)
+	byKey   map[ToolKey]string // and back
+	changed chan struct{}      // closed and replaced on every change
+	closed  bool
+}
 
 // NewRegistry makes a registry for the given servers; it starts nothing.
-func NewRegistry(servers []config.Server, opts Options) *Registry { return &Registry{} }
+func NewRegistry(servers []config.Server, opts Options) *Registry {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Registry{opts: opts.withDefaults(), ctx: ctx, cancel: cancel,
+		servers: map[string]*server{}, changed: make(chan struct{})}
+	for _, s := range servers {
+		if _, dup := r.servers[s.Name]; dup {
+			continue
+		}
+		srv := &server{cfg: s, state: Stopped, tail: newRing(16 << 10)}
+		switch {
+		case s.Err != "":
+			srv.state, srv.err = Failed, s.Err
+		case s.Disabled:
+			srv.state = Disabled
+		}
+		r.servers[s.Name] = srv
+		r.order = append(r.order, s.Name)
+	}
+	sort.Strings(r.order)
+	r.renameLocked()
+	return r
+}
+
+// gate is the launch decision for one server: "" to start.
+func (r *Registry) gate(s config.Server) State {
+	if r.opts.Gate != nil {
+		return r.opts.Gate(s)
+	}
+	if s.Origin == config.User {
+		return ""
+	}
+	return NeedsApproval // no gate, no start: fail closed
+}
 
 // Start connects every startable server in the background, in parallel, and
 // returns at once.
-func (r *Registry) Start(ctx context.Context) {}
+func (r *Registry) Start(ctx context.Context) {
+	for _, name := range r.order {
+		r.StartServer(ctx, name)
+	}
+}
 
 // StartServer (re)evaluates the gate for one server and connects it in the
 // background; used after a launch approval.
 func (r *Registry) StartServer(ctx context.Context, name string) (State, error) {
-	return "", errors.New("unimplemented")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	srv, ok := r.servers[name]
+	if !ok {
+		return "", fmt.Errorf("mcp: no server named %q is configured", name)
+	}
+	if r.closed {
+		return Stopped, fmt.Errorf("mcp: registry is closed")
+	}
+	switch {
+	case srv.cfg.Err != "", srv.cfg.Disabled, srv.state == Connected, srv.state == Connecting:
+		return srv.state, nil
+	}
+	if st := r.gate(srv.cfg); st != "" {
+		srv.state, srv.err = st, ""
+		r.notifyLocked()
+		return st, nil
+	}
+	r.dialLocked(ctx, srv)
+	return Connecting, nil
+}
+
+// dialLocked starts a background connect attempt for srv.
+func (r *Registry) dialLocked(ctx context.Context, srv *server) {
+	srv.gen++
+	gen := srv.gen
+	srv.state, srv.err = Connecting, ""
+	srv.dialing = make(chan struct{})
+	done := srv.dialing
+	r.notifyLocked()
+	r.wg.Add(1)
+	go func() {
+		defer r.wg.Done()
+		defer close(done)
+		r.connect(ctx, srv, gen)
+	}()
+}
+
+// connect runs one attempt and records its outcome unless it went stale.
+func (r *Registry) connect(ctx context.Context, srv *server, gen int) error {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(r.ctx, cancel)
+	defer stop()
+	c, tools, err := dial(ctx, r.dialConfig(srv))
+	r.mu.Lock()
+	if r.closed || srv.gen != gen {
+		r.mu.Unlock()
+		if c != nil {
+			c.close()
+		}
+		return fmt.Errorf("stopped")
+	}
+	if err != nil {
+		srv.state, srv.err = Failed, err.Error()
+		r.opts.Logf("mcp: %s: %v", srv.cfg.Name, err)
+		r.notifyLocked()
+		r.mu.Unlock()
+		return err
+	}
+	srv.conn, srv.state, srv.err = c, Connected, ""
+	r.setToolsLocked(srv, tools)
+	r.mu.Unlock()
+	r.wg.Add(2)
+	go func() { defer r.wg.Done(); r.watchExit(srv, c) }()
+	go func() { defer r.wg.Done(); r.relistLoop(srv, c) }()
+	return nil
+}
+
+func (r *Registry) dialConfig(srv *server) dialConfig {
+	s := srv.cfg
+	return dialConfig{
+		server:         s,
+		connectTimeout: orDefault(s.ConnectTimeout, DefaultConnectTimeout),
+		listTimeout:    orDefault(s.ListTimeout, DefaultListTimeout),
+		grace:          r.opts.KillGrace,
+		messageMax:     r.opts.MessageMaxBytes,
+		logf:           r.opts.Logf,
+		tail:           srv.tail,
+	}
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// setToolsLocked converts a listing, records warnings and renames everything.
+func (r *Registry) setToolsLocked(srv *server, tools []*sdk.Tool) {
+	defs, warnings := convertTools(tools, r.opts.DescriptionMaxChars, r.opts.MaxToolsPerServer)
+	for _, w := range warnings {
+		r.opts.Logf("mcp: %s: warning: %s", srv.cfg.Name, w)
+	}
+	srv.tools, srv.warnings = defs, warnings
+	r.renameLocked()
+	r.notifyLocked()
+}
+
+// renameLocked reassigns every tool name from the current set of tools.
+func (r *Registry) renameLocked() {
+	var keys []ToolKey
+	for _, name := range r.order {
+		for _, t := range r.servers[name].tools {
+			keys = append(keys, ToolKey{Server: name, Tool: t.orig})
+		}
+	}
+	r.byKey = AssignNames(keys, r.opts.Reserved)
+	r.names = make(map[string]ToolKey, len(r.byKey))
+	for k, n := range r.byKey {
+		r.names[n] = k
+	}
+}
+
+// notifyLocked wakes Wait and tells OnChange (outside the lock).
+func (r *Registry) notifyLocked() {
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.wg.Add(1)
+	go func() { defer r.wg.Done(); r.opts.OnChange() }()
+}
+
+// watchExit marks the server failed when its process ends on its own.
+func (r *Registry) watchExit(srv *server, c *conn) {
+	select {
+	case <-c.proc.exited:
+	case <-c.closed:
+		return
+	}
+	r.markFailed(srv, c, "exited: "+c.proc.exitDescription())
+}
+
+// markFailed records that c is dead and reaps it in the background.
+func (r *Registry) markFailed(srv *server, c *conn, what string) string {
+	msg := withTail(what, srv.tail)
+	r.mu.Lock()
+	if srv.conn == c && !r.closed {
+		srv.conn, srv.state, srv.err = nil, Failed, msg
+		r.opts.Logf("mcp: %s: %s", srv.cfg.Name, msg)
+		r.notifyLocked()
+	}
+	r.mu.Unlock()
+	r.wg.Add(1)
+	go func() { defer r.wg.Done(); c.close() }()
+	return msg
+}
+
+// relistLoop re-reads the tool list on every tools/list_changed.
+func (r *Registry) relistLoop(srv *server, c *conn) {
+	timeout := orDefault(srv.cfg.ListTimeout, DefaultListTimeout)
+	for {
+		select {
+		case <-c.closed:
+			return
+		case <-c.proc.exited:
+			return
+		case <-c.relist:
+		}
+		ctx, cancel := context.WithCancel(r.ctx)
+		stop := context.AfterFunc(c.proc.ctx, cancel)
+		tools, err := c.listTools(ctx, timeout)
+		stop()
+		cancel()
+		if err != nil {
+			r.opts.Logf("mcp: %s: re-listing tools after list_changed: %v", srv.cfg.Name, err)
+			continue
+		}
+		r.mu.Lock()
+		if srv.conn == c {
+			r.setToolsLocked(srv, tools)
+		}
+		r.mu.Unlock()
+	}
 }
 
 // Restart stops one server (reaping its processes) and connects it again.
 func (r *Registry) Restart(ctx context.Context, name string) (State, error) {
-	return "", errors.New("unimplemented")
+	r.mu.Lock()
+	srv, ok := r.servers[name]
+	if !ok {
+		r.mu.Unlock()
+		return "", fmt.Errorf("mcp: no server named %q is configured", name)
+	}
+	c := srv.conn
+	srv.conn, srv.restarts, srv.retryAt = nil, 0, time.Time{}
+	srv.gen++ // any attempt in flight is now stale
+	if srv.state == Connected || srv.state == Connecting {
+		srv.state = Stopped
+	}
+	r.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+	return r.StartServer(ctx, name)
 }
 
 // Wait returns when no server is connecting any more, or ctx ends.
-func (r *Registry) Wait(ctx context.Context) {}
-
-// Servers lists every configured server, sorted by name.
-func (r *Registry) Servers() []ServerInfo { return nil }
-
-// Server returns one configured server's config.
-func (r *Registry) Server(name string) (config.Server, bool) { return config.Server{}, false }
-
-// Tools lists the tools of connected servers, sorted by name.
-func (r *Registry) Tools() []Tool { return nil }
-
-// Call calls a namespaced tool. It never blocks past the server's call
-// timeout; failures come back as a Result with IsError set.
-func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Result {
-	return Result{Text: "ERROR: unimplemented", IsError: true}
+func (r *Registry) Wait(ctx context.Context) {
+	for {
+		r.mu.Lock()
+		busy := false
+		for _, srv := range r.servers {
+			busy = busy || srv.state == Connecting
+		}
+		ch := r.changed
+		r.mu.Unlock()
+		if !busy {
+			return
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
-// Resources lists the resources of every connected server that has any.
-func (r *Registry) Resources(ctx context.Context) ([]Resource, error) { return nil, nil }
+// Servers lists every configured server, sorted by name.
+func (r *Registry) Servers() []ServerInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]ServerInfo, 0, len(r.order))
+	for _, name := range r.order {
+		srv := r.servers[name]
+		s := srv.cfg
+		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: append([]string{s.Command}, s.Args...),
+			EnvKeys: envKeys(s), Cwd: s.Cwd, Error: srv.err, StderrTail: srv.tail.Tail(20, 2000),
+			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
+		if srv.state == Connected {
+			info.Tools = r.toolsLocked(srv)
+			for _, t := range info.Tools {
+				info.SchemaTokens += t.SchemaTokens
+			}
+		}
+		out = append(out, info)
+	}
+	return out
+}
 
-// ReadResource reads one resource from a server.
-func (r *Registry) ReadResource(ctx context.Context, server, uri string) (*ResourceContent, error) {
-	return nil, errors.New("unimplemented")
+func envKeys(s config.Server) []string {
+	keys := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Server returns one configured server's config.
+func (r *Registry) Server(name string) (config.Server, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	srv, ok := r.servers[name]
+	if !ok {
+		return config.Server{}, false
+	}
+	return srv.cfg, true
+}
+
+// Tools lists the tools of connected servers, sorted by name. A server that
+// failed after it had connected keeps its tools here while it may still be
+// restarted on use, so a call can bring it back.
+func (r *Registry) Tools() []Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Tool
+	for _, name := range r.order {
+		srv := r.servers[name]
+		if srv.state == Connected || r.restartableLocked(srv) {
+			out = append(out, r.toolsLocked(srv)...)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (r *Registry) restartableLocked(srv *server) bool {
+	return srv.state == Failed && srv.cfg.Err == "" && len(srv.tools) > 0 && srv.restarts < r.opts.MaxRestarts
+}
+
+func (r *Registry) toolsLocked(srv *server) []Tool {
+	out := make([]Tool, 0, len(srv.tools))
+	for _, d := range srv.tools {
+		name := r.byKey[ToolKey{Server: srv.cfg.Name, Tool: d.orig}]
+		out = append(out, Tool{Name: name, Server: srv.cfg.Name, ServerTool: d.orig, Description: d.description,
+			InputSchema: d.schema, Annotations: d.annotations, DefinitionHash: d.hash,
+			SchemaTokens: EstimateTokens(name, d.description, d.schema)})
+	}
+	return out
 }
 
 // Close stops every server and reaps every process it started.
-func (r *Registry) Close() error { return nil }
+func (r *Registry) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		r.wg.Wait()
+		return nil
+	}
+	r.closed = true
+	var conns []*conn
+	for _, srv := range r.servers {
+		if srv.conn != nil {
+			conns = append(conns, srv.conn)
+			srv.conn = nil
+		}
+		if srv.state == Connected || srv.state == Connecting {
+			srv.state = Stopped
+		}
+	}
+	r.mu.Unlock()
+	r.cancel()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.close() }()
+	}
+	wg.Wait()
+	r.wg.Wait()
+	return nil
+}

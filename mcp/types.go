@@ -58,6 +58,7 @@ type ServerInfo struct {
 	Cwd          string        `json:"cwd"`
 	Error        string        `json:"error,omitempty"`
 	StderrTail   string        `json:"stderrTail,omitempty"`
+	Warnings     []string      `json:"warnings,omitempty"` // e.g. tools dropped over max_tools_per_server
 	SchemaTokens int           `json:"schemaTokens"`
 	Tools        []Tool        `json:"tools"`
 }

@@ -1,0 +1,158 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Call calls a namespaced tool. It never blocks past the server's call
+// timeout (or, when the server has to be restarted first, its connect and
+// list timeouts); failures come back as a Result with IsError set and text
+// "ERROR: <server>: <what happened>".
+func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Result {
+	r.mu.Lock()
+	key, ok := r.names[name]
+	r.mu.Unlock()
+	if !ok {
+		return Result{Text: fmt.Sprintf("ERROR: unknown tool %q: no MCP server offers it", name), IsError: true}
+	}
+	if t := bytes.TrimSpace(args); len(t) > 0 && (t[0] != '{' || !json.Valid(t)) {
+		return errorResult(key.Server, fmt.Sprintf("arguments for %s must be a JSON object, got %.80q", name, t))
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = nil
+	}
+	r.mu.Lock()
+	srv := r.servers[key.Server]
+	r.mu.Unlock()
+	c, fail := r.ready(ctx, srv)
+	if c == nil {
+		return fail
+	}
+	return r.callOn(ctx, srv, c, key.Tool, args)
+}
+
+// ready returns the live connection of srv, restarting a failed server on
+// use within its bounded retries and backoff.
+func (r *Registry) ready(ctx context.Context, srv *server) (*conn, Result) {
+	name := srv.cfg.Name
+	restarted := 0
+	for {
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			return nil, errorResult(name, "the MCP registry is shut down")
+		}
+		switch srv.state {
+		case Connected:
+			c := srv.conn
+			r.mu.Unlock()
+			return c, Result{}
+		case Connecting:
+			ch := srv.dialing
+			r.mu.Unlock()
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return nil, errorResult(name, "cancelled while the server was connecting")
+			}
+		case Failed:
+			if restarted > 0 {
+				err := srv.err
+				r.mu.Unlock()
+				return nil, errorResult(name, fmt.Sprintf("restart %d of %d failed: %s", restarted, r.opts.MaxRestarts, err))
+			}
+			if !r.restartableLocked(srv) {
+				err := srv.err
+				r.mu.Unlock()
+				return nil, errorResult(name, fmt.Sprintf("failed: %s; gave up after %d restarts (restart it from the server list)", err, r.opts.MaxRestarts))
+			}
+			if wait := time.Until(srv.retryAt); wait > 0 {
+				err := srv.err
+				r.mu.Unlock()
+				return nil, errorResult(name, fmt.Sprintf("failed: %s; next restart attempt in %s", err, wait.Round(time.Millisecond)))
+			}
+			if st := r.gate(srv.cfg); st != "" {
+				srv.state = st
+				r.notifyLocked()
+				r.mu.Unlock()
+				return nil, errorResult(name, fmt.Sprintf("failed, and may not be restarted: %s", st))
+			}
+			srv.restarts++
+			restarted = srv.restarts
+			srv.retryAt = time.Now().Add(r.opts.RestartBackoff << (2 * (srv.restarts - 1)))
+			r.opts.Logf("mcp: %s: restarting on use (attempt %d of %d) after: %s", name, restarted, r.opts.MaxRestarts, srv.err)
+			r.dialLocked(ctx, srv)
+			r.mu.Unlock()
+		default:
+			st := srv.state
+			r.mu.Unlock()
+			return nil, errorResult(name, fmt.Sprintf("the server is not running (%s)", st))
+		}
+	}
+}
+
+// callOn makes one call on a live connection and explains any failure.
+func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string, args json.RawMessage) Result {
+	name := srv.cfg.Name
+	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(c.proc.ctx, cancel)
+	defer stop()
+	params := &sdk.CallToolParams{Name: tool}
+	if args != nil {
+		params.Arguments = args
+	}
+	res, err := c.session.CallTool(cctx, params)
+	if err == nil {
+		r.mu.Lock()
+		srv.restarts, srv.retryAt = 0, time.Time{}
+		r.mu.Unlock()
+		return convertResult(name, res, r.opts.ResultMaxBytes)
+	}
+	var werr *jsonrpc.Error
+	switch {
+	case errors.As(err, &werr):
+		// The server answered: it is alive, the call failed.
+		return errorResult(name, capText(werr.Message, r.opts.ResultMaxBytes))
+	case ctx.Err() != nil && !c.proc.hasExited():
+		return errorResult(name, "call cancelled")
+	case errors.Is(err, context.DeadlineExceeded) && !c.proc.hasExited():
+		r.wg.Add(1)
+		go func() { defer r.wg.Done(); r.probe(srv, c, timeout) }()
+		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
+	}
+	// The connection broke. Decide from the process whether it died.
+	what := fmt.Sprintf("the connection broke during the call (%v); stopped the server", err)
+	if c.proc.waitFor(500 * time.Millisecond) {
+		what = "exited during the call: " + c.proc.exitDescription()
+	}
+	return errorResult(name, r.markFailed(srv, c, what)+"; it will be restarted on next use")
+}
+
+// probe tells a slow tool from a hung server after a call timed out: a
+// server that cannot answer a ping is stopped, to be restarted on next use.
+func (r *Registry) probe(srv *server, c *conn, callTimeout time.Duration) {
+	timeout := min(callTimeout, 5*time.Second)
+	ctx, cancel := context.WithTimeout(r.ctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(c.proc.ctx, cancel)
+	defer stop()
+	if err := c.session.Ping(ctx, nil); err != nil && r.ctx.Err() == nil {
+		select {
+		case <-c.closed:
+			return
+		default:
+		}
+		r.markFailed(srv, c, fmt.Sprintf("stopped answering (no reply to ping within %s after a call timed out); stopped it", timeout))
+	}
+}

@@ -1,0 +1,155 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// conn is one live server: its process and its MCP session. A restart makes
+// a new conn; a conn is never reused after close.
+type conn struct {
+	proc    *process
+	session *sdk.ClientSession
+	caps    *sdk.ServerCapabilities
+	relist  chan struct{} // tools/list_changed arrived (coalesced)
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+// dialConfig is what one connect attempt needs.
+type dialConfig struct {
+	server         config.Server
+	connectTimeout time.Duration
+	listTimeout    time.Duration
+	grace          time.Duration
+	messageMax     int
+	logf           func(string, ...any)
+	tail           *ring
+}
+
+// dial spawns the server, speaks initialize within the connect timeout and
+// lists its tools within the list timeout. On failure nothing is left
+// running and the error says what happened, with the stderr tail.
+func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
+	env, err := serverEnv(dc.server)
+	if err != nil {
+		return nil, nil, err
+	}
+	proc, err := spawn(dc.server, env, dc.grace, dc.tail)
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &conn{proc: proc, relist: make(chan struct{}, 1), closed: make(chan struct{})}
+	name := dc.server.Name
+	filter := newLineFilter(proc.stdout, dc.messageMax, func(line []byte) {
+		const show = 200
+		s := string(line)
+		if len(s) > show {
+			s = s[:show] + "…"
+		}
+		dc.logf("mcp: %s: ignored a line on stdout that is not JSON-RPC: %q", name, s)
+		fmt.Fprintf(dc.tail, "[stdout, not JSON-RPC] %s\n", s)
+	})
+	client := sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
+		// No roots, sampling or elicitation: a server gets tools calls and nothing else from us.
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
+			select {
+			case c.relist <- struct{}{}:
+			default:
+			}
+		},
+	})
+	cctx, cancel := context.WithTimeout(ctx, dc.connectTimeout)
+	defer cancel()
+	stop := context.AfterFunc(proc.ctx, cancel)
+	defer stop()
+	session, err := client.Connect(cctx, &sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}, nil)
+	if err != nil {
+		filter.Close()
+		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "spawn + initialize", err)
+	}
+	c.session = session
+	if res := session.InitializeResult(); res != nil {
+		c.caps = res.Capabilities
+	}
+	tools, err := c.listTools(ctx, dc.listTimeout)
+	if err != nil {
+		return nil, nil, c.fail(ctx, "tools/list", dc.listTimeout, "", err)
+	}
+	return c, tools, nil
+}
+
+// listTools reads every page of tools/list within timeout.
+func (c *conn) listTools(ctx context.Context, timeout time.Duration) ([]*sdk.Tool, error) {
+	lctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(c.proc.ctx, cancel)
+	defer stop()
+	var tools []*sdk.Tool
+	for t, err := range c.session.Tools(lctx, nil) {
+		if err != nil {
+			if lctx.Err() != nil && ctx.Err() == nil && !c.proc.hasExited() {
+				return nil, fmt.Errorf("timed out after %s: %w", timeout, context.DeadlineExceeded)
+			}
+			return nil, err
+		}
+		tools = append(tools, t)
+	}
+	return tools, nil
+}
+
+// fail tears the attempt down and explains it: the process exited (how), the
+// step timed out (which timer), or the error itself; plus the stderr tail.
+func (c *conn) fail(ctx context.Context, step string, timeout time.Duration, what string, err error) error {
+	// Decide "exited" from the process, not from the error's type; a broken
+	// pipe shows up as an error a moment before the exit is reaped.
+	exitedBefore := c.proc.hasExited()
+	if !exitedBefore && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
+		exitedBefore = c.proc.waitFor(500 * time.Millisecond)
+	}
+	c.close()
+	var msg string
+	switch {
+	case exitedBefore:
+		msg = fmt.Sprintf("exited during %s: %s", step, c.proc.exitDescription())
+	case ctx.Err() != nil:
+		msg = fmt.Sprintf("%s cancelled: %v", step, context.Cause(ctx))
+	case errors.Is(err, context.DeadlineExceeded):
+		msg = fmt.Sprintf("%s timed out after %s", step, timeout)
+		if what != "" {
+			msg += " (" + what + ")"
+		}
+	default:
+		msg = fmt.Sprintf("%s: %v", step, err)
+	}
+	return errors.New(withTail(msg, c.proc.tail))
+}
+
+// withTail appends the last lines of the server's stderr to a message.
+func withTail(msg string, tail *ring) string {
+	if t := tail.Tail(10, 1000); t != "" {
+		return msg + "; stderr: " + t
+	}
+	return msg
+}
+
+// close ends the session and reaps the process. Idempotent; blocks until the
+// process is gone (bounded by the grace period).
+func (c *conn) close() {
+	c.closeOnce.Do(func() {
+		if c.session != nil {
+			c.session.Close()
+		}
+		c.proc.stdout.Close()
+		c.proc.stop()
+		close(c.closed)
+	})
+}
