@@ -13,7 +13,6 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -33,7 +32,7 @@ var (
 	idle           = flag.Bool("idle", false, "do nothing until killed (the grandchild of -child)")
 	linger         = flag.Bool("linger", false, "keep running after stdin closes, like server-everything")
 	ignoreTerm     = flag.Bool("ignore-term", false, "ignore SIGTERM, so only SIGKILL stops it")
-	_              = flag.String("marker", "", "ignored; tests find this process by it in the process table")
+	marker         = flag.String("marker", "", "ignored; tests find this process by it in the process table")
 )
 
 func main() {
@@ -52,13 +51,7 @@ func main() {
 		os.Exit(*exitAtOnce)
 	}
 	if *child {
-		args := []string{"-idle"}
-		for _, a := range os.Args[1:] {
-			if strings.HasPrefix(a, "-marker") {
-				args = append(args, a)
-			}
-		}
-		cmd := exec.Command(os.Args[0], args...)
+		cmd := exec.Command(os.Args[0], "-idle", "-marker", *marker)
 		if err := cmd.Start(); err != nil {
 			fmt.Fprintln(os.Stderr, "faultserver: start child:", err)
 			os.Exit(1)

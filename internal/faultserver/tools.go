@@ -39,6 +39,14 @@ func addTools(s *mcp.Server) {
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			return text(in.Text), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "getenv", Description: "Returns an environment variable, or <unset>."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			v, ok := os.LookupEnv(in.Text)
+			if !ok {
+				v = "<unset>"
+			}
+			return text(v), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "sleep", Description: "Sleeps ms milliseconds, honouring cancellation."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in sleepIn) (*mcp.CallToolResult, any, error) {
 			select {
