@@ -23,7 +23,8 @@ type anthropicEvent struct {
 		Name      string `json:"name"`
 		Thinking  string `json:"thinking"`
 		Signature string `json:"signature"`
-		Data      string `json:"data"`
+		Data      string          `json:"data"`
+		Input     json.RawMessage `json:"input"`
 	} `json:"content_block"`
 	Delta struct {
 		Type        string `json:"type"`
@@ -70,6 +71,7 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 	out := &Response{}
 	blocks := map[int]*Block{}
 	inputs := map[int]*strings.Builder{}
+	startInputs := map[int]string{} // input sent whole in content_block_start (some proxies)
 	started := false
 	for {
 		ev, err := sse.Next()
@@ -101,6 +103,7 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			case "tool_use":
 				b.ID, b.Name = cb.ID, cb.Name
 				inputs[e.Index] = &strings.Builder{}
+				startInputs[e.Index] = string(cb.Input)
 			case "thinking":
 				b.Thinking, b.Signature = cb.Thinking, cb.Signature
 			case "redacted_thinking":
@@ -127,7 +130,7 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			}
 		case "content_block_stop":
 			if b, in := blocks[e.Index], inputs[e.Index]; b != nil && in != nil {
-				b.Input, b.InvalidInput = toolInput(in.String())
+				b.Input, b.InvalidInput = toolInput(orStart(in.String(), startInputs[e.Index]))
 			}
 		case "message_delta":
 			if e.Delta.StopReason != "" {
@@ -145,7 +148,7 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			}
 			for i, in := range inputs { // a block that never got its stop
 				if b := blocks[i]; b != nil && b.Input == nil && b.InvalidInput == "" {
-					b.Input, b.InvalidInput = toolInput(in.String())
+					b.Input, b.InvalidInput = toolInput(orStart(in.String(), startInputs[i]))
 				}
 			}
 			out.Content = ordered(blocks)
@@ -159,6 +162,15 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 		}
 		// ping and unknown events are ignored, as the docs ask of clients.
 	}
+}
+
+// orStart is the streamed input, or the one content_block_start carried
+// when no input_json_delta came.
+func orStart(streamed, start string) string {
+	if strings.TrimSpace(streamed) == "" {
+		return start
+	}
+	return streamed
 }
 
 // ordered lists blocks by their stream index.

@@ -181,6 +181,9 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 		}
 		return nil, -1, err
 	}
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") {
+		return nil, -1, fmt.Errorf("%s: %s answered with a web page (%s), not an event stream: check [model] base_url", e.provider, e.url, ct)
+	}
 	body2 := &capReader{r: resp.Body, n: maxAnswer}
 	var out *Response
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && e.message != nil {

@@ -149,3 +149,29 @@ func TestCheckOnNothingConfiguredSaysWhatToSet(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestToolInputSentWholeInBlockStartIsKept(t *testing.T) {
+	stream := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"usage\":{\"input_tokens\":1}}}\n\n" +
+		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"x\",\"input\":{\"a\":1}}}\n\n" +
+		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	resp, err := decodeAnthropic(strings.NewReader(stream), func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Content) != 1 || string(resp.Content[0].Input) != `{"a":1}` {
+		t.Errorf("content %+v", resp.Content)
+	}
+}
+
+func TestAWebPageInsteadOfAStreamPointsAtBaseURL(t *testing.T) {
+	base := newRawServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte("<html>login</html>"))
+	})
+	p, waits := formats()[1].open(base + "/v1")
+	_, _, err := stream(t, p, Request{Messages: []Message{userText("hi")}})
+	if err == nil || !strings.Contains(err.Error(), "web page") || !strings.Contains(err.Error(), "check [model] base_url") || len(*waits) != 0 {
+		t.Fatalf("err = %v, waits %v", err, *waits)
+	}
+}

@@ -164,8 +164,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Unlock()
 
-	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
-		writeModels(w, r.URL.Path)
+	if r.Method == http.MethodGet && r.URL.Path == "/v1/models" {
+		writeModels(w)
 		return
 	}
 	if format == "" {

@@ -106,20 +106,17 @@ func openaiError(typ, msg string) map[string]any {
 	return map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": code}}
 }
 
-// writeModels answers a model listing in both formats' shape.
-func writeModels(w http.ResponseWriter, path string) {
-	if strings.HasPrefix(path, "/v1/") && !strings.Contains(path, "chat") {
-		writeJSON(w, map[string]any{
-			"object": "list",
-			"data": []any{map[string]any{
-				"id": "fake-model", "object": "model", "created": 1700000000, "owned_by": "modeltest",
-				"type": "model", "display_name": "Fake Model", "created_at": "2025-01-01T00:00:00Z",
-			}},
-			"has_more": false, "first_id": "fake-model", "last_id": "fake-model",
-		})
-		return
-	}
-	http.NotFound(w, nil)
+// writeModels answers GET /v1/models in a shape both formats' clients read
+// (a "data" list of models with ids).
+func writeModels(w http.ResponseWriter) {
+	writeJSON(w, map[string]any{
+		"object": "list",
+		"data": []any{map[string]any{
+			"id": "fake-model", "object": "model", "created": 1700000000, "owned_by": "modeltest",
+			"type": "model", "display_name": "Fake Model", "created_at": "2025-01-01T00:00:00Z",
+		}},
+		"has_more": false, "first_id": "fake-model", "last_id": "fake-model",
+	})
 }
 
 // textDeltas splits text into several deltas (one per word, a lone word in
