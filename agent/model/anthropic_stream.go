@@ -17,12 +17,12 @@ type anthropicEvent struct {
 		Usage anthropicUsage `json:"usage"`
 	} `json:"message"`
 	ContentBlock struct {
-		Type      string `json:"type"`
-		Text      string `json:"text"`
-		ID        string `json:"id"`
-		Name      string `json:"name"`
-		Thinking  string `json:"thinking"`
-		Signature string `json:"signature"`
+		Type      string          `json:"type"`
+		Text      string          `json:"text"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Thinking  string          `json:"thinking"`
+		Signature string          `json:"signature"`
 		Data      string          `json:"data"`
 		Input     json.RawMessage `json:"input"`
 	} `json:"content_block"`
