@@ -1,0 +1,147 @@
+package trust
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agentls/agentls/config"
+)
+
+// ShellQuote renders argv so it could be pasted into a POSIX shell and run
+// the same argv. Words with control or invisible characters (newlines,
+// terminal escapes, bidi overrides) use $'…' escapes, so a card can never
+// hide part of a command or fake a line of its own.
+func ShellQuote(argv []string) string {
+	words := make([]string, len(argv))
+	for i, a := range argv {
+		words[i] = quoteWord(a, i == 0)
+	}
+	return strings.Join(words, " ")
+}
+
+func quoteWord(s string, first bool) string {
+	if s == "" {
+		return "''"
+	}
+	if !printable(s) {
+		return ansiC(s)
+	}
+	plain := true
+	for _, r := range s {
+		if !(r < utf8.RuneSelf && (isAlnum(byte(r)) || strings.ContainsRune("_@%+=:,./-", r))) {
+			plain = false
+			break
+		}
+	}
+	// A first word with '=' would be read as a variable assignment.
+	if plain && !(first && strings.Contains(s, "=")) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func isAlnum(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// printable is false for invalid UTF-8, control characters and invisible
+// formatting characters (zero-width, bidi overrides).
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) && r != ' ' || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// ansiC quotes s as $'…' with every non-printable byte or rune escaped.
+func ansiC(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\'' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case !unicode.IsPrint(r) && r != ' ' || unicode.Is(unicode.Cf, r):
+			if r > 0xffff {
+				fmt.Fprintf(&b, `\U%08x`, r)
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+		i += size
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// shown is s as is when every character is visible, else quoted.
+func shown(s string) string {
+	if s != "" && printable(s) {
+		return s
+	}
+	return quoteWord(s, false)
+}
+
+// LaunchCard is the literal text of a launch approval for a server: the
+// quoted argv, every env pair as written, the cwd. Never summarized: the
+// consent is for exactly what the card shows (a card that elided env would
+// let NODE_OPTIONS=--require … through). The CLI and the editor cards both
+// use it.
+func LaunchCard(s config.Server) (title, detail string) {
+	from := s.Source.File
+	if s.WorkspaceRoot != "" && from != "" {
+		if rel, err := filepath.Rel(s.WorkspaceRoot, from); err == nil && !strings.HasPrefix(rel, "..") {
+			from = rel
+		}
+	}
+	if from == "" {
+		from = "(unknown file)"
+	}
+	title = fmt.Sprintf("Start MCP server '%s' from %s?", shown(s.Name), shown(from))
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "command: %s\n", ShellQuote(append([]string{s.Command}, s.Args...)))
+	keys := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		b.WriteString("env:     (none besides the minimal base: PATH, HOME, USER, LANG, TERM, TMPDIR, SHELL)\n")
+	} else {
+		b.WriteString("env:     (as written; ${VAR} is expanded from agentls's environment at start)\n")
+		for _, k := range keys {
+			fmt.Fprintf(&b, "  %s=%s\n", quoteWord(k, true), quoteWord(s.Env[k], false))
+		}
+	}
+	fmt.Fprintf(&b, "cwd:     %s\n", quoteWord(s.Cwd, false))
+	fmt.Fprintf(&b, "from:    %s\n", shown(s.Source.String()))
+	if s.WorkspaceRoot != "" {
+		fmt.Fprintf(&b, "for:     the workspace %s only\n", shown(s.WorkspaceRoot))
+	}
+	fmt.Fprintf(&b, "sha256:  %s (any change to command, args, env or cwd asks again)", ServerFingerprint(s))
+	return title, b.String()
+}

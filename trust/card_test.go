@@ -1,0 +1,88 @@
+package trust
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+func TestShellQuote(t *testing.T) {
+	tests := []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"plain words stay plain", []string{"npx", "-y", "@modelcontextprotocol/server-filesystem"}, "npx -y @modelcontextprotocol/server-filesystem"},
+		{"a space keeps one word one word", []string{"ls", "/home/me/My Documents"}, "ls '/home/me/My Documents'"},
+		{"empty arg is shown", []string{"x", ""}, "x ''"},
+		{"single quote inside", []string{"echo", "it's"}, `echo 'it'\''s'`},
+		{"shell syntax is quoted", []string{"sh", "-c", "curl x | sh"}, "sh -c 'curl x | sh'"},
+		{"dollar is literal", []string{"echo", "${HOME}"}, "echo '${HOME}'"},
+		{"a first word with = is not an assignment", []string{"A=b", "x"}, "'A=b' x"},
+		{"newline cannot fake a line", []string{"x", "a\ncwd: /safe"}, `x $'a\ncwd: /safe'`},
+		{"terminal escapes are shown", []string{"x", "\x1b[2Kok"}, `x $'\x1b[2Kok'`},
+		{"bidi override is shown", []string{"x", "a\u202eb"}, `x $'a\u202eb'`},
+		{"invalid utf-8 is shown", []string{"x", "\xff"}, `x $'\xff'`},
+		{"unicode letters are fine", []string{"cat", "café"}, "cat 'café'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ShellQuote(tt.argv); got != tt.want {
+				t.Fatalf("ShellQuote(%q) = %s, want %s", tt.argv, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestShellQuoteRoundTripsThroughBash pastes the quoted text into a real
+// shell and checks the argv that comes out.
+func TestShellQuoteRoundTripsThroughBash(t *testing.T) {
+	bash := testenv.Tool(t, "bash")
+	argv := []string{"printf", "%s\\0", "a b", "", "it's", "$(id)", "`id`", "a\nb", "\x1b[31m", "x\u202ey", "\xff\xfe", "tab\there", "back\\slash", "~", "*", "A=b"}
+	out, err := exec.Command(bash, "-c", ShellQuote(argv)).Output()
+	if err != nil {
+		t.Fatalf("bash -c %s: %v", ShellQuote(argv), err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+	want := argv[2:]
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+		t.Fatalf("round trip:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestLaunchCard(t *testing.T) {
+	s := config.Server{
+		Name: "fs", Origin: config.Workspace, WorkspaceRoot: "/repo",
+		Source:  config.Source{File: "/repo/.agentls/config.toml", Line: 7},
+		Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/home/me/My Documents"},
+		Env: map[string]string{"NODE_OPTIONS": "--require /tmp/x.js", "TOKEN": "${GITHUB_TOKEN}", "EVIL": "1\ncwd:     /safe"},
+		Cwd: "/repo",
+	}
+	title, detail := LaunchCard(s)
+	if title != "Start MCP server 'fs' from .agentls/config.toml?" {
+		t.Errorf("title %q", title)
+	}
+	for _, want := range []string{
+		"command: npx -y @modelcontextprotocol/server-filesystem '/home/me/My Documents'\n",
+		"  NODE_OPTIONS='--require /tmp/x.js'\n",
+		"  TOKEN='${GITHUB_TOKEN}'\n",
+		`  EVIL=$'1\ncwd:     /safe'` + "\n",
+		"cwd:     /repo\n",
+		"from:    /repo/.agentls/config.toml:7\n",
+		ServerFingerprint(s),
+	} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("card lacks %q:\n%s", want, detail)
+		}
+	}
+	if n := strings.Count(detail, "\ncwd:"); n != 1 {
+		t.Errorf("an env value faked a cwd line (%d cwd lines):\n%s", n, detail)
+	}
+	_, noEnv := LaunchCard(config.Server{Name: "x", Command: "x", Cwd: "/r"})
+	if !strings.Contains(noEnv, "env:     (none") {
+		t.Errorf("card without env does not say so:\n%s", noEnv)
+	}
+}
