@@ -19,6 +19,8 @@ type taskSink struct {
 	events bool // forward agent/event
 	prog   bool // send $/progress
 
+	reported map[string]bool // tool calls already reported (sender goroutine only)
+
 	mu     sync.Mutex
 	queue  []sinkItem
 	wake   chan struct{}
@@ -127,8 +129,12 @@ func (t *taskSink) send(e agent.Event) {
 	if t.events {
 		t.s.notify("agent/event", e)
 	}
-	// One report per tool call: its first event (status pending).
-	if t.prog && e.Type == "tool_call" && e.Status == "pending" {
+	// One report per tool call, at its first event.
+	if t.prog && e.Type == "tool_call" && !t.reported[e.ToolCallID] {
+		if t.reported == nil {
+			t.reported = map[string]bool{}
+		}
+		t.reported[e.ToolCallID] = true
 		t.progress(progressValue{Kind: "report", Message: "calling " + e.Tool})
 	}
 }
