@@ -181,25 +181,7 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 		}
 		return nil, -1, err
 	}
-	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "text/html") {
-		return nil, -1, fmt.Errorf("%s: %s answered with a web page (%s), not an event stream: check [model] base_url", e.provider, e.url, ct)
-	}
-	body2 := &capReader{r: resp.Body, n: maxAnswer}
-	var out *Response
-	if strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && e.message != nil {
-		raw, rerr := io.ReadAll(body2)
-		if rerr != nil {
-			err = &streamError{err: fmt.Errorf("%s: %w", e.provider, rerr), retry: true}
-		} else if out, err = e.message(raw); err == nil {
-			for _, b := range out.Content {
-				if b.Type == "text" {
-					emit(b.Text)
-				}
-			}
-		}
-	} else {
-		out, err = decode(body2, emit)
-	}
+	out, err := e.readAnswer(resp, decode, emit)
 	if err == nil {
 		return out, 0, nil
 	}
@@ -211,6 +193,33 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 		return nil, 0, err
 	}
 	return nil, -1, err
+}
+
+// readAnswer decodes a 200 answer: normally an event stream, but a whole
+// JSON answer from a server that ignored "stream": true is read too.
+func (e *endpoint) readAnswer(resp *http.Response, decode decoder, emit func(string)) (*Response, error) {
+	ct := resp.Header.Get("Content-Type")
+	if strings.HasPrefix(ct, "text/html") {
+		return nil, fmt.Errorf("%s: %s answered with a web page (%s), not an event stream: check [model] base_url", e.provider, e.url, ct)
+	}
+	body := &capReader{r: resp.Body, n: maxAnswer}
+	if !strings.HasPrefix(ct, "application/json") || e.message == nil {
+		return decode(body, emit)
+	}
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		return nil, &streamError{err: fmt.Errorf("%s: %w", e.provider, err), retry: true}
+	}
+	out, err := e.message(raw)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range out.Content {
+		if b.Type == "text" {
+			emit(b.Text)
+		}
+	}
+	return out, nil
 }
 
 // errorBody is the union of the error shapes endpoints send: Anthropic's
@@ -272,6 +281,9 @@ func (e *endpoint) statusError(status int, raw []byte) error {
 		return &ModelError{Provider: e.provider, Model: e.model, URL: e.url, Message: msg}
 	case status == 404:
 		api.Hint = "nothing answers at " + e.url + ": check [model] base_url"
+		if e.provider == "openai" && !strings.Contains(e.url, "/v1/") {
+			api.Hint += " (OpenAI-compatible base URLs usually end in /v1)"
+		}
 	}
 	return api
 }

@@ -254,3 +254,16 @@ func TestInvalidToolInputBecomesEmptyObjectAndIsReported(t *testing.T) {
 		})
 	}
 }
+
+func TestWrongBaseURLSaysSo(t *testing.T) {
+	s := modeltest.New(t)
+	s.Script(modeltest.Turn{Text: "unused"})
+	p, _ := formats()[1].open(s.URL()) // forgot the /v1
+	_, _, err := stream(t, p, Request{Messages: []Message{userText("hi")}})
+	if err == nil || !strings.Contains(err.Error(), "not found (404)") || !strings.Contains(err.Error(), "usually end in /v1") {
+		t.Fatalf("err = %v", err)
+	}
+	if s.Pending() != 1 {
+		t.Error("a request to the wrong path consumed a turn")
+	}
+}

@@ -142,10 +142,12 @@ func formatOf(method, path string) string {
 	if method != http.MethodPost {
 		return ""
 	}
-	switch {
-	case path == "/v1/messages":
+	// Strict paths: a client with a wrong base_url must fail here as it
+	// would against the real endpoint.
+	switch path {
+	case "/v1/messages":
 		return "anthropic"
-	case strings.HasSuffix(path, "/chat/completions"):
+	case "/v1/chat/completions":
 		return "openai"
 	}
 	return ""
