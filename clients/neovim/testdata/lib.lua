@@ -31,9 +31,13 @@ function M.fail(msg)
   M.finish(1)
 end
 
---- wait pumps the event loop until cond() is true, failing after ms.
+--- wait pumps the event loop until cond() is true, failing after ms. what
+--- names the thing waited for (a function: called when failing).
 function M.wait(ms, cond, what)
   if not vim.wait(ms, cond, 20) then
+    if type(what) == "function" then
+      what = what()
+    end
     M.fail("timed out after " .. ms .. " ms waiting for " .. what)
   end
 end

@@ -32,23 +32,29 @@ lib.main(function()
   local client = lsp.client(bufnr)
 
   -- Poll the server list until the server has left "connecting".
-  local state
+  local state, count
   lib.wait(40000, function()
     local done = false
     lsp.request(client, "agent/mcp/servers", {}, function(_, res)
       local s = res and res.servers and res.servers[1]
+      count = res and res.servers and #res.servers
       state = s and s.state
       done = true
     end, bufnr)
     vim.wait(5000, function()
       return done
     end, 10)
+    if count == 0 then
+      lib.fail("agent/mcp/servers lists no server; the config declares one")
+    end
     if state == "connecting" or state == nil then
       vim.wait(200)
       return false
     end
     return true
-  end, "the MCP server to connect (last state: " .. tostring(state) .. ")")
+  end, function()
+    return "the MCP server to connect (last state: " .. tostring(state) .. ")"
+  end)
   R.state = state
 
   vim.cmd("AgentMcp")

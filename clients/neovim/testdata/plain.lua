@@ -73,12 +73,18 @@ lib.main(function()
     vim.lsp.buf.range_code_action({}, { 1, 0 }, { 1, #line - 1 })
   end
 
-  lib.wait(45000, function()
+  local function changed()
     return table.concat(lib.lines(bufnr), "\n") ~= original
+  end
+  lib.wait(45000, function()
+    return changed() or #R.messages > 0
   end, "the agent's edit to land in the buffer")
   lib.wait(30000, function()
     return #R.messages > 0
   end, "the window/showMessage summary of the finished task")
+  if not changed() then
+    lib.fail("the task ended (" .. R.messages[1] .. ") and the buffer is unchanged")
+  end
   lib.wait(10000, function()
     for _, p in ipairs(R.progress) do
       if p:match("^end") then

@@ -50,9 +50,9 @@ lib.main(function()
   vim.cmd("normal! ggV\27")
   vim.cmd("'<,'>AgentRun make it a greeting")
 
-  lib.wait(45000, function()
+  local function changed()
     return table.concat(lib.lines(bufnr), "\n") ~= original
-  end, "the agent's edit to land in the buffer")
+  end
   local function finished()
     for _, m in ipairs(R.notify) do
       for _, r in ipairs({ "end_turn", "cancelled", "error", "max_iterations" }) do
@@ -63,7 +63,13 @@ lib.main(function()
     end
     return false
   end
+  lib.wait(45000, function()
+    return changed() or finished()
+  end, "the agent's edit to land in the buffer")
   lib.wait(30000, finished, "the agent/run result")
+  if not changed() then
+    lib.fail("the task ended (" .. table.concat(R.notify, "; ") .. ") and the buffer is unchanged")
+  end
   R.lines = lib.lines(bufnr)
   R.approval_wait = require("agentls.approval").last_wait
   R.session = agentls.session()

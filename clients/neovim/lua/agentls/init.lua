@@ -91,6 +91,10 @@ function M.setup(opts)
   if opts and opts.root_markers then
     M.config.root_markers = opts.root_markers
   end
+  -- A server that exits leaves no task running: clear the statusline.
+  M.config.on_exit = function()
+    vim.schedule(status.forget)
+  end
   local group = vim.api.nvim_create_augroup("agentls", { clear = true })
   vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
     group = group,

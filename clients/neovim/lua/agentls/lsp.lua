@@ -130,6 +130,7 @@ function M.attach(bufnr, cfg, handlers)
     capabilities = M.capabilities(cfg.capabilities),
     handlers = handlers,
     on_attach = cfg.on_attach,
+    on_exit = cfg.on_exit,
   }
   if has_start then
     return vim.lsp.start(config, { bufnr = bufnr })
