@@ -1,0 +1,60 @@
+'use strict';
+// agent/requestApproval (PROTOCOL.md §4, path 1): every approval is a modal
+// dialog showing the server's title and its detail verbatim, one button per
+// option. Anything but a click on an option is a denial: a dismissed dialog,
+// a malformed request, a task cancelled while the dialog was open.
+
+/** CANCELLED is the answer that denies. */
+const CANCELLED = Object.freeze({ outcome: 'cancelled' });
+
+/** validate returns a reason the approval cannot be shown, or null. */
+function validate(approval) {
+  if (!approval || typeof approval !== 'object') return 'the request has no Approval object';
+  if (typeof approval.title !== 'string' || approval.title === '') return 'the approval has no title';
+  if (!Array.isArray(approval.options) || approval.options.length === 0) return 'the approval has no options';
+  for (const o of approval.options) {
+    if (!o || typeof o.optionId !== 'string' || typeof o.name !== 'string') {
+      return 'an option lacks optionId or name';
+    }
+  }
+  return null;
+}
+
+/** buttons maps options to vscode MessageItems; the first reject option closes the dialog (Escape). */
+function buttons(options) {
+  let closer = false;
+  return options.map((o) => {
+    const item = { title: o.name, optionId: o.optionId };
+    if (!closer && typeof o.kind === 'string' && o.kind.startsWith('reject')) {
+      item.isCloseAffordance = true;
+      closer = true;
+    }
+    return item;
+  });
+}
+
+/**
+ * requestApproval shows one approval as a modal warning and returns the
+ * agent/requestApproval result. log receives one line per decision.
+ */
+async function requestApproval(vscode, approval, token, log = () => {}) {
+  const problem = validate(approval);
+  if (problem) {
+    log(`approval refused: ${problem}`);
+    return CANCELLED;
+  }
+  const detail = typeof approval.detail === 'string' ? approval.detail : '';
+  const picked = await vscode.window.showWarningMessage(approval.title, { modal: true, detail }, ...buttons(approval.options));
+  if (token && token.isCancellationRequested) {
+    log(`approval ${approval.approvalId}: the server withdrew it; denied`);
+    return CANCELLED;
+  }
+  if (!picked || typeof picked.optionId !== 'string') {
+    log(`approval ${approval.approvalId}: dismissed; denied`);
+    return CANCELLED;
+  }
+  log(`approval ${approval.approvalId}: ${picked.title}`);
+  return { outcome: 'selected', optionId: picked.optionId };
+}
+
+module.exports = { requestApproval, validate, buttons, CANCELLED };

@@ -1,0 +1,26 @@
+'use strict';
+// attach connects the extension's views and handlers to an LSP client. The
+// extension passes vscode-languageclient's LanguageClient; the tests pass a
+// vscode-languageserver-protocol connection to a real agentls. Both have the
+// same onRequest/onNotification/sendRequest, so the tests run this code as is.
+
+const { requestApproval } = require('./approvals');
+const { eventView } = require('./events');
+const { registerCommands } = require('./commands');
+
+/** attach registers the approval handler, the event stream and the palette commands; returns the ui and its disposables. */
+function attach(vscode, client) {
+  const view = eventView(vscode);
+  const ui = { view, state: { sessionId: undefined } };
+  const log = (line) => view.channel.appendLine(line);
+  const disposables = [
+    client.onRequest('agent/requestApproval', (approval, token) => requestApproval(vscode, approval, token, log)),
+    client.onNotification('agent/event', view.onEvent),
+    ...registerCommands(vscode, client, ui),
+    view.channel,
+    view.item,
+  ];
+  return { ui, disposables };
+}
+
+module.exports = { attach };

@@ -1,0 +1,26 @@
+'use strict';
+// What the extension announces in initialize: it answers agent/requestApproval
+// itself (modal dialogs) and wants the agent/event stream (PROTOCOL.md §1).
+
+/** EXPERIMENTAL is capabilities.experimental.agentls. */
+const EXPERIMENTAL = Object.freeze({ approvals: true, events: true });
+
+/** announce adds experimental.agentls to a ClientCapabilities object, keeping what is there. */
+function announce(capabilities) {
+  capabilities.experimental = Object.assign({}, capabilities.experimental, { agentls: { ...EXPERIMENTAL } });
+  return capabilities;
+}
+
+/** agentlsFeature is a vscode-languageclient StaticFeature that announces EXPERIMENTAL. */
+function agentlsFeature() {
+  return {
+    fillClientCapabilities: announce,
+    initialize() {},
+    getState() {
+      return { kind: 'static' };
+    },
+    clear() {},
+  };
+}
+
+module.exports = { EXPERIMENTAL, announce, agentlsFeature };

@@ -1,0 +1,145 @@
+'use strict';
+// The palette commands. Each takes the injected vscode module, the LSP client
+// (anything with sendRequest: vscode-languageclient's LanguageClient, or a
+// protocol connection in tests) and the shared ui {view, state}.
+
+const { mcpServers } = require('./mcp');
+
+const DIRECTIVE = /\bagent:\s*(.*\S)\s*$/;
+
+/** directiveOf returns the prompt of an `agent:` directive on a line ("// agent: add tests"), or ''. */
+function directiveOf(line) {
+  const m = DIRECTIVE.exec(line || '');
+  return m ? m[1].replace(/\s*(\*\/|-->)\s*$/, '') : '';
+}
+
+/** promptFrom picks the prompt: what was typed, else the selection, else the line's directive. */
+function promptFrom(typed, selected, line) {
+  return (typed || '').trim() || (selected || '').trim() || directiveOf(line);
+}
+
+function lspRange(sel) {
+  return {
+    start: { line: sel.start.line, character: sel.start.character },
+    end: { line: sel.end.line, character: sel.end.character },
+  };
+}
+
+/** runSelection asks for a prompt and runs one agent turn on the active editor's selection. */
+async function runSelection(vscode, client, ui) {
+  const editor = vscode.window.activeTextEditor;
+  const selected = editor ? editor.document.getText(editor.selection) : '';
+  const line = editor ? editor.document.lineAt(editor.selection.active.line).text : '';
+  const directive = directiveOf(line);
+  const typed = await vscode.window.showInputBox({
+    title: 'agentls',
+    prompt: 'What should the agent do?',
+    value: directive,
+    placeHolder: selected ? 'empty: the selection is the prompt' : 'e.g. add error handling to this function',
+  });
+  if (typed === undefined) return undefined; // Escape
+  const prompt = promptFrom(typed, selected, line);
+  if (!prompt) {
+    vscode.window.showErrorMessage('agentls: nothing to run: type a prompt, select text, or put an "agent:" directive on the line.');
+    return undefined;
+  }
+  const params = { prompt };
+  if (ui.state.sessionId) params.sessionId = ui.state.sessionId;
+  if (editor) {
+    params.textDocument = { uri: editor.document.uri.toString() };
+    params.range = lspRange(editor.selection);
+  }
+  ui.view.channel.append(`\n> ${prompt}\n`);
+  let result;
+  try {
+    result = await client.sendRequest('agent/run', params);
+  } catch (err) {
+    vscode.window.showErrorMessage(`agentls: ${err.message}`);
+    return undefined;
+  }
+  ui.state.sessionId = result.sessionId;
+  if (ui.view.tracker.forget(result.taskId)) ui.view.refresh();
+  if (result.stopReason === 'error') {
+    vscode.window.showErrorMessage(`agentls: the task failed: ${result.error || 'unknown error'}`);
+  } else if (result.stopReason !== 'end_turn') {
+    vscode.window.showWarningMessage(`agentls: the task stopped: ${result.stopReason}`);
+  }
+  return result;
+}
+
+/** cancelTask cancels the running task: the one the events show, else the one agent/tasks lists (asking when several). */
+async function cancelTask(vscode, client, ui) {
+  let taskId = ui.view.tracker.latest() && ui.view.tracker.latest().taskId;
+  if (!taskId) {
+    const { tasks } = await client.sendRequest('agent/tasks', {});
+    const running = (tasks || []).filter((t) => t.state === 'running' || t.state === 'waiting');
+    if (running.length === 0) {
+      vscode.window.showInformationMessage('agentls: no task is running.');
+      return null;
+    }
+    if (running.length === 1) {
+      taskId = running[0].taskId;
+    } else {
+      const picked = await vscode.window.showQuickPick(
+        running.map((t) => ({ label: t.prompt.split('\n')[0], description: `${t.taskId} · ${t.state}`, taskId: t.taskId })),
+        { title: 'agentls: cancel which task?' });
+      if (!picked) return null;
+      taskId = picked.taskId;
+    }
+  }
+  await client.sendRequest('agent/cancel', { taskId });
+  return taskId;
+}
+
+/** newChat starts an empty history; the next run continues it. */
+async function newChat(vscode, client, ui) {
+  const params = ui.state.sessionId ? { sessionId: ui.state.sessionId } : {};
+  const { sessionId } = await client.sendRequest('agent/newChat', params);
+  ui.state.sessionId = sessionId;
+  vscode.window.showInformationMessage(`agentls: new chat ${sessionId}`);
+  return sessionId;
+}
+
+/** openTranscript asks the server to open a session's transcript (it sends window/showDocument). */
+async function openTranscript(vscode, client, ui) {
+  const { sessions } = await client.sendRequest('agent/sessions', {});
+  if (!sessions || sessions.length === 0) {
+    vscode.window.showInformationMessage('agentls: no transcript yet: run a task first.');
+    return null;
+  }
+  let sessionId = ui.state.sessionId;
+  if (!sessionId || !sessions.some((s) => s.sessionId === sessionId)) {
+    const picked = await vscode.window.showQuickPick(
+      sessions.map((s) => ({ label: s.title || s.sessionId, description: `${s.turns} turns · ${s.updatedAt}`, sessionId: s.sessionId })),
+      { title: 'agentls: open which transcript?' });
+    if (!picked) return null;
+    sessionId = picked.sessionId;
+  }
+  await client.sendRequest('workspace/executeCommand', { command: 'agentls.transcript', arguments: [sessionId] });
+  return sessionId;
+}
+
+/** COMMANDS maps the palette command ids of package.json to their functions. */
+const COMMANDS = {
+  'agentls.runSelection': runSelection,
+  'agentls.cancelTask': cancelTask,
+  'agentls.mcpServers': (vscode, client, ui) => mcpServers(vscode, client, ui.view.channel),
+  'agentls.startNewChat': newChat,
+  'agentls.openTranscript': openTranscript,
+  'agentls.showEvents': (vscode, client, ui) => ui.view.channel.show(true),
+};
+
+/** registerCommands registers COMMANDS; errors become error messages, never unhandled rejections. */
+function registerCommands(vscode, client, ui) {
+  return Object.entries(COMMANDS).map(([id, fn]) =>
+    vscode.commands.registerCommand(id, async () => {
+      try {
+        return await fn(vscode, client, ui);
+      } catch (err) {
+        vscode.window.showErrorMessage(`agentls: ${err && err.message ? err.message : err}`);
+        return undefined;
+      }
+    }));
+}
+
+module.exports = { registerCommands, COMMANDS, runSelection, cancelTask, newChat, openTranscript, directiveOf, promptFrom };

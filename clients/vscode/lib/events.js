@@ -1,0 +1,122 @@
+'use strict';
+// The agent/event stream (PROTOCOL.md §3): one line per event in the output
+// view, and a tracker of running tasks behind the status bar item.
+
+const MAX_PREVIEW = 400;
+
+function preview(text) {
+  const s = typeof text === 'string' ? text : JSON.stringify(text);
+  if (s === undefined) return '';
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > MAX_PREVIEW ? one.slice(0, MAX_PREVIEW) + '…' : one;
+}
+
+/**
+ * formatEvent returns the output-view text for one event. Text deltas are
+ * returned as they are (they concatenate into the answer); every other event
+ * is one line prefixed by its task.
+ */
+function formatEvent(ev) {
+  if (!ev || typeof ev !== 'object') return '';
+  const who = `[${ev.taskId || '?'}]`;
+  switch (ev.type) {
+    case 'text':
+      return typeof ev.delta === 'string' ? ev.delta : '';
+    case 'tool_call': {
+      const server = ev.server ? ` (${ev.server})` : '';
+      return `\n${who} tool ${ev.tool}${server} ${ev.status || ''}: ${preview(ev.title || ev.arguments)}\n`;
+    }
+    case 'tool_result':
+      return `${who} result ${ev.toolCallId} ${ev.isError ? 'error' : ev.status || 'ok'}: ${preview(ev.output)}\n`;
+    case 'approval':
+      return `${who} approval ${ev.approvalId} ${ev.state}${ev.optionId ? ` (${ev.optionId})` : ''}\n`;
+    case 'status':
+      return `${who} ${preview(ev.message)}\n`;
+    case 'done': {
+      const u = ev.usage || {};
+      return `\n${who} done: ${ev.stopReason} (${u.inputTokens || 0} in, ${u.outputTokens || 0} out)\n`;
+    }
+    default:
+      return `${who} ${ev.type}: ${preview(ev)}\n`;
+  }
+}
+
+/** TaskTracker follows which tasks run and what each is doing, from events. */
+class TaskTracker {
+  constructor() {
+    this.tasks = new Map(); // taskId -> {taskId, sessionId, activity}
+  }
+
+  /** update applies one event and reports whether the visible state changed. */
+  update(ev) {
+    if (!ev || typeof ev.taskId !== 'string') return false;
+    if (ev.type === 'done') return this.tasks.delete(ev.taskId);
+    const task = this.tasks.get(ev.taskId) || { taskId: ev.taskId, sessionId: ev.sessionId, activity: 'thinking' };
+    const before = task.activity;
+    switch (ev.type) {
+      case 'tool_call':
+        task.activity = ev.status === 'awaiting_approval' ? `waiting for approval: ${ev.tool}` : `calling ${ev.tool}`;
+        break;
+      case 'approval':
+        task.activity = ev.state === 'waiting' ? 'waiting for approval' : 'working';
+        break;
+      case 'status':
+        task.activity = preview(ev.message).slice(0, 60);
+        break;
+      case 'text':
+        task.activity = 'writing';
+        break;
+      default:
+        break;
+    }
+    const isNew = !this.tasks.has(ev.taskId);
+    this.tasks.set(ev.taskId, task);
+    return isNew || before !== task.activity;
+  }
+
+  /** forget drops a task, e.g. when its agent/run request returned. */
+  forget(taskId) {
+    return this.tasks.delete(taskId);
+  }
+
+  /** latest is the most recently started running task, or undefined. */
+  latest() {
+    let last;
+    for (const t of this.tasks.values()) last = t;
+    return last;
+  }
+
+  /** statusText is what the status bar item says. */
+  statusText() {
+    const t = this.latest();
+    if (!t) return '$(hubot) agentls';
+    const more = this.tasks.size > 1 ? ` (+${this.tasks.size - 1})` : '';
+    return `$(sync~spin) agentls: ${t.activity}${more}`;
+  }
+}
+
+/**
+ * eventView wires the stream to an output channel and a status bar item
+ * created through the injected vscode module. Returns {onEvent, tracker, channel, item, refresh}.
+ */
+function eventView(vscode) {
+  const channel = vscode.window.createOutputChannel('agentls events');
+  const item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+  const tracker = new TaskTracker();
+  const refresh = () => {
+    item.text = tracker.statusText();
+    const t = tracker.latest();
+    item.tooltip = t ? `agentls task ${t.taskId}: ${t.activity} (click to cancel)` : 'agentls: no task running (click for the event stream)';
+    item.command = t ? 'agentls.cancelTask' : 'agentls.showEvents';
+  };
+  refresh();
+  item.show();
+  const onEvent = (ev) => {
+    const text = formatEvent(ev);
+    if (text) channel.append(text);
+    if (tracker.update(ev)) refresh();
+  };
+  return { onEvent, tracker, channel, item, refresh };
+}
+
+module.exports = { formatEvent, TaskTracker, eventView, preview };

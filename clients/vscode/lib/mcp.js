@@ -1,0 +1,117 @@
+'use strict';
+// The MCP servers quick pick: one row per configured server (agent/mcp/servers),
+// then what can be done to it: trust (the server shows its launch card as an
+// approval), revoke, restart, list its tools with the policy each call gets.
+
+const STATE_ICON = {
+  connected: '$(pass-filled)',
+  connecting: '$(sync~spin)',
+  failed: '$(error)',
+  needs_approval: '$(shield)',
+  approval_stale: '$(warning)',
+  disabled: '$(circle-slash)',
+  stopped: '$(debug-stop)',
+};
+
+/** shellQuote renders argv so it could be pasted into a shell: what you see is what runs. */
+function shellQuote(argv) {
+  return (argv || [])
+    .map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${String(a).replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+}
+
+/** serverItems turns agent/mcp/servers rows into quick pick items. */
+function serverItems(servers) {
+  return servers.map((s) => {
+    const tools = Array.isArray(s.tools) ? s.tools.length : 0;
+    const why = s.error ? ` · ${s.error}` : '';
+    return {
+      label: `${STATE_ICON[s.state] || '$(question)'} ${s.name}`,
+      description: `${s.origin} · ${s.state}${s.state === 'connected' ? ` · ${tools} tools` : ''}${why}`,
+      detail: shellQuote(s.command),
+      server: s,
+    };
+  });
+}
+
+/** actionsFor lists what the user may do to one server, in the order shown. */
+function actionsFor(s) {
+  const actions = [];
+  if (s.state === 'needs_approval' || s.state === 'approval_stale') {
+    actions.push({ label: '$(shield) Trust and start…', description: 'shows the exact command line first', action: 'trust' });
+  }
+  if (s.origin === 'workspace' && s.state !== 'needs_approval') {
+    actions.push({ label: '$(circle-slash) Revoke trust', description: 'it will ask again before its next start', action: 'revoke' });
+  }
+  if (['connected', 'failed', 'stopped'].includes(s.state)) {
+    actions.push({ label: '$(debug-restart) Restart', action: 'restart' });
+  }
+  if (Array.isArray(s.tools) && s.tools.length > 0) {
+    actions.push({ label: '$(tools) Show tools and policies', action: 'tools' });
+  }
+  return actions;
+}
+
+/** toolReport is the text written for "Show tools": each tool with the policy its calls get. */
+function toolReport(s) {
+  const lines = [`${s.name} (${s.origin}, ${s.state}): ${shellQuote(s.command)}`];
+  for (const t of s.tools || []) {
+    lines.push(`  ${t.policy.padEnd(5)} ${t.name}${t.description ? ` - ${t.description.split('\n')[0]}` : ''}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** mcpServers runs the whole quick pick through the injected vscode module and LSP client. */
+async function mcpServers(vscode, client, out) {
+  const { servers } = await client.sendRequest('agent/mcp/servers', {});
+  if (!servers || servers.length === 0) {
+    vscode.window.showInformationMessage(
+      'agentls: no MCP servers configured. Add [mcp.servers.NAME] to ~/.config/agentls/config.toml.');
+    return;
+  }
+  const items = serverItems(servers);
+  items.push({ label: '$(circle-slash) Revoke all trust', description: 'every workspace server asks again', revokeAll: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'agentls: MCP servers', matchOnDescription: true, matchOnDetail: true });
+  if (!picked) return;
+  if (picked.revokeAll) {
+    const sure = await vscode.window.showWarningMessage('Revoke trust in every MCP server?', { modal: true, detail: 'Running servers keep running until they restart; after that each asks again.' }, 'Revoke all');
+    if (sure !== 'Revoke all') return;
+    const { revoked } = await client.sendRequest('agent/mcp/revoke', { all: true });
+    vscode.window.showInformationMessage(`agentls: revoked ${revoked.length ? revoked.join(', ') : 'nothing (no server was trusted)'}`);
+    return;
+  }
+  const s = picked.server;
+  const actions = actionsFor(s);
+  if (actions.length === 0) {
+    vscode.window.showInformationMessage(`agentls: ${s.name} is ${s.state}${s.error ? `: ${s.error}` : ''}`);
+    return;
+  }
+  const action = await vscode.window.showQuickPick(actions, { title: `agentls: ${s.name}` });
+  if (!action) return;
+  switch (action.action) {
+    case 'trust': {
+      // The server asks through agent/requestApproval with the launch card: that modal is the consent.
+      const { state } = await client.sendRequest('agent/mcp/trust', { server: s.name });
+      vscode.window.showInformationMessage(`agentls: ${s.name} is ${state}`);
+      return;
+    }
+    case 'revoke': {
+      const { revoked } = await client.sendRequest('agent/mcp/revoke', { server: s.name });
+      vscode.window.showInformationMessage(revoked.length ? `agentls: revoked ${revoked.join(', ')}` : `agentls: ${s.name} was not trusted`);
+      return;
+    }
+    case 'restart': {
+      const { state } = await client.sendRequest('agent/mcp/restart', { server: s.name });
+      vscode.window.showInformationMessage(`agentls: ${s.name} is ${state}`);
+      return;
+    }
+    case 'tools':
+      out.append(toolReport(s));
+      out.show(true);
+      return;
+    default:
+      return;
+  }
+}
+
+module.exports = { mcpServers, serverItems, actionsFor, toolReport, shellQuote };

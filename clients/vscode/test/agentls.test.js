@@ -1,0 +1,138 @@
+'use strict';
+// The extension's code against a real agentls (built from this repository)
+// and the fake model server, through vscode-languageserver-protocol: the
+// approval modal, the event view and status bar, the palette commands.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+
+const { stubVscode, fakeEditor } = require('./support/stub-vscode');
+const { binaries, fakeModel, startAgentls, withTimeout, waitUntil } = require('./support/harness');
+const { attach } = require('../lib/attach');
+
+const ORIGINAL = 'package main\n\n// agent: add a function Sum\nfunc main() {}\n';
+const REWRITTEN = 'package main\n\n// Sum adds up xs.\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n\nfunc main() {}\n';
+
+const writeTurn = {
+  Text: 'I will add Sum.',
+  ToolCalls: [{ ID: 'call_1', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: REWRITTEN }) }],
+};
+
+/** world starts the fake model and agentls, opens main.go, and attaches the extension's code with a stub vscode. */
+async function world(t, turns, files = { 'main.go': ORIGINAL }) {
+  const bins = binaries(t);
+  if (!bins) return null;
+  const model = await fakeModel(t, bins, turns);
+  const ls = await startAgentls(t, bins, { files, modelUrl: model.url });
+  const uri = ls.open('main.go');
+  // The cursor on the directive line, nothing selected.
+  const line = ORIGINAL.indexOf('// agent:');
+  const stub = stubVscode({ editor: fakeEditor(uri, 'go', ls.docs.get(uri).getText(), line, line) });
+  const { ui } = attach(stub.vscode, ls.conn);
+  return { model, ls, uri, stub, ui, bar: stub.items[0], events: stub.channels['agentls events'] };
+}
+
+const run = (w) => withTimeout(w.stub.vscode.commands.executeCommand('agentls.runSelection'), 30000, 'agentls.runSelection');
+
+test('initialize: agentls answers with its version and every command of the protocol', async (t) => {
+  const bins = binaries(t);
+  if (!bins) return;
+  const ls = await startAgentls(t, bins);
+  const caps = ls.init.capabilities;
+  assert.deepEqual(caps.experimental.agentls, { version: 1 });
+  assert.equal(ls.init.serverInfo.name, 'agentls');
+  assert.ok(caps.codeActionProvider, 'codeActionProvider');
+  for (const c of ['agentls.run', 'agentls.cancel', 'agentls.approve', 'agentls.deny', 'agentls.newChat',
+    'agentls.transcript', 'agentls.mcp.list', 'agentls.mcp.trust', 'agentls.mcp.revoke']) {
+    assert.ok(caps.executeCommandProvider.commands.includes(c), `executeCommandProvider lacks ${c}`);
+  }
+  const how = await ls.stop();
+  assert.equal(how.code, 0, `agentls exited ${JSON.stringify(how)} after shutdown/exit; stderr:\n${ls.stderr()}`);
+});
+
+test('run on the directive line: the write asks with a modal, Allow once lands the edit in the buffer', async (t) => {
+  const w = await world(t, [writeTurn, { Text: 'Added Sum.' }]);
+  if (!w) return;
+  const modals = [];
+  w.stub.answers.inputBox = (opts) => opts.value; // accept the prefilled directive
+  w.stub.answers.warning = (message, options, buttons) => {
+    modals.push({ message, detail: options.detail, buttons: buttons.map((b) => b.title) });
+    return buttons.find((b) => b.optionId === 'allow_once');
+  };
+  const result = await run(w);
+
+  assert.equal(result.stopReason, 'end_turn', JSON.stringify(result));
+  assert.equal(result.text, 'Added Sum.');
+  assert.equal(w.ui.state.sessionId, result.sessionId, 'the next run continues this chat');
+  assert.equal(modals.length, 1, `one approval, got ${JSON.stringify(modals)}`);
+  assert.match(modals[0].message, /main\.go/);
+  assert.match(modals[0].detail, /\+func Sum\(xs \[\]int\) int \{/, 'the modal shows the diff verbatim');
+  assert.ok(modals[0].buttons.includes('Allow once'), modals[0].buttons.join(', '));
+
+  assert.equal(w.ls.docs.get(w.uri).getText(), REWRITTEN, 'the edit is in the buffer');
+  assert.equal(fs.readFileSync(path.join(w.ls.ws, 'main.go'), 'utf8'), ORIGINAL, 'through the editor, not behind its back');
+  assert.match(w.ls.edits[0].label, /write_file/);
+
+  const prompt = (await w.model.requests())[0].lastUserText;
+  assert.match(prompt, /add a function Sum/);
+  const reqs = await w.model.requests();
+  assert.equal(reqs.length, 2);
+  assert.deepEqual(reqs[1].toolResults.map((r) => [r.ToolUseID, r.IsError]), [['call_1', false]]);
+
+  await waitUntil(() => /done: end_turn/.test(w.events.text), 5000, 'the done event in the view');
+  assert.match(w.events.text, /tool write_file/);
+  assert.match(w.events.text, /Added Sum\./);
+  await waitUntil(() => w.bar.text === '$(hubot) agentls', 5000, 'the status bar to go idle');
+  assert.ok(w.bar.history.some((h) => /^\$\(sync~spin\) agentls: calling write_file/.test(h)),
+    `the status bar showed the tool call: ${JSON.stringify(w.bar.history)}`);
+});
+
+test('a dismissed approval modal denies the write', async (t) => {
+  const w = await world(t, [writeTurn, { Text: 'Understood, no change.' }]);
+  if (!w) return;
+  w.stub.answers.inputBox = () => 'add a function Sum';
+  w.stub.answers.warning = () => undefined; // Escape, or the window closed
+  const result = await run(w);
+  assert.equal(result.stopReason, 'end_turn');
+  assert.equal(w.ls.docs.get(w.uri).getText(), ORIGINAL);
+  assert.equal(w.ls.edits.length, 0);
+  const reqs = await w.model.requests();
+  assert.equal(reqs[1].toolResults.length, 1);
+  assert.equal(reqs[1].toolResults[0].IsError, true, `the model is told: ${reqs[1].toolResults[0].Content}`);
+});
+
+test('cancel from the palette stops the running task', async (t) => {
+  const w = await world(t, [{ Text: 'Thinking', Hang: true }]);
+  if (!w) return;
+  w.stub.answers.inputBox = () => 'explain this file';
+  const running = run(w);
+  await waitUntil(() => w.bar.command === 'agentls.cancelTask', 10000, 'the status bar to show the task');
+  const cancelled = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.cancelTask'), 10000, 'agentls.cancelTask');
+  assert.match(cancelled, /^t/);
+  const result = await running;
+  assert.equal(result.stopReason, 'cancelled');
+});
+
+test('new chat and transcript: the transcript opens from the state directory, never the workspace', async (t) => {
+  const w = await world(t, [{ Text: 'Hello from the model.' }]);
+  if (!w) return;
+  w.stub.answers.inputBox = () => 'say hello';
+  const first = await run(w);
+  assert.equal(first.stopReason, 'end_turn');
+
+  const opened = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.openTranscript'), 10000, 'agentls.openTranscript');
+  assert.equal(opened, first.sessionId);
+  await waitUntil(() => w.ls.shown.length > 0, 5000, 'window/showDocument');
+  const file = new URL(w.ls.shown[0].uri).pathname;
+  assert.ok(file.startsWith(path.join(w.ls.dir, 'state')), `transcript ${file} is not under XDG_STATE_HOME`);
+  assert.ok(!file.startsWith(w.ls.ws), 'a transcript never lands in the workspace');
+  const text = fs.readFileSync(file, 'utf8');
+  assert.match(text, /say hello/);
+  assert.match(text, /Hello from the model\./);
+
+  const fresh = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.startNewChat'), 10000, 'agentls.startNewChat');
+  assert.ok(fresh && fresh !== first.sessionId, `new chat ${fresh} after ${first.sessionId}`);
+  assert.equal(w.ui.state.sessionId, fresh);
+});
