@@ -1,0 +1,210 @@
+package agent
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// testWorkspace is an editor stand-in for the Workspace interface: folders,
+// open buffers, and whether it applies edits.
+type testWorkspace struct {
+	folders []string
+	mu      sync.Mutex
+	buffers map[string]string
+	applies bool
+	writes  []string // paths written through the "editor"
+}
+
+func (w *testWorkspace) Folders() []string { return w.folders }
+func (w *testWorkspace) OpenText(p string) (string, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s, ok := w.buffers[p]
+	return s, ok
+}
+func (w *testWorkspace) WriteFile(_ context.Context, p, text string) (bool, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.applies {
+		return false, nil
+	}
+	if w.buffers == nil {
+		w.buffers = map[string]string{}
+	}
+	w.buffers[p] = text
+	w.writes = append(w.writes, p)
+	return true, nil
+}
+
+// events records a task's events.
+type events struct {
+	mu  sync.Mutex
+	all []Event
+	on  func(Event)
+}
+
+func (e *events) Event(ev Event) {
+	e.mu.Lock()
+	e.all = append(e.all, ev)
+	on := e.on
+	e.mu.Unlock()
+	if on != nil {
+		on(ev)
+	}
+}
+
+func (e *events) list() []Event {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]Event(nil), e.all...)
+}
+
+func (e *events) ofType(typ string) []Event {
+	var out []Event
+	for _, ev := range e.list() {
+		if ev.Type == typ {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+// approverFunc adapts a function to Approver.
+type approverFunc func(ctx context.Context, a Approval) (string, error)
+
+func (f approverFunc) RequestApproval(ctx context.Context, a Approval) (string, error) {
+	return f(ctx, a)
+}
+
+// answer always picks one option and records what it was asked.
+type answer struct {
+	opt  string
+	mu   sync.Mutex
+	seen []Approval
+}
+
+func (a *answer) RequestApproval(_ context.Context, ap Approval) (string, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.seen = append(a.seen, ap)
+	return a.opt, nil
+}
+
+func (a *answer) asked() []Approval {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]Approval(nil), a.seen...)
+}
+
+// fixture is a Core talking to a fake model, over a temp workspace.
+type fixture struct {
+	core  *Core
+	model *modeltest.Server
+	dir   string // the workspace folder
+	state string
+	ws    *testWorkspace
+}
+
+func testConfig(url, format string) *config.Config {
+	cfg := &config.Config{}
+	cfg.Model = config.Model{Provider: format, Name: "fake-model", BaseURL: url, APIKeyEnv: "AGENTLS_TEST_KEY"}
+	if format == "openai" {
+		cfg.Model.BaseURL = url + "/v1"
+	}
+	return cfg
+}
+
+func newFixture(t *testing.T, format string, tweak func(*Options)) *fixture {
+	t.Helper()
+	srv := modeltest.New(t)
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	state := t.TempDir()
+	cfg := testConfig(srv.URL(), format)
+	prov, err := model.New(cfg.Model, func(k string) string {
+		if k == "AGENTLS_TEST_KEY" {
+			return "test"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatalf("model.New: %v", err)
+	}
+	opts := Options{Config: cfg, Provider: prov, StateDir: state, Root: dir, Logf: t.Logf}
+	if tweak != nil {
+		tweak(&opts)
+	}
+	c, err := New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	t.Cleanup(c.Close)
+	return &fixture{core: c, model: srv, dir: dir, state: state, ws: &testWorkspace{folders: []string{dir}}}
+}
+
+// run starts a task and waits for it (bounded, so a hang fails loudly).
+func (f *fixture) run(t *testing.T, req RunRequest, io TaskIO) Result {
+	t.Helper()
+	if io.Workspace == nil {
+		io.Workspace = f.ws
+	}
+	task := f.core.Start(req, io)
+	return wait(t, task)
+}
+
+func wait(t *testing.T, task *Task) Result {
+	t.Helper()
+	select {
+	case <-task.Done():
+	case <-time.After(60 * time.Second):
+		t.Fatalf("task %s did not end", task.ID)
+	}
+	return task.Result()
+}
+
+func writeFileT(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sleeper is a link to sleep whose path carries marker, so the process
+// table shows which processes a test started.
+func sleeper(t *testing.T, marker string) string {
+	t.Helper()
+	real, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep on PATH")
+	}
+	p := filepath.Join(t.TempDir(), "sleep-"+marker)
+	if err := os.Symlink(real, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// waitProcesses waits until n processes match marker (bounded).
+func waitProcesses(t *testing.T, marker string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(testenv.ProcessesMatching(marker)) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d processes matching %q never appeared", n, marker)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

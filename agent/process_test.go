@@ -1,0 +1,102 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+func TestRunCommandReapsTheProcessGroupOnCancel(t *testing.T) {
+	marker := "agentls-reap-" + t.Name()
+	sl := sleeper(t, marker)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan procResult, 1)
+	go func() {
+		res, _ := runProcess(ctx, []string{"sh", "-c", sl + " 100 & " + sl + " 100; wait"}, t.TempDir(), time.Hour, 1024)
+		done <- res
+	}()
+	waitProcesses(t, marker, 2)
+	cancel()
+	res := <-done
+	if !res.Cancelled {
+		t.Errorf("result = %+v, want cancelled", res)
+	}
+	testenv.WaitNoProcesses(t, marker, 5*time.Second)
+}
+
+func TestRunCommandKillsWhatTheLeaderLeftBehind(t *testing.T) {
+	marker := "agentls-orphan-" + t.Name()
+	sl := sleeper(t, marker)
+	res, err := runProcess(context.Background(), []string{"sh", "-c", sl + " 100 & echo started"}, t.TempDir(), time.Hour, 1024)
+	if err != nil || res.Output != "started\n" || res.ExitCode != 0 {
+		t.Fatalf("res = %+v err %v", res, err)
+	}
+	testenv.WaitNoProcesses(t, marker, 5*time.Second)
+}
+
+func TestRunCommandTimesOut(t *testing.T) {
+	marker := "agentls-timeout-" + t.Name()
+	sl := sleeper(t, marker)
+	res, err := runProcess(context.Background(), []string{"sh", "-c", "echo before; " + sl + " 100"}, t.TempDir(), 200*time.Millisecond, 1024)
+	if err != nil || !res.TimedOut || res.Output != "before\n" {
+		t.Fatalf("res = %+v err %v, want timed out with the output so far", res, err)
+	}
+	testenv.WaitNoProcesses(t, marker, 5*time.Second)
+}
+
+func TestRunCommandCapsOutput(t *testing.T) {
+	res, err := runProcess(context.Background(), []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; echo; echo err >&2"}, t.TempDir(), time.Minute, 1000)
+	if err != nil || len(res.Output) != 1000 || res.Cut != 100000+1+4-1000 {
+		t.Fatalf("output %d bytes, cut %d (err %v); want 1000 kept and the rest counted", len(res.Output), res.Cut, err)
+	}
+}
+
+func TestRunCommandToolExitCodeAndShellRule(t *testing.T) {
+	tt := newToolTest(t)
+	out, isErr, _ := tt.call("run_command", `{"command":"sh -c 'echo hi; exit 3'"}`)
+	if isErr || out != "hi\n[exit code 3]" {
+		t.Errorf("run_command = %q (error %v)", out, isErr)
+	}
+	if len(tt.asks) != 1 || tt.asks[0].Kind != "command" || !strings.HasPrefix(tt.asks[0].Detail, "sh -c 'echo hi; exit 3'") {
+		t.Errorf("asks = %+v, want a command card showing the literal command", tt.asks)
+	}
+	out, isErr, _ = tt.call("run_command", `{"command":"ls | wc -l"}`)
+	if !isErr || !strings.Contains(out, "set shell to true") {
+		t.Errorf("shell syntax without shell: %q", out)
+	}
+	out, _, _ = tt.call("run_command", `{"command":"echo $((1+2)) | cat","shell":true}`)
+	if !strings.HasPrefix(out, "3\n") {
+		t.Errorf("shell command: %q", out)
+	}
+	tt.deny = true
+	out, isErr, status := tt.call("run_command", `{"command":"touch x"}`)
+	if !isErr || status != "denied" || out != "ERROR: denied by the user" {
+		t.Errorf("denied command: %q %s", out, status)
+	}
+}
+
+func TestSplitWords(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		err  bool
+	}{
+		{"go test ./...", "go|test|./...", false},
+		{`grep "a b" 'c d' e\ f`, "grep|a b|c d|e f", false},
+		{`echo "\"q\""`, `echo|"q"`, false},
+		{"ls | wc", "", true},
+		{"echo $HOME", "", true},
+		{`echo "$HOME"`, "", true},
+		{"rm *.go", "", true},
+		{"echo 'unterminated", "", true},
+	}
+	for _, tc := range tests {
+		got, err := splitWords(tc.in)
+		if tc.err != (err != nil) || (!tc.err && strings.Join(got, "|") != tc.want) {
+			t.Errorf("splitWords(%q) = %q, %v; want %q (error %v)", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
