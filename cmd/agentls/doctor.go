@@ -187,10 +187,17 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 	reg.Wait(wctx)
 	wcancel()
 
+	configErr := map[string]bool{}
+	for _, s := range cfg.MCP.Servers {
+		configErr[s.Name] = s.Err != ""
+	}
 	listed := map[string]bool{}
 	for _, s := range reg.Servers() {
 		listed[s.Name] = true
-		d.printf("  %-16s %-9s %-15s %s\n", s.Name, s.Origin, s.State, trust.ShellQuote(s.Command))
+		d.printf("  %-16s %-9s %s\n", s.Name, s.Origin, s.State)
+		if cmd := trust.ShellQuote(s.Command); cmd != "" {
+			d.printf("      $ %s\n", cmd)
+		}
 		switch s.State {
 		case mcp.Connected:
 			d.printf("      %d tools, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
@@ -198,6 +205,11 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		case mcp.NeedsApproval, mcp.ApprovalStale:
 			d.printf("      not started until you approve it: agentls mcp trust %s --workspace %s\n", s.Name, workspace)
 		case mcp.Failed:
+			if configErr[s.Name] {
+				// Already counted with the config's diagnostics above.
+				d.printf("      not started: its config entry is invalid (see above)\n")
+				continue
+			}
 			d.problem("%s: %s", s.Name, s.Error)
 			if tail := strings.TrimSpace(s.StderrTail); tail != "" {
 				d.printf("      stderr: %s\n", strings.ReplaceAll(lastLines(tail, 5), "\n", "\n              "))
