@@ -106,7 +106,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	stop := context.AfterFunc(c.proc.ctx, cancel)
+	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
 	params := &sdk.CallToolParams{Name: tool}
 	if args != nil {
@@ -126,10 +126,17 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		return errorResult(name, capText(werr.Message, r.opts.ResultMaxBytes))
 	case ctx.Err() != nil && !c.proc.hasExited():
 		return errorResult(name, "call cancelled")
+	case r.ctx.Err() != nil:
+		return errorResult(name, "the MCP registry shut down during the call")
 	case errors.Is(err, context.DeadlineExceeded) && !c.proc.hasExited():
 		r.wg.Add(1)
 		go func() { defer r.wg.Done(); r.probe(srv, c, timeout) }()
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
+	}
+	select {
+	case <-c.closed:
+		return errorResult(name, "the server was stopped during the call")
+	default:
 	}
 	// The connection broke. Decide from the process whether it died.
 	what := fmt.Sprintf("the connection broke during the call (%v); stopped the server", err)
@@ -145,7 +152,7 @@ func (r *Registry) probe(srv *server, c *conn, callTimeout time.Duration) {
 	timeout := min(callTimeout, 5*time.Second)
 	ctx, cancel := context.WithTimeout(r.ctx, timeout)
 	defer cancel()
-	stop := context.AfterFunc(c.proc.ctx, cancel)
+	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
 	if err := c.session.Ping(ctx, nil); err != nil && r.ctx.Err() == nil {
 		select {

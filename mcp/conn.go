@@ -18,6 +18,10 @@ type conn struct {
 	session *sdk.ClientSession
 	caps    *sdk.ServerCapabilities
 	relist  chan struct{} // tools/list_changed arrived (coalesced)
+	// ctx ends when the process exits or close begins: every request on
+	// this connection derives from it, so none outlives the connection.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -47,6 +51,7 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 		return nil, nil, err
 	}
 	c := &conn{proc: proc, relist: make(chan struct{}, 1), closed: make(chan struct{})}
+	c.ctx, c.cancel = context.WithCancel(proc.ctx)
 	name := dc.server.Name
 	filter := newLineFilter(proc.stdout, dc.messageMax, func(line []byte) {
 		const show = 200
@@ -91,7 +96,7 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 func (c *conn) listTools(ctx context.Context, timeout time.Duration) ([]*sdk.Tool, error) {
 	lctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	stop := context.AfterFunc(c.proc.ctx, cancel)
+	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
 	var tools []*sdk.Tool
 	for t, err := range c.session.Tools(lctx, nil) {
@@ -145,6 +150,7 @@ func withTail(msg string, tail *ring) string {
 // process is gone (bounded by the grace period).
 func (c *conn) close() {
 	c.closeOnce.Do(func() {
+		c.cancel()
 		if c.session != nil {
 			c.session.Close()
 		}

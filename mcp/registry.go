@@ -308,7 +308,7 @@ func (r *Registry) relistLoop(srv *server, c *conn) {
 		case <-c.relist:
 		}
 		ctx, cancel := context.WithCancel(r.ctx)
-		stop := context.AfterFunc(c.proc.ctx, cancel)
+		stop := context.AfterFunc(c.ctx, cancel)
 		tools, err := c.listTools(ctx, timeout)
 		stop()
 		cancel()

@@ -42,7 +42,7 @@ func (r *Registry) Resources(ctx context.Context) ([]Resource, error) {
 			defer wg.Done()
 			lctx, cancel := context.WithTimeout(ctx, t.timeout)
 			defer cancel()
-			stop := context.AfterFunc(t.c.proc.ctx, cancel)
+			stop := context.AfterFunc(t.c.ctx, cancel)
 			defer stop()
 			var got []Resource
 			for res, err := range t.c.session.Resources(lctx, nil) {
@@ -86,7 +86,7 @@ func (r *Registry) ReadResource(ctx context.Context, server, uri string) (*Resou
 	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	stop := context.AfterFunc(c.proc.ctx, cancel)
+	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
 	res, err := c.session.ReadResource(rctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
