@@ -1,0 +1,173 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// fsServer is TOML for a server-filesystem entry serving dir; dir is unique
+// per test, so it marks the server's processes in the process table.
+func fsServer(t *testing.T, name, dir string) string {
+	bin := testenv.NodeBin(t, "mcp-server-filesystem")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("[mcp.servers.%s]\ncommand = %q\nargs = [%q]\n", name, bin, dir)
+}
+
+type serverRow struct {
+	Name, Origin, State, Error string
+	Tools                      []struct{ Name, Policy string }
+}
+
+func (c *testClient) servers() map[string]serverRow {
+	c.t.Helper()
+	var res struct{ Servers []serverRow }
+	c.mustCall("agent/mcp/servers", map[string]any{}, &res)
+	out := map[string]serverRow{}
+	for _, s := range res.Servers {
+		out[s.Name] = s
+	}
+	return out
+}
+
+func (c *testClient) waitState(name, state string) serverRow {
+	c.t.Helper()
+	var row serverRow
+	waitUntil(c.t, name+" "+state, func() bool {
+		row = c.servers()[name]
+		return row.State == state
+	})
+	return row
+}
+
+func TestInitializeDoesNotWaitForServersAndShutdownReapsThem(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "agentls-slow-marker")
+	files := filepath.Join(t.TempDir(), "fs-marker")
+	// "slow" never speaks MCP: it stays connecting until its connect timeout.
+	extra := fmt.Sprintf("[mcp.servers.slow]\ncommand = \"sh\"\nargs = [\"-c\", \"sleep 3600\", %q]\nconnect_timeout = \"10m\"\n\n%s", marker, fsServer(t, "fs", files))
+	e := newEnv(t, extra)
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	if got := c.servers()["slow"].State; got != "connecting" {
+		t.Errorf("slow server state after initialize = %q, want connecting (nothing waits for it)", got)
+	}
+	row := c.waitState("fs", "connected")
+	if len(row.Tools) == 0 || row.Tools[0].Policy != "ask" {
+		t.Errorf("fs tools = %+v, want tools that ask (not allow-listed)", row.Tools)
+	}
+	waitUntil(t, "the slow server's process", func() bool { return len(testenv.ProcessesMatching(marker)) > 0 })
+	if len(testenv.ProcessesMatching(files)) == 0 {
+		t.Fatal("no process of the fs server found")
+	}
+	c.mustCall("shutdown", nil, nil)
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+	testenv.WaitNoProcesses(t, files, 10*time.Second)
+	c.notify("exit", nil)
+}
+
+func TestConnectionLossReapsServers(t *testing.T) {
+	files := filepath.Join(t.TempDir(), "fs-eof-marker")
+	e := newEnv(t, fsServer(t, "fs", files))
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	c.waitState("fs", "connected")
+	c.conn.Close() // the editor's end of stdin closes
+	<-c.server.ctx.Done()
+	testenv.WaitNoProcesses(t, files, 10*time.Second)
+}
+
+func TestWorkspaceServerStartsOnlyAfterLaunchApproval(t *testing.T) {
+	for _, allow := range []bool{true, false} {
+		name := "approved: it starts"
+		if !allow {
+			name = "denied: it never starts"
+		}
+		t.Run(name, func(t *testing.T) {
+			e := newEnv(t, "")
+			files := filepath.Join(t.TempDir(), "repo-fs-marker")
+			writeFile(t, filepath.Join(e.root, ".agentls", "config.toml"), fsServer(t, "repofs", files))
+			c := e.start(t)
+			asked, release := make(chan struct{}, 1), make(chan string, 1)
+			c.setAnswer(holdApprovals(c, asked, release))
+			c.initialize(e.root, caps(true, false, false))
+			<-asked
+			card := c.waitFor("the launch card", method("agent/requestApproval"))
+			var a map[string]any
+			_ = json.Unmarshal(card.Params, &a)
+			if a["kind"] != "mcp_launch" || !strings.Contains(fmt.Sprint(a["detail"]), files) {
+				t.Errorf("launch card = %s, want kind mcp_launch showing the literal command line", card.Params)
+			}
+			if got := c.servers()["repofs"].State; got != "needs_approval" {
+				t.Errorf("state while the card waits = %q, want needs_approval", got)
+			}
+			if n := len(testenv.ProcessesMatching(files)); n != 0 {
+				t.Fatalf("%d processes of the workspace server run before approval", n)
+			}
+			if allow {
+				release <- "allow_once"
+				c.waitState("repofs", "connected")
+				return
+			}
+			release <- "reject_once"
+			c.waitFor("the refusal", func(m message) bool {
+				return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "repofs") && strings.Contains(string(m.Params), "not started")
+			})
+			if got := c.servers()["repofs"].State; got != "needs_approval" {
+				t.Errorf("state after denial = %q, want needs_approval", got)
+			}
+			if n := len(testenv.ProcessesMatching(files)); n != 0 {
+				t.Errorf("%d processes of the denied workspace server", n)
+			}
+		})
+	}
+}
+
+func TestMCPToolCallThroughCodeActionApproval(t *testing.T) {
+	files := filepath.Join(t.TempDir(), "fs-call-marker")
+	e := newEnv(t, fsServer(t, "fs", files))
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	c.waitState("fs", "connected")
+	doc := openDoc(t, c, e.root, "main.go", "package main\n")
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "fs__list_allowed_directories", Input: `{}`}}},
+		modeltest.Turn{Text: "listed"},
+	)
+	res, errc := c.runAsync(map[string]any{"prompt": "list", "textDocument": map[string]string{"uri": doc}})
+	approveViaCodeAction(t, c, doc)
+	if r := c.await(res, errc); r.StopReason != "end_turn" || r.Text != "listed" {
+		t.Fatalf("result = %+v", r)
+	}
+	if got := toolResult(t, e.model); got.IsError || !strings.Contains(got.Content, files) {
+		t.Errorf("tool result = %+v, want the real server's answer naming %s", got, files)
+	}
+}
+
+func TestMCPListCommandWritesTheReport(t *testing.T) {
+	files := filepath.Join(t.TempDir(), "fs-list-marker")
+	e := newEnv(t, fsServer(t, "fs", files))
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	c.waitState("fs", "connected")
+	var res struct {
+		Servers []serverRow
+		Path    string
+	}
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "agentls.mcp.list"}, &res)
+	if len(res.Servers) != 1 || res.Servers[0].Name != "fs" {
+		t.Errorf("servers = %+v", res.Servers)
+	}
+	b, err := os.ReadFile(res.Path)
+	if err != nil || !strings.Contains(string(b), "fs__list_allowed_directories") || !strings.Contains(string(b), files) {
+		t.Errorf("report %s: %v\n%s", res.Path, err, b)
+	}
+}
