@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -122,7 +123,7 @@ func (l *loader) diag(f *tomlFile, sev Severity, path []string, msg string) Diag
 // not be read; f is nil when it was read but is not valid TOML (the whole
 // file is then ignored: a half-parsed file could mean anything).
 func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, read bool) {
-	b, err := os.ReadFile(path)
+	b, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
@@ -150,6 +151,35 @@ func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, rea
 		return nil, true
 	}
 	return &tomlFile{path: path, origin: origin, root: root, data: data, lines: locateKeys(b)}, true
+}
+
+// maxConfigBytes caps a config file; real ones are a few KB.
+const maxConfigBytes = 1 << 20
+
+// readConfigFile reads a regular file of at most maxConfigBytes. A repo can
+// commit .agentls/config.toml as a symlink to /dev/zero or a FIFO: checking
+// before opening stops it from hanging agentls or eating its memory.
+func readConfigFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", st.Mode().Type())
+	}
+	if st.Size() > maxConfigBytes {
+		return nil, fmt.Errorf("%d bytes is too large for a config file (at most %d)", st.Size(), maxConfigBytes)
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, maxConfigBytes+1))
+	if err == nil && len(b) > maxConfigBytes {
+		err = fmt.Errorf("too large for a config file (at most %d bytes)", maxConfigBytes)
+	}
+	return b, err
 }
 
 // errorLineCol places a syntax error by its byte offset: the library counts

@@ -233,9 +233,10 @@ func TestLoad(t *testing.T) {
 				"user_broken_servers.toml:20 error mcp.servers.typo.oops",
 				"user_broken_servers.toml:23 error mcp.servers.emptycommand.command",
 				"user_broken_servers.toml:26 error mcp.servers.scalar",
+				"user_broken_servers.toml:29 error mcp.servers.cmdline.command",
 			},
 			check: func(t *testing.T, c *Config) {
-				want := []string{"badargs", "badenv", "badtimeout", "emptycommand", "nocommand", "ok", "scalar", "typo"}
+				want := []string{"badargs", "badenv", "badtimeout", "cmdline", "emptycommand", "nocommand", "ok", "scalar", "typo"}
 				if got := serverNames(c); !slices.Equal(got, want) {
 					t.Fatalf("servers = %v; want every entry, broken ones included, sorted: %v", got, want)
 				}
@@ -249,6 +250,8 @@ func TestLoad(t *testing.T) {
 				wantContains(t, "badargs.Err", serverNamed(t, c, "badargs").Err, "element 2 is an integer")
 				badenv := serverNamed(t, c, "badenv").Err
 				wantContains(t, "badenv.Err", badenv, `quote it: "8080"`, `unterminated "${GH_TOKEN"`, "write ${HOME}")
+				wantContains(t, "cmdline.Err", serverNamed(t, c, "cmdline").Err,
+					`runs without a shell: write command = "npx" and args = ["-y", "@modelcontextprotocol/server-everything"]`)
 				wantContains(t, "scalar.Err", serverNamed(t, c, "scalar").Err, "expected a table")
 				if ok := serverNamed(t, c, "ok"); ok.Command != "mcp-server-everything" || ok.Cwd != wd {
 					t.Errorf("ok = %+v; want its command and cwd = the process directory", ok)

@@ -3,7 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -108,7 +110,28 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			fail(p, err)
 		}
 	}
+	if err := commandLine(s.Command); err != nil {
+		fail(append(append([]string{}, path...), "command"), err)
+	}
 	return s
+}
+
+// commandLine catches a whole command line written into command (a habit
+// from shell configs): there is no shell to split it, so it would never run.
+func commandLine(cmd string) error {
+	fields := strings.Fields(cmd)
+	if len(fields) < 2 {
+		return nil
+	}
+	if _, err := exec.LookPath(cmd); err == nil {
+		return nil // a program whose path really has a space in it
+	}
+	args := make([]string, len(fields)-1)
+	for i, f := range fields[1:] {
+		args[i] = strconv.Quote(f)
+	}
+	return fmt.Errorf("command %q is a command line, but it runs without a shell: write command = %q and args = [%s]",
+		cmd, fields[0], strings.Join(args, ", "))
 }
 
 // env reads a server's env table. Values keep their ${VAR} references (they
