@@ -28,6 +28,8 @@ type Source struct {
 	Col  int
 }
 
+// String renders file:line:col, file:line or file, or "(default)" for a
+// value no file set.
 func (s Source) String() string {
 	if s.File == "" {
 		return "(default)"
@@ -63,6 +65,7 @@ type Diagnostic struct {
 	Severity Severity
 }
 
+// String renders "file:line: key: message", the form editors and terminals link.
 func (d Diagnostic) String() string {
 	if d.Key != "" {
 		return fmt.Sprintf("%s: %s: %s", d.Source, d.Key, d.Message)
