@@ -1,6 +1,10 @@
 package agent
 
-import "github.com/agentls/agentls/trust"
+import (
+	"path/filepath"
+
+	"github.com/agentls/agentls/trust"
+)
 
 // The options of approval cards (PROTOCOL.md section 4).
 var (
@@ -12,16 +16,20 @@ func allowAlways(tool string) ApprovalOption {
 	return ApprovalOption{OptionID: "allow_always", Name: "Always allow " + tool, Kind: "allow_always"}
 }
 
-// decideCommandAsks says whether a run_command must ask: always, unless
-// autopilot is on and the classifier calls it safe (G3). The classifier is
-// biased to over-flag, so autopilot never runs something it doubts.
-func decideCommandAsks(argv []string, shell, autopilot bool) (ask bool, reasons []string) {
-	v := trust.ClassifyCommand(argv, shell)
-	if autopilot && v.Safe {
-		return false, nil
-	}
-	return true, v.Reasons
+// decideCommand is trust's G3 decision for a run_command: it asks unless
+// autopilot is on and the classifier (biased to over-flag) calls it safe.
+func decideCommand(argv []string, shell, autopilot bool) trust.Decision {
+	return trust.DecideCommand(argv, shell, autopilot)
 }
 
-// decideWriteAsks says whether write_file / edit_file must ask: unless autopilot.
-func decideWriteAsks(autopilot bool) bool { return !autopilot }
+// decideWrite is trust's decision for write_file / edit_file of t.
+func decideWrite(folders []string, t target, autopilot bool) trust.Decision {
+	rel := t.Path
+	for _, f := range folders {
+		if r, err := filepath.Rel(f, t.Path); err == nil && within(f, t.Path) {
+			rel = r
+			break
+		}
+	}
+	return trust.DecideWrite(rel, autopilot)
+}

@@ -62,11 +62,11 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
-	if ask, reasons := decideCommandAsks(classify, a.Shell, env.autopilot); ask {
-		detail := a.Command + "\n\nin " + dir.Path
-		if len(reasons) > 0 {
-			detail += "\nflagged: " + strings.Join(reasons, "; ")
-		}
+	switch d := decideCommand(classify, a.Shell, env.autopilot); d.Action {
+	case trust.Deny:
+		return "", &deniedError{"ERROR: denied by policy: " + d.Reason}
+	case trust.Ask:
+		detail := a.Command + "\n\nin " + dir.Path + "\n(" + d.Reason + ")"
 		err := env.approve(ctx, Approval{
 			Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
 			Command: argv, Cwd: dir.Path,

@@ -150,8 +150,8 @@ func TestWriteAndEditAskAndFallBackToDisk(t *testing.T) {
 	tt.env.autopilot = true
 	n := len(tt.asks)
 	tt.call("write_file", `{"path":"auto.txt","content":"x"}`)
-	if len(tt.asks) != n {
-		t.Errorf("autopilot still asked for a write")
+	if len(tt.asks) != n+1 {
+		t.Errorf("a write under autopilot did not ask (G3: autopilot skips only commands the classifier calls safe)")
 	}
 }
 

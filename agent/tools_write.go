@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/trust"
 )
 
 const writeTimeout = 30 * time.Second
@@ -58,7 +60,7 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 		verb = "Overwrite"
 	}
 	detail := t.Path + "\n\n" + previewDiff(old, *a.Content, exists)
-	if err := gateWrite(ctx, env, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail); err != nil {
+	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(ctx, env, t, *a.Content)
@@ -98,7 +100,7 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	}
 	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
 	detail := t.Path + "\n\n" + previewDiff(a.OldText, a.NewText, true)
-	if err := gateWrite(ctx, env, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail); err != nil {
+	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(ctx, env, t, updated)
@@ -108,10 +110,13 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	return fmt.Sprintf("replaced %d occurrence(s) in %s (%s)", n, t.Path, where), nil
 }
 
-// gateWrite asks before a write unless autopilot is on.
-func gateWrite(ctx context.Context, env *toolEnv, tool, title, detail string) error {
-	if !decideWriteAsks(env.autopilot) {
+// gateWrite asks before a write when trust's decision says so.
+func gateWrite(ctx context.Context, env *toolEnv, t target, tool, title, detail string) error {
+	switch d := decideWrite(env.ws.Folders(), t, env.autopilot); d.Action {
+	case trust.Allow:
 		return nil
+	case trust.Deny:
+		return &deniedError{"ERROR: denied by policy: " + d.Reason}
 	}
 	return env.approve(ctx, Approval{
 		Kind: "write", Tool: tool, Title: title, Detail: detail,
