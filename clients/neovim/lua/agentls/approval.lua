@@ -105,11 +105,11 @@ M.last_wait = nil
 --- handler answers agent/requestApproval. On 0.10+ the request runs in a
 --- coroutine, so an asynchronous vim.ui.select can take its time; on 0.7 the
 --- reply is whatever this returns, so it waits for the answer in place.
-function M.handler(_, params, ctx)
+function M.handler(_, params)
   if type(params) ~= "table" then
     return { outcome = "cancelled" }
   end
-  status.set_approval(ctx and ctx.client_id, params)
+  status.set_approval(params.approvalId, params)
   local result
   local co, is_main = coroutine.running()
   local yielded = false
@@ -135,7 +135,7 @@ function M.handler(_, params, ctx)
       end, 20)
     end
   end
-  status.set_approval(ctx and ctx.client_id, nil)
+  status.set_approval(params.approvalId, nil)
   return result or { outcome = "cancelled" }
 end
 

@@ -2,7 +2,7 @@
 -- agent/event and the approval handler; read by require("agentls").statusline().
 local M = {}
 
--- tasks maps taskId to {message, client_id}; approvals maps client id to the
+-- tasks maps taskId to {message}; approvals maps approvalId to the
 -- approval being asked.
 local tasks = {}
 local approvals = {}
@@ -12,9 +12,9 @@ local function redraw()
   pcall(vim.cmd, "redrawstatus!")
 end
 
---- set_approval records (or clears, with nil) the approval being asked.
-function M.set_approval(client_id, a)
-  approvals[client_id or 0] = a
+--- set_approval records an approval being asked (a), or forgets it (nil).
+function M.set_approval(approval_id, a)
+  approvals[approval_id or "?"] = a
   redraw()
 end
 
@@ -40,6 +40,10 @@ function M.on_event(ev)
     end
   elseif ev.type == "approval" then
     t.message = ev.state == "waiting" and "approval needed" or "working"
+    if ev.state == "resolved" and ev.approvalId then
+      -- Answered elsewhere (:AgentApprove, another path, a timeout).
+      approvals[ev.approvalId] = nil
+    end
   elseif ev.type == "text" then
     t.message = "writing"
   elseif ev.type == "status" and ev.message then
