@@ -1,0 +1,110 @@
+package mcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// Every test here proves the rule by the process table: after the event, no
+// process whose command line carries the test's marker is alive.
+
+func TestNoOrphansAfterClose(t *testing.T) {
+	fault := faultServer(t, "f", "-child", "-linger", "-ignore-term")
+	npx := everythingServer(t, "npx", true)
+	r := NewRegistry([]config.Server{fault, npx}, Options{KillGrace: 300 * time.Millisecond})
+	t.Cleanup(func() { r.Close() })
+	r.Start(t.Context())
+	r.Wait(t.Context())
+	for _, s := range []config.Server{fault, npx} {
+		if info := serverInfo(t, r, s.Name); info.State != Connected {
+			t.Fatalf("%s: %s %s", s.Name, info.State, info.Error)
+		}
+		// npx: npm, its shell and node; fault: supervisor, server, grandchild.
+		if n := len(testenv.ProcessesMatching(markerOf(s))); n < 3 {
+			t.Fatalf("%s: want a process tree of 3 or more, found %d", s.Name, n)
+		}
+	}
+	r.Close()
+	for _, s := range []config.Server{fault, npx} {
+		testenv.WaitNoProcesses(t, markerOf(s), 10*time.Second)
+	}
+}
+
+func TestNoOrphansAfterFailedStart(t *testing.T) {
+	slow := faultServer(t, "slow", "-child", "-handshake-delay", "30s")
+	slow.ConnectTimeout = 300 * time.Millisecond
+	r := startRegistry(t, []config.Server{slow}, Options{})
+	if st := serverInfo(t, r, "slow").State; st != Failed {
+		t.Fatalf("state %s, want failed", st)
+	}
+	// Before Close: a failed start reaps at once.
+	testenv.WaitNoProcesses(t, markerOf(slow), 10*time.Second)
+}
+
+func TestNoOrphansWithoutSupervisorHook(t *testing.T) {
+	hookInstalled.Store(false)
+	defer hookInstalled.Store(true)
+	s := faultServer(t, "f", "-child", "-linger")
+	r := startRegistry(t, []config.Server{s}, Options{KillGrace: 300 * time.Millisecond})
+	mustCall(t, r, "f__echo", `{"text":"direct"}`, "direct")
+	procs := testenv.ProcessesMatching(markerOf(s))
+	for _, p := range procs {
+		if strings.Contains(p.Cmdline, supervisorArg) {
+			t.Fatalf("spawned through a supervisor without the hook: %s", p.Cmdline)
+		}
+	}
+	if len(procs) != 2 {
+		t.Fatalf("want server and grandchild, found %+v", procs)
+	}
+	r.Close()
+	testenv.WaitNoProcesses(t, markerOf(s), 10*time.Second)
+}
+
+func TestNoOrphansWhenHostIsKilled(t *testing.T) {
+	fault := faultServer(t, "f", "-child", "-linger", "-ignore-term")
+	npx := everythingServer(t, "npx", true)
+	node := everythingServer(t, "node", false)
+	spec, err := json.Marshal([]config.Server{fault, npx, node})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), helperEnv+"="+string(spec))
+	host.Stderr = os.Stderr
+	out, err := host.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	var states []string
+	for lines.Scan() && lines.Text() != "ready" {
+		states = append(states, lines.Text())
+	}
+	for _, st := range states {
+		if !strings.Contains(st, " connected") {
+			t.Errorf("host: %s", st)
+		}
+	}
+	for _, s := range []config.Server{fault, npx, node} {
+		if len(testenv.ProcessesMatching(markerOf(s))) == 0 {
+			t.Fatalf("%s is not running in the host", s.Name)
+		}
+	}
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	for _, s := range []config.Server{fault, npx, node} {
+		testenv.WaitNoProcesses(t, markerOf(s), 15*time.Second)
+	}
+}
