@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -207,4 +208,10 @@ func waitProcesses(t *testing.T, marker string, n int) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// resultText is a tool result's text as agentls produced it: OpenAI-shaped
+// requests carry errors as text prefixed with model.ErrorPrefix.
+func resultText(tr modeltest.ToolResult) string {
+	return strings.TrimPrefix(tr.Content, model.ErrorPrefix)
 }

@@ -243,6 +243,11 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		r.tr.toolResult(status, capText(out, previewMax))
 		return out, isErr
 	}
+	if u.InvalidInput != "" {
+		// Never run a tool on arguments the model did not actually give.
+		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: u.Name, Arguments: args, Status: "failed"})
+		return finish(fmt.Sprintf("ERROR: the arguments for %s were not a JSON object: %s", u.Name, capText(u.InvalidInput, 200)), true, "failed")
+	}
 	if b, ok := builtins[u.Name]; ok {
 		r.curTool, r.curTitle = u.Name, builtinTitle(u.Name, u.Input)
 		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: r.curTitle, Arguments: args, Status: "running"})

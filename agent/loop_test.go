@@ -101,7 +101,7 @@ func TestWriteWithoutApproverIsDenied(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	trs := f.model.Requests()[1].ToolResults()
-	if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" || !trs[0].IsError {
+	if len(trs) != 1 || resultText(trs[0]) != "ERROR: denied by the user" || !trs[0].IsError {
 		t.Fatalf("tool results = %+v, want the denial", trs)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, "new.txt")); !os.IsNotExist(err) {
@@ -155,7 +155,7 @@ func TestApprovalTimeoutDenies(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	trs := f.model.Requests()[1].ToolResults()
-	if len(trs) != 1 || trs[0].Content != "ERROR: approval timed out after 50ms: denied" {
+	if len(trs) != 1 || resultText(trs[0]) != "ERROR: approval timed out after 50ms: denied" {
 		t.Fatalf("tool results = %+v", trs)
 	}
 }
@@ -172,7 +172,7 @@ func TestUnknownOrRejectOptionDenies(t *testing.T) {
 			)
 			f.run(t, RunRequest{Prompt: "write"}, TaskIO{Approver: &answer{opt: opt}})
 			trs := f.model.Requests()[1].ToolResults()
-			if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" {
+			if len(trs) != 1 || resultText(trs[0]) != "ERROR: denied by the user" {
 				t.Fatalf("tool results = %+v", trs)
 			}
 		})
@@ -213,7 +213,7 @@ func TestUnknownToolAndBadArgumentsComeBackAsErrors(t *testing.T) {
 	if len(trs) != 3 {
 		t.Fatalf("tool results = %+v, want 3", trs)
 	}
-	for i, want := range []string{`unknown tool "no_such_tool"`, `unknown field "bogus"`, "path is required"} {
+	for i, want := range []string{`unknown tool "no_such_tool"`, `unknown field "bogus"`, "were not a JSON object: not json"} {
 		if !trs[i].IsError || !strings.Contains(trs[i].Content, want) {
 			t.Errorf("result %d = %+v, want an error containing %q", i, trs[i], want)
 		}
