@@ -71,15 +71,3 @@ func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
-
-// DefinitionHash is the hex SHA-256 of a tool's definition as its server sent
-// it: the description and the input schema, each length-prefixed. "Always
-// allow" is bound to it, so a server that changes a tool after it was allowed
-// (the rug pull) is asked about again.
-func DefinitionHash(description string, inputSchema []byte) string {
-	b := appendString(nil, "agentls tool definition v1")
-	b = appendString(b, description)
-	b = appendString(b, string(inputSchema))
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
