@@ -3,6 +3,7 @@ package trust
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -53,37 +54,25 @@ func normAction(s string) Action {
 }
 
 // specificity ranks a pattern: exact names above every glob, then globs by
-// how many literal characters they pin down. -1: not a valid pattern.
+// how many characters are not '*' (so "github__pull_*" beats "github__*",
+// which beats "*"). -1: not a valid pattern.
 func specificity(pattern string) int {
 	if pattern == "" {
 		return -1
 	}
-	if !strings.Contains(pattern, "*") {
+	if !strings.ContainsAny(pattern, `*?[\`) {
 		return 1 << 30
 	}
 	return len(pattern) - strings.Count(pattern, "*")
 }
 
-// globMatch matches name against a pattern where '*' is any run of
-// characters (tool names never contain '*').
+// globMatch matches a tool name against a pattern with path.Match's syntax
+// (* ? [a-z] and \ escapes), the syntax config validates. Tool names never
+// contain '/', so '*' matches any run of characters. A malformed pattern
+// matches nothing (config drops such rules with a diagnostic).
 func globMatch(pattern, name string) bool {
-	parts := strings.Split(pattern, "*")
-	if len(parts) == 1 {
-		return pattern == name
-	}
-	if !strings.HasPrefix(name, parts[0]) {
-		return false
-	}
-	name = name[len(parts[0]):]
-	last := parts[len(parts)-1]
-	for _, p := range parts[1 : len(parts)-1] {
-		i := strings.Index(name, p)
-		if i < 0 {
-			return false
-		}
-		name = name[i+len(p):]
-	}
-	return strings.HasSuffix(name, last)
+	ok, err := path.Match(pattern, name)
+	return err == nil && ok
 }
 
 // ClassifyCall decides one MCP tool call: allow, ask or deny, with a reason a

@@ -44,6 +44,8 @@ func TestClassifyCall(t *testing.T) {
 		{"deny beats allow at equal specificity", []config.PolicyRule{userRule("ab*", "allow"), userRule("*cd", "deny")}, ToolInfo{Name: "abcd"}, Deny},
 		{"deny beats allow at equal specificity, other order", []config.PolicyRule{userRule("*cd", "deny"), userRule("ab*", "allow")}, ToolInfo{Name: "abcd"}, Deny},
 		{"ask beats allow at equal specificity", []config.PolicyRule{userRule("ab*", "allow"), userRule("*cd", "ask")}, ToolInfo{Name: "abcd"}, Ask},
+		{"question mark matches one character (a deny must not be missed)", []config.PolicyRule{userRule("*", "allow"), userRule("fs__write_?ile", "deny")}, ToolInfo{Name: "fs__write_file"}, Deny},
+		{"character class matches", []config.PolicyRule{userRule("*", "allow"), userRule("fs__[dw]*", "deny")}, ToolInfo{Name: "fs__delete"}, Deny},
 		{"glob with a star inside", []config.PolicyRule{userRule("*__delete_*", "deny")}, ToolInfo{Name: "github__delete_repo"}, Deny},
 		{"unknown action asks, never allows", []config.PolicyRule{userRule("fs__read", "alow")}, ToolInfo{Name: "fs__read"}, Ask},
 		{"action case and spaces are forgiven", []config.PolicyRule{userRule("fs__read", " Allow ")}, ToolInfo{Name: "fs__read"}, Allow},
@@ -165,6 +167,11 @@ func TestGlobMatch(t *testing.T) {
 		{"ab*ba", "aba", false},
 		{"abc", "abc", true},
 		{"abc", "abcd", false},
+		{"a?c", "abc", true},
+		{"a?c", "ac", false},
+		{"fs__[rw]*", "fs__write", true},
+		{"fs__[rw]*", "fs__delete", false},
+		{"[", "[", false},
 	}
 	for _, tt := range tests {
 		if got := globMatch(tt.pattern, tt.name); got != tt.want {
