@@ -175,6 +175,9 @@ func (w *world) runNvim(t *testing.T, nvim string, args ...string) map[string]an
 		t.Fatalf("%s %s: %s\nscript error: %v\nresult: %s\nstdout: %s\nstderr: %s\nLSP log:\n%s",
 			nvim, strings.Join(full, " "), why, res["error"], raw, stdout.String(), stderr.String(), w.lspLog())
 	}
+	if os.Getenv("AGENTLS_E2E_SHOW") != "" {
+		t.Logf("result: %s", raw)
+	}
 	return res
 }
 

@@ -1,7 +1,6 @@
 package neovim_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -19,9 +18,6 @@ func TestPlugin(t *testing.T) {
 			nvim := testenv.Editor(t, ed.name)
 			w := newWorld(t, "anthropic")
 			res := w.runNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "plugin.lua"))
-			if os.Getenv("AGENTLS_E2E_SHOW") != "" {
-				t.Logf("result: %v", res)
-			}
 
 			if !strings.HasPrefix(ed.label, res["version"].(string)) {
 				t.Errorf("ran Neovim %v, want %s", res["version"], ed.label)

@@ -34,28 +34,37 @@ local function json(v)
 end
 
 --- card is the text shown for an approval, line by line: the title, then the
---- literal command (a launch) or `server · tool` with its arguments (a call),
---- then the server's detail verbatim. Shown in full: a summary could hide the
---- one argument that makes a command dangerous.
+--- server's detail verbatim (the literal command line of a launch, with every
+--- env pair and the cwd; `server · tool` and the arguments of a call). When
+--- the detail lacks them, the card builds them from the approval's fields.
+--- Nothing is summarized: a summary could hide the one argument that makes a
+--- command dangerous.
 function M.card(a)
   local lines = { a.title or "agentls: approval needed" }
-  if a.kind == "mcp_launch" or (a.command and #a.command > 0) then
-    table.insert(lines, "$ " .. M.argv(a.command))
-    for _, pair in ipairs(a.env or {}) do
-      table.insert(lines, "  env " .. tostring(pair[1]) .. "=" .. M.shell_quote(pair[2]))
+  local detail = type(a.detail) == "string" and a.detail or ""
+  local function field(v)
+    return v ~= nil and v ~= vim.NIL and v ~= "" and v or nil
+  end
+  if a.kind == "mcp_launch" or type(a.command) == "table" and #a.command > 0 then
+    if detail == "" then
+      table.insert(lines, "$ " .. M.argv(a.command))
+      for _, pair in ipairs(type(a.env) == "table" and a.env or {}) do
+        table.insert(lines, "  env " .. tostring(pair[1]) .. "=" .. M.shell_quote(pair[2]))
+      end
+      if field(a.cwd) then
+        table.insert(lines, "  cwd " .. a.cwd)
+      end
     end
-    if a.cwd and a.cwd ~= "" then
-      table.insert(lines, "  cwd " .. a.cwd)
+  elseif field(a.server) then
+    local head = a.server .. " · " .. (field(a.tool) or "?")
+    if not detail:find(head, 1, true) then
+      table.insert(lines, head .. " " .. json(a.arguments))
     end
-  elseif a.server and a.server ~= "" then
-    table.insert(lines, a.server .. " · " .. (a.tool or "?") .. " " .. json(a.arguments))
-  elseif a.tool and a.tool ~= "" and a.arguments and a.arguments ~= vim.NIL then
+  elseif field(a.tool) and field(a.arguments) and detail == "" then
     table.insert(lines, a.tool .. " " .. json(a.arguments))
   end
-  if a.detail and a.detail ~= "" then
-    for _, l in ipairs(vim.split(a.detail, "\n", { plain = true })) do
-      table.insert(lines, l)
-    end
+  for _, l in ipairs(detail ~= "" and vim.split(detail, "\n", { plain = true }) or {}) do
+    table.insert(lines, l)
   end
   return lines
 end

@@ -34,7 +34,7 @@ function M.lines(servers)
     if str(s.error) ~= "" then
       table.insert(out, "  error: " .. str(s.error):gsub("\n", " "))
     end
-    if str(s.stderrTail) ~= "" then
+    if str(s.stderrTail) ~= "" and s.state ~= "connected" then
       for _, l in ipairs(vim.split(str(s.stderrTail), "\n", { plain = true })) do
         if l ~= "" then
           table.insert(out, "  stderr: " .. l)
@@ -65,7 +65,7 @@ function M.lines(servers)
       if #hints > 0 then
         line = line .. "  (" .. table.concat(hints, ", ") .. ")"
       end
-      table.insert(out, line)
+      table.insert(out, (line:gsub("%s+$", "")))
     end
   end
   return out

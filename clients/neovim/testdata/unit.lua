@@ -1,0 +1,112 @@
+-- Table tests of the plugin's pure parts (approval cards, shell quoting, the
+-- server list, the statusline, the transcript renderer), run inside the
+-- Neovim under test so every API they use is checked on that version.
+local lib = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/lib.lua")
+local R = lib.result
+
+lib.main(function()
+  vim.opt.runtimepath:prepend(lib.env("AGENTLS_E2E_PLUGIN"))
+  local approval = require("agentls.approval")
+  local mcp = require("agentls.mcp")
+  local status = require("agentls.status")
+  local transcript = require("agentls.transcript")
+  R.failures = {}
+  R.ran = 0
+  local function check(name, got, want)
+    R.ran = R.ran + 1
+    if not vim.deep_equal(got, want) then
+      table.insert(R.failures, name .. ": got " .. vim.inspect(got) .. ", want " .. vim.inspect(want))
+    end
+  end
+
+  local quoting = {
+    { "a plain word stays as is", "npx", "npx" },
+    { "a path with dots, dashes and slashes stays as is", "/usr/bin/mcp-server.js", "/usr/bin/mcp-server.js" },
+    { "a space is quoted", "My Documents", "'My Documents'" },
+    { "a single quote is escaped inside quotes", "it's", "'it'\\''s'" },
+    { "shell metacharacters are quoted", "$(rm -rf ~)", "'$(rm -rf ~)'" },
+    { "an empty argument is visible", "", "''" },
+  }
+  for _, c in ipairs(quoting) do
+    check(c[1], approval.shell_quote(c[2]), c[3])
+  end
+
+  local cards = {
+    { "a launch card without detail shows the quoted argv, every env pair and the cwd",
+      { title = "Start MCP server 'fs'?", kind = "mcp_launch", command = { "npx", "-y", "/home/me/My Documents" },
+        env = { { "NODE_OPTIONS", "--require /tmp/x.js" } }, cwd = "/repo" },
+      { "Start MCP server 'fs'?", "$ npx -y '/home/me/My Documents'", "  env NODE_OPTIONS='--require /tmp/x.js'", "  cwd /repo" } },
+    { "a launch card with detail shows the server's detail verbatim, once",
+      { title = "Start?", kind = "mcp_launch", command = { "npx" }, detail = "command: npx\nenv: (none)" },
+      { "Start?", "command: npx", "env: (none)" } },
+    { "a call card without server · tool in its detail gains it, with the arguments",
+      { title = "Call?", kind = "mcp_call", server = "fs", tool = "write_file", arguments = { path = "a" }, detail = "" },
+      { "Call?", 'fs · write_file {"path": "a"}' } },
+    { "a call card whose detail names server · tool is the detail",
+      { title = "Call?", kind = "mcp_call", server = "fs", tool = "write_file", detail = "fs · write_file\n{}" },
+      { "Call?", "fs · write_file", "{}" } },
+    { "a write card is the title and the detail",
+      { title = "Overwrite a.txt?", kind = "write", tool = "write_file", detail = "a.txt\n\n-x\n+y" },
+      { "Overwrite a.txt?", "a.txt", "", "-x", "+y" } },
+  }
+  for _, c in ipairs(cards) do
+    check(c[1], approval.card(c[2]), c[3])
+  end
+
+  local answered
+  approval.ask({ title = "t", options = {} }, function(r)
+    answered = r
+  end)
+  check("an approval without options is a denial", answered, { outcome = "cancelled" })
+  local saved = vim.ui.select
+  vim.ui.select = function(_, _, cb)
+    cb(nil)
+  end
+  approval.ask({ title = "t", options = { { optionId = "allow_once", name = "Allow once" } } }, function(r)
+    answered = r
+  end)
+  check("a dismissed picker is a denial", answered, { outcome = "cancelled" })
+  vim.ui.select = function()
+    error("picker broke")
+  end
+  vim.notify = function() end
+  approval.ask({ title = "t", options = { { optionId = "allow_once", name = "Allow once" } } }, function(r)
+    answered = r
+  end)
+  check("a picker that fails is a denial", answered, { outcome = "cancelled" })
+  vim.ui.select = saved
+
+  check("the server list says when nothing is configured", mcp.lines({})[1], "No MCP servers configured.")
+  check("a failed server shows its error and stderr", mcp.lines({
+    { name = "gh", state = "failed", origin = "workspace", command = { "docker", "run" }, error = "exec: docker: not found",
+      stderrTail = "boom\n", tools = {} },
+  }), { "gh  [failed]  (workspace)", "  $ docker run", "  error: exec: docker: not found", "  stderr: boom", "  tools: 0" })
+
+  check("the statusline is empty when idle", status.text(), "")
+  status.on_event({ taskId = "t1", sessionId = "s", type = "tool_call", tool = "fs__read", status = "running" })
+  check("the statusline names the running tool", status.text(), "agentls: calling fs__read")
+  status.on_event({ taskId = "t1", sessionId = "s", type = "approval", approvalId = "a1", state = "waiting" })
+  status.set_approval("a1", { title = "x" })
+  check("the statusline says an approval waits", status.text(), "agentls: approval needed")
+  status.on_event({ taskId = "t1", sessionId = "s", type = "approval", approvalId = "a1", state = "resolved" })
+  check("a resolved approval leaves the statusline", status.text(), "agentls: working")
+  status.on_event({ taskId = "t1", sessionId = "s", type = "done", stopReason = "end_turn" })
+  check("the statusline is empty after done", status.text(), "")
+
+  transcript.next_prompt = "fix it"
+  for _, ev in ipairs({
+    { type = "text", delta = "Hel" },
+    { type = "text", delta = "lo\nwor" },
+    { type = "text", delta = "ld" },
+    { type = "tool_call", tool = "write_file", title = "a.txt", status = "pending" },
+    { type = "text", delta = "Done." },
+    { type = "done", stopReason = "end_turn" },
+  }) do
+    ev.taskId, ev.sessionId = "t9", "s9"
+    transcript.on_event(ev)
+  end
+  check("streamed deltas join into lines; blocks and the end are marked", lib.lines(transcript.find("s9")), {
+    "# agentls session s9", "", "## fix it", "", "Hello", "world", "", "> write_file a.txt (pending)", "", "Done.", "",
+    "--- end_turn", "",
+  })
+end)
