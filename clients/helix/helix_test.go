@@ -20,6 +20,13 @@ const original = `package main
 func main() {}
 `
 
+// instruction has a plain sentence on line 3, for "Run selection as prompt".
+const instruction = `package main
+
+// Write a function Sum that adds up a slice of ints.
+func main() {}
+`
+
 const rewritten = `package main
 
 // Sum adds up xs.
@@ -43,7 +50,7 @@ type helixWorld struct {
 	scr                *screen
 }
 
-func startHelix(t *testing.T, turns ...modeltest.Turn) *helixWorld {
+func startHelix(t *testing.T, text string, turns ...modeltest.Turn) *helixWorld {
 	t.Helper()
 	hx := testenv.Editor(t, "hx")
 	testenv.Tool(t, "tmux")
@@ -62,7 +69,7 @@ func startHelix(t *testing.T, turns ...modeltest.Turn) *helixWorld {
 		}
 	}
 	writeFile(t, filepath.Join(w.ws, "go.mod"), "module example.com/sum\n\ngo 1.22\n")
-	writeFile(t, w.file, original)
+	writeFile(t, w.file, text)
 	link := filepath.Join(bin, "agentls")
 	if err := os.Symlink(agentls, link); err != nil {
 		t.Fatal(err)
@@ -109,7 +116,7 @@ api_key_env = "AGENTLS_TEST_KEY"
 			}
 		}
 	})
-	w.scr.waitFor(regexp.MustCompile(`agent: add a function Sum`), 15*time.Second, "Helix to show main.go")
+	w.scr.waitFor(regexp.MustCompile(regexp.QuoteMeta(strings.Split(text, "\n")[2])), 15*time.Second, "Helix to show main.go")
 	return w
 }
 
@@ -148,7 +155,7 @@ func waitRequests(t *testing.T, m *modeltest.Server, n int, within time.Duration
 // code action and is accepted through it, the edit lands in the buffer.
 func TestHelixRunsADirectiveAndApprovesTheWriteByCodeAction(t *testing.T) {
 	input, _ := json.Marshal(map[string]string{"path": "main.go", "content": rewritten})
-	w := startHelix(t,
+	w := startHelix(t, original,
 		modeltest.Turn{Text: "I will add Sum.", ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "write_file", Input: string(input)}}},
 		modeltest.Turn{Text: "Added Sum."},
 	)
@@ -177,9 +184,13 @@ func TestHelixRunsADirectiveAndApprovesTheWriteByCodeAction(t *testing.T) {
 	if b, _ := os.ReadFile(w.file); string(b) != original {
 		t.Errorf("main.go on disk changed before :w:\n%s", b)
 	}
-	scr.keys("Escape")
-	scr.text(":w")
-	scr.keys("Enter")
+	// The edit is one step of Helix's undo history.
+	scr.escape()
+	scr.keys("u")
+	scr.waitFor(regexp.MustCompile(`agent: add a function Sum`), 10*time.Second, "undo to bring the directive back")
+	scr.keys("U")
+	scr.waitFor(regexp.MustCompile(`func Sum\(xs \[\]int\) int \{`), 10*time.Second, "redo to bring the edit back")
+	scr.command(":w")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		b, _ := os.ReadFile(w.file)
@@ -198,9 +209,7 @@ func TestHelixRunsADirectiveAndApprovesTheWriteByCodeAction(t *testing.T) {
 // then finds neither.
 func quit(t *testing.T, scr *screen) {
 	t.Helper()
-	scr.keys("Escape")
-	scr.text(":qa!")
-	scr.keys("Enter")
+	scr.command(":qa!")
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		out, err := exec.Command(scr.tmux, "-L", scr.socket, "list-panes", "-t", "hx", "-F", "#{pane_dead}").Output()
@@ -210,4 +219,68 @@ func quit(t *testing.T, scr *screen) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Errorf("Helix did not quit within 10s; the screen:\n%s", scr.capture())
+}
+
+// Deny is a code action too; the model is told, and the buffer keeps its text.
+func TestHelixDenyByCodeActionKeepsTheBuffer(t *testing.T) {
+	input, _ := json.Marshal(map[string]string{"path": "main.go", "content": rewritten})
+	w := startHelix(t, original,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "write_file", Input: string(input)}}},
+		modeltest.Turn{Text: "Left main.go alone."},
+	)
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "add a function Sum`), 30*time.Second)
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Deny`), 30*time.Second)
+
+	reqs := waitRequests(t, w.model, 2, 20*time.Second)
+	results := reqs[1].ToolResults()
+	if len(results) != 1 || results[0].ToolUseID != "call_1" || !results[0].IsError {
+		t.Fatalf("after Deny the model got tool results %+v, want one error result for call_1", results)
+	}
+	// The task is over (its summary is on the status line) and the buffer is as it was.
+	scr := w.scr.waitFor(regexp.MustCompile(`Left main\.go alone\.`), 10*time.Second, "the task's summary")
+	if strings.Contains(scr, "func Sum(") {
+		t.Errorf("the denied write reached the buffer:\n%s", scr)
+	}
+	if b, _ := os.ReadFile(w.file); string(b) != original {
+		t.Errorf("the denied write reached the disk:\n%s", b)
+	}
+	quit(t, w.scr)
+}
+
+// The other half of the guide: a selection run with "Run selection as
+// prompt", the approval accepted from :lsp-workspace-command, and the
+// transcript opened by the server in a Helix buffer (window/showDocument).
+func TestHelixSelectionWorkspaceCommandApproveAndTranscript(t *testing.T) {
+	input, _ := json.Marshal(map[string]string{"path": "main.go", "content": rewritten})
+	w := startHelix(t, instruction,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "write_file", Input: string(input)}}},
+		modeltest.Turn{Text: "Sum is in place."},
+	)
+	w.scr.keys("x") // select the directive's whole line
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run selection as prompt`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`approval needed`), 20*time.Second, "the approval message")
+
+	w.scr.command(":lsp-workspace-command agentls.approve")
+	w.scr.waitFor(regexp.MustCompile(`func Sum\(xs \[\]int\) int \{`), 20*time.Second, "the edit in the buffer")
+	reqs := waitRequests(t, w.model, 2, 20*time.Second)
+	if got := reqs[0].LastUserText(); !strings.Contains(got, "Write a function Sum that adds up a slice of ints.") {
+		t.Errorf("the selected line did not reach the model as the prompt: %q", got)
+	}
+	if results := reqs[1].ToolResults(); len(results) != 1 || results[0].IsError {
+		t.Fatalf("tool results %+v, want one successful result", results)
+	}
+	w.scr.waitFor(regexp.MustCompile(`Sum is in place\.`), 10*time.Second, "the task's summary")
+
+	w.scr.command(":lsp-workspace-command agentls.transcript")
+	// The transcript buffer shows the final answer, which main.go does not contain,
+	// and its file is in the state directory, not the workspace.
+	scr := w.scr.waitFor(regexp.MustCompile(`transcripts/.*\.md`), 15*time.Second, "the transcript buffer")
+	if !strings.Contains(scr, "Sum is in place.") {
+		t.Errorf("the transcript buffer does not show the answer:\n%s", scr)
+	}
+	matches, _ := filepath.Glob(filepath.Join(w.dir, "state", "*", "transcripts", "*.md"))
+	if len(matches) != 1 {
+		t.Errorf("want one transcript under XDG_STATE_HOME, found %q", matches)
+	}
+	quit(t, w.scr)
 }

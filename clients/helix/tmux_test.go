@@ -62,6 +62,22 @@ func (s *screen) keys(keys ...string) {
 	s.run(append([]string{"send-keys", "-t", "hx"}, keys...)...)
 }
 
+// escape returns Helix to normal mode. It pauses after the key: an Escape
+// followed at once by ":" reaches Helix as one Alt+: key.
+func (s *screen) escape() {
+	s.t.Helper()
+	s.keys("Escape")
+	time.Sleep(250 * time.Millisecond)
+}
+
+// command runs a typed command (":w", ":lsp-workspace-command agentls.approve") from normal mode.
+func (s *screen) command(cmd string) {
+	s.t.Helper()
+	s.escape()
+	s.text(cmd)
+	s.keys("Enter")
+}
+
 // text types literal text.
 func (s *screen) text(text string) {
 	s.t.Helper()
@@ -91,11 +107,12 @@ func (s *screen) waitFor(re *regexp.Regexp, within time.Duration, what string) s
 	}
 }
 
-// menuRow matches a row of Helix's code action menu: the menu is drawn over
-// the buffer, right of the gutter (a line number or "~"), one item a row. The
-// status line also mentions actions ("run code action 'agentls: Allow once'"),
-// but never right after the gutter.
-var menuRow = regexp.MustCompile(`^\s*(?:\d+|~)?\s+(agentls: (?:Allow once|Always allow|Deny|Run|Fix with agent|Cancel task).*?)\s*$`)
+// menuRow matches a row of Helix's code action menu. The menu is drawn over
+// the buffer, one item a row, usually right of the gutter but right of the
+// cursor's text when a whole line is selected; either way two spaces or more
+// stand before the item. The status line also names actions ("run code
+// action 'agentls: Allow once'"), always right after a quote.
+var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Deny|Run|Fix with agent|Cancel task).*?)\s*$`)
 
 // menuItems returns the code action menu's agentls items, top to bottom.
 func menuItems(scr string) []string {
@@ -134,8 +151,7 @@ func (s *screen) pickCodeAction(want *regexp.Regexp, within time.Duration) strin
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
-		s.keys("Escape")
-		time.Sleep(200 * time.Millisecond)
+		s.escape()
 	}
 	s.t.Fatalf("no code action matching %s within %v; the last screen:\n%s", want, within, scr)
 	return ""
