@@ -33,6 +33,7 @@ model:  set ANTHROPIC_API_KEY, or OPENAI_API_KEY, or run Ollama on localhost
 `
 
 func main() {
+	mcpSupervisorHook()
 	os.Exit(run(os.Args[1:]))
 }
 

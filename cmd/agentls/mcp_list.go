@@ -1,11 +1,187 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
 )
 
+// mcpSupervisorHook runs the MCP server supervisor when agentls was started
+// as one (see mcp.SupervisorHook); main calls it before anything else.
+func mcpSupervisorHook() { mcp.SupervisorHook() }
+
+// cmdMCPList connects every startable server of the config, as the editor
+// would, and prints one row per configured server with its tools and the
+// policy each call would get. Workspace-tier servers are never started here
+// unless their exact command was approved. Exit 0 once listed, even when
+// servers failed (the list says why); 2 on usage errors.
 func cmdMCPList(args []string) int {
-	fmt.Fprintln(os.Stderr, "agentls: cmdMCPList is not built yet")
-	return 1
+	fs := flag.NewFlagSet("mcp list", flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	asJSON := fs.Bool("json", false, `print {"servers": [...]} (PROTOCOL.md section 2)`)
+	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
+	workspace := fs.String("workspace", "", "workspace folder (default the current directory)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "agentls mcp list: unexpected argument %q (usage: agentls mcp list [--json] [--config FILE] [--workspace DIR])\n", fs.Arg(0))
+		return 2
+	}
+	if *configPath == "" {
+		*configPath = config.UserPath()
+	}
+	if *workspace == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "agentls mcp list: cannot find the current directory: %v (pass --workspace DIR)\n", err)
+			return 2
+		}
+		*workspace = wd
+	}
+	if st, err := os.Stat(*workspace); err != nil || !st.IsDir() {
+		fmt.Fprintf(os.Stderr, "agentls mcp list: --workspace %q is not a directory\n", *workspace)
+		return 2
+	}
+
+	cfg := config.Load(*configPath, []string{*workspace})
+	for _, d := range cfg.Diagnostics {
+		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
+	}
+	store := trust.OpenStore(trust.DefaultStorePath())
+	reg := mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
+		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
+		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
+		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
+		Gate:                agent.LaunchGate(store),
+	})
+	defer reg.Close()
+
+	// Ctrl-C stops waiting and lists what is known; Close still reaps.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	reg.Start(ctx)
+	// The registry's own connect and list timers end every attempt; this
+	// bound only guards against waiting forever should one never fire.
+	wait := 5 * time.Second
+	for _, s := range cfg.MCP.Servers {
+		wait = max(wait, orDefault(s.ConnectTimeout, mcp.DefaultConnectTimeout)+orDefault(s.ListTimeout, mcp.DefaultListTimeout)+5*time.Second)
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	reg.Wait(wctx)
+	cancel()
+
+	rows := agent.ServerRows(reg.Servers(), &trust.Policy{Rules: cfg.MCP.Policy, Store: store})
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Servers []agent.ServerRow `json:"servers"`
+		}{rows}); err != nil {
+			fmt.Fprintf(os.Stderr, "agentls mcp list: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printServerRows(os.Stdout, rows, *workspace)
+	return 0
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// printServerRows is the human form of the list: per server its state, the
+// literal command line, env keys, cwd, error and stderr tail; per tool its
+// name, the server's own name, the policy, the server's hints and its cost.
+func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "No MCP servers configured. Add [mcp.servers.NAME] with command = \"...\" to your config.")
+		return
+	}
+	for i, s := range rows {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s  (%s)  %s\n", s.Name, s.Origin, s.State)
+		if len(s.Command) > 0 && s.Command[0] != "" {
+			fmt.Fprintf(w, "  command  %s\n", trust.ShellQuote(s.Command))
+		}
+		if len(s.EnvKeys) > 0 {
+			fmt.Fprintf(w, "  env      %s\n", strings.Join(s.EnvKeys, " "))
+		}
+		if s.Cwd != "" {
+			fmt.Fprintf(w, "  cwd      %s\n", s.Cwd)
+		}
+		switch s.State {
+		case mcp.NeedsApproval:
+			fmt.Fprintf(w, "  not started: approve it with  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+		case mcp.ApprovalStale:
+			fmt.Fprintf(w, "  not started: its command changed since you approved it; check it, then  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+		}
+		if s.Error != "" {
+			fmt.Fprintf(w, "  error    %s\n", s.Error)
+		}
+		for _, warn := range s.Warnings {
+			fmt.Fprintf(w, "  warning  %s\n", warn)
+		}
+		if s.StderrTail != "" && s.State != mcp.Connected {
+			fmt.Fprintf(w, "  stderr   | %s\n", strings.ReplaceAll(s.StderrTail, "\n", "\n           | "))
+		}
+		if s.State != mcp.Connected {
+			continue
+		}
+		fmt.Fprintf(w, "  tools    %d, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
+		width := 0
+		for _, t := range s.Tools {
+			width = max(width, len(t.Name))
+		}
+		for _, t := range s.Tools {
+			orig := ""
+			if t.ServerTool != strings.TrimPrefix(t.Name, s.Name+"__") {
+				orig = fmt.Sprintf("  (server's name %q)", t.ServerTool)
+			}
+			fmt.Fprintf(w, "    %-*s  %-5s  %5d tok%s%s\n", width, t.Name, t.Policy, t.SchemaTokens, hints(t.Annotations), orig)
+		}
+	}
+}
+
+// hints shows a server's claims about a tool. They are untrusted: shown,
+// never used to loosen the policy column.
+func hints(a *mcp.Annotations) string {
+	if a == nil {
+		return ""
+	}
+	var h []string
+	if a.ReadOnlyHint {
+		h = append(h, "readOnly")
+	}
+	if a.DestructiveHint != nil && *a.DestructiveHint {
+		h = append(h, "destructive")
+	}
+	if a.IdempotentHint {
+		h = append(h, "idempotent")
+	}
+	if a.OpenWorldHint != nil && *a.OpenWorldHint {
+		h = append(h, "openWorld")
+	}
+	if len(h) == 0 {
+		return ""
+	}
+	return "  [" + strings.Join(h, " ") + "]"
 }
