@@ -129,9 +129,12 @@ func LaunchCard(s config.Server) (title, detail string) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if len(keys) == 0 {
+	switch {
+	case len(keys) == 0 && s.Origin == config.User:
+		b.WriteString("env:     (none added; a user-tier server inherits agentls's environment)\n")
+	case len(keys) == 0:
 		b.WriteString("env:     (none besides the minimal base: PATH, HOME, USER, LANG, TERM, TMPDIR, SHELL)\n")
-	} else {
+	default:
 		b.WriteString("env:     (as written; ${VAR} is expanded from agentls's environment at start)\n")
 		for _, k := range keys {
 			fmt.Fprintf(&b, "  %s=%s\n", quoteWord(k, true), quoteWord(s.Env[k], false))

@@ -79,7 +79,7 @@ var gitReadOnly = map[string]bool{
 	"describe": true, "show-ref": true, "merge-base": true, "rev-list": true, "whatchanged": true,
 	"count-objects": true, "check-ignore": true, "name-rev": true, "grep": true, "cherry": true,
 	"branch": true, "tag": true, "remote": true, "config": true, "stash": true, "reflog": true,
-	"version": true, "help": true,
+	"version": true,
 }
 
 var gitBadFlags = map[string]string{

@@ -40,7 +40,7 @@ var mustFlagShell = []string{
 	"git branch -D main", "git branch new-branch", "git tag -d v1", "git tag v2", "git stash", "git stash drop",
 	"git rebase -i HEAD~2", "git fetch", "git pull", "git diff --output=x.patch", "git log --ext-diff",
 	"git grep -O foo", "git --git-dir=elsewhere status", "git remote add x https://e", "git remote show origin",
-	"git submodule update --init", "git apply p.diff", "git reflog expire --all", "git -C /etc status",
+	"git submodule update --init", "git apply p.diff", "git help log", "git reflog expire --all", "git -C /etc status",
 	// environment prefixes and env
 	"FOO=bar ls", "LD_PRELOAD=evil.so ls", "PAGER=evil git log", "GIT_SSH_COMMAND=evil git status",
 	"env ls", "env -i sh", "env", "printenv", "printenv GITHUB_TOKEN",
