@@ -100,7 +100,7 @@ func (p *Policy) ClassifyCall(t ToolInfo) Decision {
 			continue // a repo can never allow a tool
 		}
 		if strictness(a) > strictness(d.Action) {
-			d = Decision{Action: a, Reason: fmt.Sprintf("%s by the workspace's %s (workspace rules may only tighten)", verb(a), ruleText(r))}
+			d = Decision{Action: a, Reason: fmt.Sprintf("%s the workspace's %s (workspace rules may only tighten)", verb(a), ruleText(r))}
 		}
 	}
 
@@ -127,7 +127,7 @@ func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
 	d := Decision{Action: Ask, Reason: fmt.Sprintf("no [mcp.policy] entry matches %s, so it asks (the default for every MCP tool)", t.Name)}
 	if best != nil {
 		a := normAction(best.Action)
-		d = Decision{Action: a, Reason: fmt.Sprintf("%s by %s", verb(a), ruleText(*best))}
+		d = Decision{Action: a, Reason: fmt.Sprintf("%s %s", verb(a), ruleText(*best))}
 		if a != Action(strings.ToLower(strings.TrimSpace(best.Action))) {
 			d.Reason = fmt.Sprintf("asks: %s has the unknown action %q (expected allow, ask or deny)", ruleText(*best), best.Action)
 		}
@@ -154,14 +154,15 @@ func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
 	return Decision{Action: Allow, Reason: fmt.Sprintf("allowed: you chose \"always allow\" for %s and its definition has not changed since", t.Name)}
 }
 
+// verb starts a reason: "allowed by", "denied by", "asks because of".
 func verb(a Action) string {
 	switch a {
 	case Allow:
-		return "allowed"
+		return "allowed by"
 	case Deny:
-		return "denied"
+		return "denied by"
 	}
-	return "asks"
+	return "asks because of"
 }
 
 // ruleText names a rule the way the user wrote it and where.
