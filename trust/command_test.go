@@ -237,3 +237,16 @@ func TestDecideWriteAlwaysAsks(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifierTablesAreDisjoint(t *testing.T) {
+	for prog := range readOnlyPrograms {
+		if why, ok := dangerousPrograms[prog]; ok {
+			t.Errorf("%s is both read-only and dangerous (%s)", prog, why)
+		}
+	}
+	for prog := range interpreters {
+		if _, ok := dangerousPrograms[prog]; !ok {
+			t.Errorf("interpreter %s has no reason in dangerousPrograms", prog)
+		}
+	}
+}

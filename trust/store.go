@@ -70,7 +70,12 @@ func DefaultStorePath() string {
 }
 
 // Path is the file this store reads and writes.
-func (s *Store) Path() string { return s.path }
+func (s *Store) Path() string {
+	if s == nil {
+		return ""
+	}
+	return s.path
+}
 
 // LaunchState says whether this server's current fingerprint is approved: no
 // entry is NeedsApproval, an entry for another fingerprint is ApprovalStale
