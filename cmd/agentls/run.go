@@ -1,8 +1,247 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
 )
 
-func cmdRun(args []string) int { fmt.Fprintln(os.Stderr, "agentls: cmdRun is not built yet"); return 1 }
+// cmdRun is `agentls run [--json] [--config FILE] "prompt"`: one task in the
+// current directory. Text streams to stdout (or, with --json, one event per
+// line); tool calls and approval cards go to stderr. Approvals are asked on
+// the terminal; with no terminal every approval is denied. Exit 0 when the
+// task ends its turn, 1 on error or max_iterations, 130 when interrupted, 2
+// on usage errors.
+func cmdRun(args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the event stream (PROTOCOL.md section 3), one JSON object per line")
+	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
+	operands, code := parseArgs(fs, args)
+	if code >= 0 {
+		return code
+	}
+	prompt := strings.TrimSpace(strings.Join(operands, " "))
+	if prompt == "" {
+		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] "what the agent should do")`)
+		return 2
+	}
+	root, err := workspaceRoot("")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
+		return 2
+	}
+	if *configPath == "" {
+		*configPath = config.UserPath()
+	}
+	cfg := config.Load(*configPath, []string{root})
+	for _, d := range cfg.Diagnostics {
+		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
+	}
+	store, err := openStore()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
+		return 1
+	}
+
+	// Ctrl-C or SIGTERM cancels the task; the deferred Closes then reap
+	// every MCP server and command.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	reg := mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
+		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
+		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
+		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
+		Reserved:            agent.BuiltinToolNames(),
+		Gate:                agent.LaunchGate(store),
+	})
+	defer reg.Close()
+	reg.Start(context.WithoutCancel(ctx))
+	for _, s := range reg.Servers() {
+		if s.State == mcp.NeedsApproval || s.State == mcp.ApprovalStale {
+			fmt.Fprintf(os.Stderr, "agentls: MCP server %q from the workspace config is not started (%s): review it with `agentls mcp trust %s`\n", s.Name, s.State, s.Name)
+		}
+	}
+
+	core, err := agent.New(agent.Options{Config: cfg, Registry: reg, Store: store, Root: root,
+		Logf: func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
+		return 1
+	}
+	defer core.Close()
+
+	var ap agent.Approver = noTerminal{out: os.Stderr}
+	if isTerminal(os.Stdin) {
+		ap = &terminalApprover{in: os.Stdin, out: os.Stderr}
+	}
+	var sink agent.EventSink = &textSink{out: os.Stdout, info: os.Stderr}
+	if *asJSON {
+		sink = &jsonSink{enc: json.NewEncoder(os.Stdout)}
+	}
+	task := core.Start(agent.RunRequest{Prompt: prompt}, agent.TaskIO{Approver: ap, Events: sink})
+	select {
+	case <-task.Done():
+	case <-ctx.Done():
+		core.Cancel(task.ID)
+		<-task.Done()
+	}
+	res := task.Result()
+	if ts, ok := sink.(*textSink); ok {
+		ts.finish()
+	}
+	switch res.StopReason {
+	case "end_turn":
+		return 0
+	case "cancelled":
+		fmt.Fprintln(os.Stderr, "agentls run: cancelled")
+		return 130
+	}
+	msg := res.Error
+	if msg == "" {
+		msg = res.StopReason
+	}
+	fmt.Fprintf(os.Stderr, "agentls run: %s\n", msg)
+	return 1
+}
+
+// textSink streams the assistant's text to stdout and a line per tool call
+// and result to stderr, so stdout holds only what the model said.
+type textSink struct {
+	out, info io.Writer
+	mu        sync.Mutex
+	midLine   bool // stdout does not end with a newline
+}
+
+func (s *textSink) Event(e agent.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch e.Type {
+	case "text":
+		io.WriteString(s.out, e.Delta)
+		s.midLine = !strings.HasSuffix(e.Delta, "\n")
+	case "tool_call":
+		if e.Arguments != nil { // the first event of a call carries its arguments
+			s.newline()
+			fmt.Fprintf(s.info, "→ %s %s\n", e.Title, e.Arguments)
+		}
+	case "tool_result":
+		first, _, _ := strings.Cut(e.Output, "\n")
+		fmt.Fprintf(s.info, "  %s: %s\n", e.Status, first)
+	case "status":
+		fmt.Fprintf(s.info, "agentls: %s\n", e.Message)
+	}
+}
+
+func (s *textSink) newline() {
+	if s.midLine {
+		io.WriteString(s.out, "\n")
+		s.midLine = false
+	}
+}
+
+func (s *textSink) finish() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.newline()
+}
+
+// jsonSink prints each event as one JSON line.
+type jsonSink struct {
+	mu  sync.Mutex
+	enc *json.Encoder
+}
+
+func (s *jsonSink) Event(e agent.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.enc.Encode(e)
+}
+
+// noTerminal denies every approval and says so: with nobody to ask, nothing
+// is approved (a script or CI job never gets a silent yes).
+type noTerminal struct{ out io.Writer }
+
+func (n noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
+	fmt.Fprintf(n.out, "agentls: approval needed, but standard input is not a terminal: denied.\n%s\n%s\n", a.Title, a.Detail)
+	return "reject_once", nil
+}
+
+// terminalApprover shows each card literally on the terminal and reads the
+// answer: y allows once, a allows always (where offered), anything else denies.
+type terminalApprover struct {
+	in  io.Reader
+	out io.Writer
+
+	mu    sync.Mutex // one card at a time
+	once  sync.Once
+	lines chan string
+}
+
+func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.once.Do(func() {
+		// One reader for the life of the process: a read of a terminal
+		// cannot be interrupted, so it is never abandoned mid-answer.
+		t.lines = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(t.in)
+			for sc.Scan() {
+				t.lines <- sc.Text()
+			}
+			close(t.lines)
+		}()
+	})
+	// Drop anything typed before this card was shown: a stray "y" must
+	// never answer a question the user has not seen.
+	for drained := false; !drained; {
+		select {
+		case <-t.lines:
+		default:
+			drained = true
+		}
+	}
+	always := ""
+	for _, o := range a.Options {
+		if o.OptionID == "allow_always" {
+			always = o.Name
+		}
+	}
+	fmt.Fprintf(t.out, "\n%s\n%s\n", a.Title, a.Detail)
+	if always != "" {
+		fmt.Fprintf(t.out, "[y] allow once  [a] %s  [N] deny: ", always)
+	} else {
+		fmt.Fprint(t.out, "[y] allow once  [N] deny: ")
+	}
+	select {
+	case line, ok := <-t.lines:
+		if !ok {
+			fmt.Fprintln(t.out, "(end of input: denied)")
+			return "reject_once", nil
+		}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return "allow_once", nil
+		case "a", "always":
+			if always != "" {
+				return "allow_always", nil
+			}
+		}
+		return "reject_once", nil
+	case <-ctx.Done():
+		fmt.Fprintln(t.out, "(no answer: denied)")
+		return "", ctx.Err()
+	}
+}

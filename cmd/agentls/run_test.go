@@ -1,0 +1,197 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// runEnv is a temp home for one `agentls run`: a workspace folder, a user
+// config pointing at the fake model and the real server-filesystem, and a
+// private state directory.
+type runEnv struct {
+	bin, ws, state, config string
+	model                  *modeltest.Server
+}
+
+func newRunEnv(t *testing.T, format, policy string) *runEnv {
+	t.Helper()
+	e := &runEnv{bin: testenv.Agentls(t), model: modeltest.New(t)}
+	fsServer := testenv.NodeBin(t, "mcp-server-filesystem")
+	tmp := t.TempDir()
+	tmp, _ = filepath.EvalSymlinks(tmp)
+	e.ws, e.state, e.config = filepath.Join(tmp, "ws"), filepath.Join(tmp, "state"), filepath.Join(tmp, "config.toml")
+	if err := os.MkdirAll(e.ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := e.model.URL()
+	if format == "openai" {
+		base += "/v1"
+	}
+	cfg := fmt.Sprintf("[model]\nprovider = %q\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n", format, base)
+	cfg += fmt.Sprintf("[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n\n", fsServer, e.ws)
+	if policy != "" {
+		cfg += "[mcp.policy]\n" + policy + "\n"
+	}
+	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { testenv.WaitNoProcesses(t, e.ws, 10*time.Second) })
+	return e
+}
+
+func (e *runEnv) command(args ...string) *exec.Cmd {
+	cmd := exec.Command(e.bin, append([]string{"run"}, args...)...)
+	cmd.Dir = e.ws
+	cmd.Env = append(os.Environ(), "AGENTLS_CONFIG="+e.config, "XDG_STATE_HOME="+e.state, "AGENTLS_TEST_KEY=test")
+	return cmd // Stdin nil: /dev/null, which is not a terminal
+}
+
+// run runs `agentls run` to its end and returns its exit code and output.
+func (e *runEnv) run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	cmd := e.command(args...)
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), out.String(), errb.String()
+	} else if err != nil {
+		t.Fatalf("agentls run: %v", err)
+	}
+	return 0, out.String(), errb.String()
+}
+
+func (e *runEnv) readTurn() modeltest.Turn {
+	return modeltest.Turn{Text: "Let me read it.", ToolCalls: []modeltest.ToolCall{
+		{ID: "call_fs", Name: "fs__read_text_file", Input: fmt.Sprintf(`{"path":%q}`, filepath.Join(e.ws, "hello.txt"))},
+	}}
+}
+
+func TestRunMCPCallAllowListedVersusDeniedWithoutTerminal(t *testing.T) {
+	for _, format := range []string{"anthropic", "openai"} {
+		t.Run(format+"/allow-listed call completes with the real result", func(t *testing.T) {
+			e := newRunEnv(t, format, `"fs__read_text_file" = "allow"`)
+			os.WriteFile(filepath.Join(e.ws, "hello.txt"), []byte("hello from server-filesystem\n"), 0o644)
+			e.model.Script(e.readTurn(), modeltest.Turn{Text: "The file says hello."})
+			code, stdout, stderr := e.run(t, "what does hello.txt say?")
+			if code != 0 {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			if !strings.Contains(stdout, "The file says hello.") {
+				t.Errorf("stdout = %q, want the model's final text", stdout)
+			}
+			reqs := e.model.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d model requests, want 2", len(reqs))
+			}
+			trs := reqs[1].ToolResults()
+			if len(trs) != 1 || trs[0].ToolUseID != "call_fs" || trs[0].IsError || !strings.Contains(trs[0].Content, "hello from server-filesystem") {
+				t.Fatalf("second request's tool results = %+v, want the server's real result", trs)
+			}
+		})
+		t.Run(format+"/call without allow entry and without terminal is denied", func(t *testing.T) {
+			e := newRunEnv(t, format, "")
+			os.WriteFile(filepath.Join(e.ws, "hello.txt"), []byte("must not be read\n"), 0o644)
+			e.model.Script(e.readTurn(), modeltest.Turn{Text: "I was denied."})
+			code, stdout, stderr := e.run(t, "read hello.txt")
+			if code != 0 {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			if !strings.Contains(stderr, "not a terminal: denied") || !strings.Contains(stderr, "fs · read_text_file") {
+				t.Errorf("stderr does not say the approval was denied for lack of a terminal:\n%s", stderr)
+			}
+			trs := e.model.Requests()[1].ToolResults()
+			if len(trs) != 1 || strings.TrimPrefix(trs[0].Content, model.ErrorPrefix) != "ERROR: denied by the user" {
+				t.Fatalf("tool results = %+v, want the denial", trs)
+			}
+		})
+	}
+}
+
+func TestRunJSONPrintsTheEventStream(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	e.model.Script(modeltest.Turn{Text: "just text"})
+	code, stdout, stderr := e.run(t, "--json", "say something")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var evs []agent.Event
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	for sc.Scan() {
+		var ev agent.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %q is not an event: %v", sc.Text(), err)
+		}
+		evs = append(evs, ev)
+	}
+	var streamed strings.Builder
+	for _, ev := range evs {
+		if ev.Type == "text" {
+			streamed.WriteString(ev.Delta)
+		}
+	}
+	if streamed.String() != "just text" || evs[len(evs)-1].Type != "done" || evs[len(evs)-1].Text != "just text" || evs[len(evs)-1].StopReason != "end_turn" {
+		t.Fatalf("events = %+v", evs)
+	}
+	for i, ev := range evs {
+		if ev.Seq != i+1 || ev.TaskID != "t1" {
+			t.Errorf("event %d: seq %d task %q", i, ev.Seq, ev.TaskID)
+		}
+	}
+}
+
+func TestRunExitCodes(t *testing.T) {
+	t.Run("model error exits 1 with the message on stderr", func(t *testing.T) {
+		e := newRunEnv(t, "openai", "")
+		e.model.Script(modeltest.Turn{Status: 401, ErrorType: "authentication_error"})
+		code, _, stderr := e.run(t, "hi")
+		if code != 1 || !strings.Contains(stderr, "agentls run: ") {
+			t.Fatalf("exit %d, stderr %q; want 1 and a message", code, stderr)
+		}
+	})
+	t.Run("no prompt is a usage error", func(t *testing.T) {
+		e := newRunEnv(t, "openai", "")
+		if code, _, stderr := e.run(t); code != 2 || !strings.Contains(stderr, "no prompt") {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("SIGINT cancels the task and exits 130", func(t *testing.T) {
+		e := newRunEnv(t, "anthropic", "")
+		e.model.Script(modeltest.Turn{Text: "streaming forever", Hang: true})
+		cmd := e.command("hang")
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The first streamed bytes mean the task is running.
+		if _, err := stdout.Read(make([]byte, 1)); err != nil {
+			t.Fatalf("no output before the signal: %v (%s)", err, stderr.String())
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		go func() { bufio.NewReader(stdout).WriteTo(new(bytes.Buffer)) }()
+		err = cmd.Wait()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 130 {
+			t.Fatalf("wait = %v, want exit 130\nstderr: %s", err, stderr.String())
+		}
+	})
+}
