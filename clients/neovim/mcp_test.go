@@ -2,6 +2,7 @@ package neovim_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,11 +17,17 @@ func TestMcp(t *testing.T) {
 	for _, ed := range editors {
 		t.Run("nvim "+ed.label+": AgentMcp lists state, command, tools, policy; an MCP call asks with server · tool", func(t *testing.T) {
 			nvim := testenv.Editor(t, ed.name)
-			everything := testenv.NodeBin(t, "mcp-server-everything")
+			real := testenv.NodeBin(t, "mcp-server-everything")
 			w := newWorld(t, "openai",
 				modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_echo", Name: "everything__echo", Input: `{"message":"hi from nvim"}`}}},
 				modeltest.Turn{Text: "The server echoed."},
 			)
+			// Through a link in the test's folder, so the server's command
+			// line carries the marker that proves it did not outlive the test.
+			everything := filepath.Join(w.dir, "bin", "mcp-server-everything")
+			if err := os.Symlink(real, everything); err != nil {
+				t.Fatal(err)
+			}
 			config := w.configPath()
 			f, err := os.OpenFile(config, os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {

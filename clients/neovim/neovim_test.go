@@ -146,7 +146,8 @@ func (w *world) runNvim(t *testing.T, nvim string, args ...string) map[string]an
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), nvimBound)
 	defer cancel()
-	full := append([]string{"--headless", "-i", "NONE", "-n"}, args...)
+	// The marker on the command line lets WaitNoProcesses find this Neovim.
+	full := append([]string{"--headless", "-i", "NONE", "-n", "--cmd", "let g:agentls_e2e_dir = '" + w.dir + "'"}, args...)
 	cmd := exec.CommandContext(ctx, nvim, full...)
 	cmd.Dir = w.ws
 	cmd.Env = w.env
