@@ -99,13 +99,17 @@ async function fakeModel(t, bins, turns) {
 /**
  * startAgentls runs agentls serve in a fresh workspace and returns a
  * connection the extension code can use in place of a LanguageClient.
- * files: {relative path: text} written into the workspace. modelUrl: the fake
- * model's URL (omit for no model).
+ * files: {relative path: text} written into the workspace (or a function of
+ * the workspace's path returning them). modelUrl: the fake
+ * model's URL (omit for no model). setup(conn): called before initialize,
+ * as the extension attaches its handlers before the client starts (the
+ * server may ask for approvals as soon as it is initialized).
  */
-async function startAgentls(t, bins, { files = {}, modelUrl } = {}) {
+async function startAgentls(t, bins, { files = {}, modelUrl, setup } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-'));
   const ws = path.join(dir, 'ws');
   fs.mkdirSync(path.join(ws, '.git'), { recursive: true });
+  if (typeof files === 'function') files = files(ws);
   for (const [rel, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
     fs.writeFileSync(path.join(ws, rel), text);
@@ -160,6 +164,7 @@ async function startAgentls(t, bins, { files = {}, modelUrl } = {}) {
   conn.onNotification('window/logMessage', () => {});
   conn.onNotification('$/progress', () => {});
   conn.onNotification('textDocument/publishDiagnostics', () => {});
+  if (setup) setup(conn);
   conn.listen();
 
   const capabilities = announce({
