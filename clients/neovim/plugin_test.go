@@ -1,6 +1,7 @@
 package neovim_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -58,6 +59,13 @@ func TestPlugin(t *testing.T) {
 			}
 			if name, _ := res["transcript_window"].(string); !strings.Contains(name, "agentls://transcript/") {
 				t.Errorf(":AgentTranscript showed %q, want the live transcript buffer", name)
+			}
+			file, _ := res["transcript_file"].(string)
+			if !strings.HasPrefix(file, filepath.Join(w.dir, "state")+string(filepath.Separator)) {
+				t.Errorf(":AgentTranscript! opened %q, want the Markdown transcript under the state directory", file)
+			}
+			if md := strings.Join(strs(res["transcript_file_lines"]), "\n"); !strings.Contains(md, "make it a greeting") || !strings.Contains(md, finalText) {
+				t.Errorf("Markdown transcript lacks the prompt or the final text:\n%s", md)
 			}
 			mcp, _ := res["mcp"].(map[string]any)
 			if mcp == nil || mcp["focused"] != true || !strings.Contains(strings.Join(strs(mcp["lines"]), "\n"), "No MCP servers configured") {

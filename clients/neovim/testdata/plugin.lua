@@ -2,7 +2,7 @@
 -- file on the command line; select line 1, :'<,'>AgentRun, answer the write
 -- approval (vim.ui.select, the user picks "Allow once"), wait for the edit in
 -- the buffer, the task result and the streamed text in the live transcript;
--- then :AgentTranscript, :AgentMcp and :AgentNewChat.
+-- then :AgentTranscript, :AgentTranscript!, :AgentMcp and :AgentNewChat.
 local lib = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/lib.lua")
 local R = lib.result
 
@@ -83,6 +83,16 @@ lib.main(function()
   vim.cmd("AgentTranscript")
   R.transcript_window = vim.api.nvim_buf_get_name(vim.api.nvim_get_current_buf())
   vim.cmd("wincmd p")
+
+  -- :AgentTranscript! asks the server for the Markdown file; it arrives as
+  -- window/showDocument (the plugin's own handler on 0.7, Neovim's on 0.10).
+  vim.cmd("AgentTranscript!")
+  lib.wait(10000, function()
+    return vim.api.nvim_buf_get_name(0):match("%.md$") ~= nil
+  end, "window/showDocument to open the Markdown transcript")
+  R.transcript_file = vim.api.nvim_buf_get_name(0)
+  R.transcript_file_lines = lib.lines(0)
+  vim.cmd("buffer " .. bufnr)
 
   vim.cmd("AgentMcp")
   local float

@@ -81,7 +81,14 @@ end
 --- attach attaches agentls to a buffer (the current one by default).
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
-  return lsp.attach(bufnr, M.config, M.handlers())
+  local cfg = M.config
+  if not vim.lsp.handlers["window/showDocument"] then
+    -- Our own handler answers it (0.7): say so, as 0.10 does for its own.
+    cfg = vim.tbl_extend("force", cfg, {
+      capabilities = vim.tbl_deep_extend("force", cfg.capabilities or {}, { window = { showDocument = { support = true } } }),
+    })
+  end
+  return lsp.attach(bufnr, cfg, M.handlers())
 end
 
 --- setup configures the plugin and attaches agentls to every buffer with a
