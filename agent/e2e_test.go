@@ -18,9 +18,18 @@ import (
 // npm server-filesystem on the workspace folder, and the given policy rules.
 func withFilesystemServer(t *testing.T, rules ...config.PolicyRule) func(*Options) {
 	bin := testenv.NodeBin(t, "mcp-server-filesystem")
+	return withServers(t, func(root string) []config.Server {
+		return []config.Server{{Name: "fs", Origin: config.User, Command: bin, Args: []string{root}, Cwd: root}}
+	}, rules...)
+}
+
+// withServers gives the fixture's Core a real registry over the servers
+// (built from the workspace root), a trust store in the state dir, and
+// checks at cleanup that no server process outlives the registry. Every
+// server must name the root in its args, the marker the check looks for.
+func withServers(t *testing.T, servers func(root string) []config.Server, rules ...config.PolicyRule) func(*Options) {
 	return func(o *Options) {
-		srv := config.Server{Name: "fs", Origin: config.User, Command: bin, Args: []string{o.Root}, Cwd: o.Root}
-		o.Config.MCP.Servers = []config.Server{srv}
+		o.Config.MCP.Servers = servers(o.Root)
 		o.Config.MCP.Policy = rules
 		o.Store = trust.OpenStore(filepath.Join(o.StateDir, "trust.json"))
 		reg := mcp.NewRegistry(o.Config.MCP.Servers, mcp.Options{Reserved: BuiltinToolNames(), Gate: LaunchGate(o.Store), Logf: t.Logf})

@@ -64,17 +64,28 @@ func systemPrompt(ctx context.Context, ws Workspace, tc turnContext) string {
 	return b.String()
 }
 
-// gitBranch is the current branch, or "" when there is none or git is slow.
+// gitBranch is the current branch ("detached at <sha>" without one), or ""
+// outside a repository or when git is slow.
 func gitBranch(ctx context.Context, dir string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "rev-parse", "--abbrev-ref", "HEAD")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return ""
+	git := func(args ...string) string {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir = dir
+		out, err := cmd.Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
 	}
-	return strings.TrimSpace(string(out))
+	// symbolic-ref also names a branch with no commit yet.
+	if br := git("symbolic-ref", "--short", "-q", "HEAD"); br != "" {
+		return br
+	}
+	if sha := git("rev-parse", "--short", "HEAD"); sha != "" {
+		return "detached at " + sha
+	}
+	return ""
 }
 
 func agentsMD(root string) string {

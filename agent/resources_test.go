@@ -1,0 +1,50 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+func TestResourceToolsAgainstServerEverything(t *testing.T) {
+	bin := testenv.NodeBin(t, "mcp-server-everything")
+	f := newFixture(t, "anthropic", withServers(t, func(root string) []config.Server {
+		return []config.Server{{Name: "everything", Origin: config.User, Command: bin, Args: []string{"stdio", root}, Cwd: root}}
+	}))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	f.core.reg.Wait(ctx)
+	env := &toolEnv{ws: f.ws, reg: f.core.reg, maxBytes: 64 << 10}
+	call := func(name, args string) (string, bool) {
+		out, isErr, _ := runBuiltin(ctx, builtins[name], env, json.RawMessage(args))
+		return out, isErr
+	}
+	list, isErr := call("list_mcp_resources", `{}`)
+	if isErr || !strings.Contains(list, "everything · demo://resource/static/document/") {
+		t.Fatalf("list_mcp_resources = %q", list)
+	}
+	text, isErr := call("read_mcp_resource", `{"server":"everything","uri":"demo://resource/dynamic/text/1"}`)
+	if isErr || !strings.HasPrefix(text, "Resource 1: This is a plaintext resource") {
+		t.Errorf("text resource = %q", text)
+	}
+	out, isErr := call("read_mcp_resource", `{"server":"everything","uri":"demo://resource/dynamic/blob/2"}`)
+	_, path, found := strings.Cut(out, " saved to ")
+	if isErr || !strings.HasPrefix(out, "binary content (text/plain, ") || !found {
+		t.Fatalf("blob resource = %q, want a temp file path", out)
+	}
+	defer os.Remove(path)
+	got, err := os.ReadFile(path)
+	if err != nil || !strings.HasPrefix(string(got), "Resource 2: This is a base64 blob") || filepath.Dir(path) != filepath.Clean(os.TempDir()) {
+		t.Errorf("temp file %s = %q (%v)", path, got, err)
+	}
+	if out, isErr := call("read_mcp_resource", `{"server":"nope","uri":"x://y"}`); !isErr || !strings.Contains(out, "nope") {
+		t.Errorf("unknown server = %q", out)
+	}
+}
