@@ -34,6 +34,7 @@ func newAnthropic(baseURL, model, key, keyEnv string, maxTokens int, client *htt
 	}
 }
 
+// Name is "anthropic".
 func (p *anthropic) Name() string { return "anthropic" }
 
 // Stream sends one Messages request with "stream": true.

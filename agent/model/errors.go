@@ -20,6 +20,7 @@ type APIError struct {
 	Attempts int    // how many attempts were made before giving up
 }
 
+// Error says what failed, how often it was tried, and what to do.
 func (e *APIError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s (%d)", e.Provider, e.what(), e.Status)
@@ -68,6 +69,7 @@ type ModelError struct {
 	Hint                          string // extra advice, e.g. `ollama pull NAME`
 }
 
+// Error names the model, the endpoint and the setting to change.
 func (e *ModelError) Error() string {
 	s := fmt.Sprintf("%s: unknown model %q at %s: set [model] name", e.Provider, e.Model, e.URL)
 	if e.Hint != "" {
@@ -86,10 +88,12 @@ type ConnectError struct {
 	Err      error
 }
 
+// Error names the URL tried and the setting to check.
 func (e *ConnectError) Error() string {
 	return fmt.Sprintf("%s: cannot reach %s: %s: is the server running? check [model] base_url", e.Provider, e.URL, short(e.Err))
 }
 
+// Unwrap returns the transport error.
 func (e *ConnectError) Unwrap() error { return e.Err }
 
 // short is the last, most specific part of a network error

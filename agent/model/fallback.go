@@ -13,6 +13,7 @@ type fallback struct {
 	url, model string
 }
 
+// Stream calls Ollama, rewording the errors a user who never chose it cannot act on.
 func (f *fallback) Stream(ctx context.Context, req Request, onText func(string)) (*Response, error) {
 	resp, err := f.Provider.Stream(ctx, req, onText)
 	var ce *ConnectError

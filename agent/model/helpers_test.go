@@ -10,11 +10,15 @@ import (
 
 func readFixture(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
+	b, err := readFixtureB(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+func readFixtureB(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("testdata", name))
 }
 
 // newRawServer is a loopback server for the few transport faults modeltest

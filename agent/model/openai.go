@@ -42,6 +42,7 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 	}
 }
 
+// Name is "openai".
 func (p *openai) Name() string { return "openai" }
 
 // Stream sends one chat completions request with "stream": true.

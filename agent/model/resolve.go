@@ -195,6 +195,7 @@ type NoModelError struct {
 	Err error // the *ConnectError
 }
 
+// Error says what to set, and what was tried.
 func (e *NoModelError) Error() string {
 	why := e.Err.Error()
 	var ce *ConnectError
@@ -204,4 +205,5 @@ func (e *NoModelError) Error() string {
 	return fmt.Sprintf("no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY, or [model] in ~/.config/agentls/config.toml (tried Ollama at %s: %s)", e.URL, why)
 }
 
+// Unwrap returns the connection error.
 func (e *NoModelError) Unwrap() error { return e.Err }

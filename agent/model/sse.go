@@ -23,44 +23,50 @@ type sseEvent struct {
 // colon is dropped; several data lines join with "\n"; a blank line
 // dispatches; an event without data is not dispatched.
 type sseReader struct {
-	r       *bufio.Reader
-	pending bool // the previous line ended in CR: skip a following LF
+	sc *bufio.Scanner
 }
 
 func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{r: bufio.NewReaderSize(r, 64<<10)}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 16<<10), maxSSELine)
+	sc.Split(scanSSELine)
+	return &sseReader{sc: sc}
 }
 
-// line reads one line without its terminator. It returns io.EOF only when
-// no bytes were left.
+// scanSSELine splits at LF, CRLF or a lone CR.
+func scanSSELine(data []byte, atEOF bool) (int, []byte, error) {
+	if atEOF && len(data) == 0 {
+		return 0, nil, nil
+	}
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		switch {
+		case data[i] == '\n':
+			return i + 1, data[:i], nil
+		case i+1 < len(data) && data[i+1] == '\n':
+			return i + 2, data[:i], nil
+		case i+1 < len(data) || atEOF:
+			return i + 1, data[:i], nil
+		}
+		return 0, nil, nil // a CR at the end of the buffer: is an LF next?
+	}
+	if atEOF {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// line reads one line without its terminator; io.EOF when none is left.
 func (s *sseReader) line() ([]byte, error) {
-	var buf []byte
-	for {
-		c, err := s.r.ReadByte()
-		if err != nil {
-			if err == io.EOF && len(buf) > 0 {
-				return buf, nil
-			}
-			return nil, err
-		}
-		if s.pending {
-			s.pending = false
-			if c == '\n' {
-				continue
-			}
-		}
-		switch c {
-		case '\n':
-			return buf, nil
-		case '\r':
-			s.pending = true
-			return buf, nil
-		}
-		buf = append(buf, c)
-		if len(buf) > maxSSELine {
+	if s.sc.Scan() {
+		return s.sc.Bytes(), nil
+	}
+	if err := s.sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, fmt.Errorf("event stream line longer than %d bytes", maxSSELine)
 		}
+		return nil, err
 	}
+	return nil, io.EOF
 }
 
 // Next returns the next event. At the end of the stream it returns io.EOF;
