@@ -1,5 +1,6 @@
--- :AgentCancel stops a task whose model stream hangs: the task ends with
--- stopReason "cancelled" and the statusline goes idle.
+-- :AgentRun with no prompt asks for one; :AgentCancel stops the task while
+-- its model stream hangs: it ends with stopReason "cancelled" and the
+-- statusline goes idle.
 local lib = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/lib.lua")
 local R = lib.result
 
@@ -7,16 +8,21 @@ lib.main(function()
   local agentls = require("agentls")
   local lsp = require("agentls.lsp")
   local bufnr = vim.api.nvim_get_current_buf()
-  vim.notify = function() end
+  R.notify = {}
+  vim.notify = function(msg)
+    table.insert(R.notify, tostring(msg))
+  end
+  -- :AgentRun with neither prompt nor range asks for one; the user types it.
+  vim.ui.input = function(opts, on_confirm)
+    R.input_prompt = opts.prompt
+    on_confirm("take your time")
+  end
   lib.wait(20000, function()
     local c = lsp.client(bufnr)
     return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
   end, "setup{} to attach agentls to the buffer")
 
-  local result
-  agentls.run({ prompt = "take your time", bufnr = bufnr, on_result = function(res, err)
-    result = res or { error = err and err.message }
-  end })
+  vim.cmd("AgentRun")
   -- The model has started streaming: its first delta ("Let...") is in the transcript.
   lib.wait(30000, function()
     local b = agentls.transcript_buffer()
@@ -25,9 +31,14 @@ lib.main(function()
   R.statusline_running = agentls.statusline()
   vim.cmd("AgentCancel")
   lib.wait(30000, function()
-    return result ~= nil
+    for _, m in ipairs(R.notify) do
+      if m:find("agentls: ", 1, true) == 1 then
+        R.result = m
+        return true
+      end
+    end
+    return false
   end, "the agent/run result after :AgentCancel")
-  R.result = result
   lib.wait(5000, function()
     return agentls.statusline() == ""
   end, "the statusline to go idle")

@@ -164,7 +164,12 @@ function M.run(opts)
     end
   end
   if params.prompt == "" and not params.range then
-    vim.notify("agentls: :AgentRun needs a prompt or a selection", vim.log.levels.WARN)
+    -- Nothing to go on: ask for the prompt, then run.
+    vim.ui.input({ prompt = "agentls> " }, function(input)
+      if input and input ~= "" then
+        M.run(vim.tbl_extend("force", opts, { prompt = input, bufnr = bufnr }))
+      end
+    end)
     return nil
   end
   local id

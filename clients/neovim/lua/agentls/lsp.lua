@@ -3,7 +3,7 @@
 -- per workspace root. Everything version-dependent about vim.lsp lives here.
 local M = {}
 
-local uv = vim.loop
+local uv = vim.uv or vim.loop
 
 -- has_start: vim.lsp.start exists from 0.8; 0.7 needs start_client.
 local has_start = type(vim.lsp.start) == "function"
