@@ -172,6 +172,9 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 	// Closing the body on cancel unblocks a read stuck on a silent server.
 	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
 	defer stop()
+	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
+		return nil, -1, fmt.Errorf("%s: %s redirects (%d) to %q: redirects are not followed (the key would go along): set [model] base_url to the final address", e.provider, e.url, resp.StatusCode, resp.Header.Get("Location"))
+	}
 	if resp.StatusCode != http.StatusOK {
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		err := e.statusError(resp.StatusCode, raw)

@@ -267,3 +267,26 @@ func TestWrongBaseURLSaysSo(t *testing.T) {
 		t.Error("a request to the wrong path consumed a turn")
 	}
 }
+
+func TestRedirectsAreNotFollowedSoTheKeyStaysHome(t *testing.T) {
+	var leaked atomic.Int32
+	elsewhere := newRawServer(t, func(w http.ResponseWriter, r *http.Request) { leaked.Add(1) })
+	for _, f := range formats() {
+		t.Run(f.name, func(t *testing.T) {
+			base := newRawServer(t, func(w http.ResponseWriter, r *http.Request) {
+				http.Redirect(w, r, elsewhere+r.URL.Path, http.StatusTemporaryRedirect)
+			})
+			if f.name == "openai" {
+				base += "/v1"
+			}
+			p, waits := f.open(base)
+			_, _, err := stream(t, p, Request{Messages: []Message{userText("hi")}})
+			if err == nil || !strings.Contains(err.Error(), "redirects (307)") || !strings.Contains(err.Error(), elsewhere) {
+				t.Fatalf("err = %v", err)
+			}
+			if leaked.Load() != 0 || len(*waits) != 0 {
+				t.Errorf("the redirect was followed (%d requests elsewhere, %d retries)", leaked.Load(), len(*waits))
+			}
+		})
+	}
+}

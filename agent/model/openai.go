@@ -34,7 +34,7 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 	return &openai{
 		ep: endpoint{
 			provider: "openai", url: base + "/chat/completions",
-			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: client, retry: defaultRetry(),
+			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: noRedirects(client), retry: defaultRetry(),
 			message: openaiCompletionJSON,
 		},
 		maxTokens:     maxTokens,

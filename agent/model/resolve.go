@@ -141,9 +141,6 @@ func New(cfg config.Model, getenv func(string) string) (Provider, error) {
 // Open builds the provider for a resolved model with the given key. client
 // may be nil (the default transport).
 func Open(r Resolved, key string, client *http.Client) (Provider, error) {
-	if client == nil {
-		client = &http.Client{}
-	}
 	maxTokens := r.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
@@ -159,6 +156,18 @@ func Open(r Resolved, key string, client *http.Client) (Provider, error) {
 		return p, nil
 	}
 	return nil, fmt.Errorf("model: provider %q is unknown: expected \"anthropic\" or \"openai\"", r.Provider)
+}
+
+// noRedirects copies client so that it never follows a redirect: Go
+// forwards custom headers such as x-api-key to whatever host a redirect
+// names, so an endpoint (or a hijacked DNS name) could collect the key.
+func noRedirects(client *http.Client) *http.Client {
+	c := &http.Client{}
+	if client != nil {
+		*c = *client
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return c
 }
 
 func hostOf(raw string) string {
