@@ -3,12 +3,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -192,6 +195,87 @@ func TestRunExitCodes(t *testing.T) {
 		ee, ok := err.(*exec.ExitError)
 		if !ok || ee.ExitCode() != 130 {
 			t.Fatalf("wait = %v, want exit 130\nstderr: %s", err, stderr.String())
+		}
+	})
+}
+
+// promptWatch is the terminal's screen: it signals each time a card's
+// question has been printed.
+type promptWatch struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	asked chan struct{}
+}
+
+func (w *promptWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if bytes.HasSuffix(p, []byte("deny: ")) {
+		w.asked <- struct{}{}
+	}
+	return len(p), nil
+}
+
+func (w *promptWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+func TestTerminalApproverAnswers(t *testing.T) {
+	card := agent.Approval{Kind: "mcp_call", Title: "Call fs · write_file?", Detail: "fs · write_file\n{\"path\": \"a\"}",
+		Options: []agent.ApprovalOption{{OptionID: "allow_once", Kind: "allow_once"}, {OptionID: "allow_always", Name: "Always allow fs__write_file", Kind: "allow_always"}, {OptionID: "reject_once", Kind: "reject_once"}}}
+	noAlways := card
+	noAlways.Options = []agent.ApprovalOption{card.Options[0], card.Options[2]}
+	tests := []struct {
+		name   string
+		card   agent.Approval
+		answer string
+		want   string
+	}{
+		{"y allows once", card, "y", "allow_once"},
+		{"yes allows once", card, " YES ", "allow_once"},
+		{"a allows always where offered", card, "a", "allow_always"},
+		{"a denies where always is not offered", noAlways, "a", "reject_once"},
+		{"an empty answer denies", card, "", "reject_once"},
+		{"anything else denies", card, "sure", "reject_once"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			screen := &promptWatch{asked: make(chan struct{}, 1)}
+			ap := &terminalApprover{in: pr, out: screen}
+			got := make(chan string, 1)
+			go func() {
+				opt, _ := ap.RequestApproval(context.Background(), tc.card)
+				got <- opt
+			}()
+			<-screen.asked
+			io.WriteString(pw, tc.answer+"\n")
+			if opt := <-got; opt != tc.want {
+				t.Errorf("answer %q = %q, want %q", tc.answer, opt, tc.want)
+			}
+			if out := screen.String(); !strings.Contains(out, tc.card.Title+"\n"+tc.card.Detail+"\n") {
+				t.Errorf("the card was not shown literally:\n%s", out)
+			}
+		})
+	}
+	t.Run("end of input denies", func(t *testing.T) {
+		ap := &terminalApprover{in: strings.NewReader(""), out: io.Discard}
+		if opt, _ := ap.RequestApproval(context.Background(), card); opt != "reject_once" {
+			t.Errorf("EOF = %q", opt)
+		}
+	})
+	t.Run("a cancelled context denies", func(t *testing.T) {
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		ap := &terminalApprover{in: pr, out: io.Discard}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if opt, err := ap.RequestApproval(ctx, card); opt != "" || err == nil {
+			t.Errorf("cancelled = %q, %v", opt, err)
 		}
 	})
 }

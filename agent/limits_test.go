@@ -1,0 +1,126 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
+)
+
+func TestToolResultsAreCappedForTheModelAndPreviewedInEvents(t *testing.T) {
+	f := newFixture(t, "anthropic", func(o *Options) {
+		o.Config.MCP.ResultMaxBytes = 1000
+		o.Config.Agent.Autopilot = true // ls-like safe commands run without a card
+	})
+	writeFileT(t, f.dir+"/big.txt", strings.Repeat("0123456789\n", 2000))
+	f.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "search_text", Input: `{"pattern":"0123"}`}}},
+		modeltest.Turn{Text: "ok"},
+	)
+	ev := &events{}
+	f.run(t, RunRequest{Prompt: "search"}, TaskIO{Events: ev})
+	trs := f.model.Requests()[1].ToolResults()
+	if len(trs) != 1 || len(trs[0].Content) > 1100 || !strings.Contains(trs[0].Content, "bytes cut]") {
+		t.Fatalf("tool result is %d bytes (%.80q...), want at most ~1000 with a cut marker", len(trs[0].Content), trs[0].Content)
+	}
+	res := ev.ofType("tool_result")
+	if len(res) != 1 || len(res[0].Output) > previewMax+100 {
+		t.Errorf("tool_result event preview is %d bytes", len(res[0].Output))
+	}
+}
+
+func TestEventsAndCardsRedactSecretsInArguments(t *testing.T) {
+	f := newFixture(t, "openai", nil)
+	const secret = "sk-live-abcdefghijklmnopqrstuvwxyz0123456789"
+	f.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"env.txt","content":"API_KEY=` + secret + `"}`}}},
+		modeltest.Turn{Text: "ok"},
+	)
+	ev := &events{}
+	ap := &answer{opt: "reject_once"}
+	f.run(t, RunRequest{Prompt: "write"}, TaskIO{Events: ev, Approver: ap})
+	all, _ := json.Marshal(ev.list())
+	if strings.Contains(string(all), secret) {
+		t.Errorf("events carry the secret: %s", all)
+	}
+	calls := ev.ofType("tool_call")
+	if len(calls) == 0 || !strings.Contains(string(calls[0].Arguments), "env.txt") {
+		t.Errorf("tool_call arguments = %s, want them (redacted), not dropped", calls[0].Arguments)
+	}
+}
+
+func TestMCPDescriptionsAreCappedAndBadNamesNeverReachTheModel(t *testing.T) {
+	f := newFixture(t, "anthropic", withFilesystemServer(t))
+	f.core.cfg.MCP.DescriptionMaxChars = 40
+	f.model.Script(modeltest.Turn{Text: "ok"})
+	f.run(t, RunRequest{Prompt: "hi"}, TaskIO{})
+	var body struct {
+		Tools []struct {
+			Name        string `json:"name"`
+			Description string `json:"description"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(f.model.Requests()[0].Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, tool := range body.Tools {
+		if !legalToolName.MatchString(tool.Name) {
+			t.Errorf("illegal tool name sent: %q", tool.Name)
+		}
+		if strings.HasPrefix(tool.Name, "fs__") {
+			n++
+			prefix := `[MCP server "fs", tool "` + strings.TrimPrefix(tool.Name, "fs__") + `"] `
+			if !strings.HasPrefix(tool.Description, prefix) || len([]rune(strings.TrimPrefix(tool.Description, prefix))) > 41 {
+				t.Errorf("description of %s not capped at 40 characters: %q", tool.Name, tool.Description)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no fs__ tools offered: %+v", body.Tools)
+	}
+}
+
+func TestCloseCancelsRunningTasks(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	f.model.Script(modeltest.Turn{Text: "forever", Hang: true})
+	ev := &events{}
+	started := make(chan struct{})
+	var once bool
+	ev.on = func(e Event) {
+		if e.Type == "text" && !once {
+			once = true
+			close(started)
+		}
+	}
+	task := f.core.Start(RunRequest{Prompt: "hang"}, TaskIO{Events: ev, Workspace: f.ws})
+	<-started
+	f.core.Close()
+	if res := task.Result(); res.StopReason != "cancelled" {
+		t.Fatalf("after Close: %+v, want cancelled", res)
+	}
+	if res := wait(t, f.core.Start(RunRequest{Prompt: "late"}, TaskIO{})); res.StopReason != "error" || !strings.Contains(res.Error, "shutting down") {
+		t.Errorf("Start after Close = %+v", res)
+	}
+}
+
+func TestTaskStateShowsAwaitingApproval(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	f.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"a","content":"x"}`}}},
+		modeltest.Turn{Text: "ok"},
+	)
+	var seen []string
+	ap := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+		for _, ti := range f.core.Tasks() {
+			seen = append(seen, ti.State)
+		}
+		return "reject_once", nil
+	})
+	f.run(t, RunRequest{Prompt: "x"}, TaskIO{Approver: ap})
+	if strings.Join(seen, ",") != "awaiting_approval" {
+		t.Errorf("task states while asking = %v", seen)
+	}
+}
