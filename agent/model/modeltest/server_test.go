@@ -278,3 +278,33 @@ func TestConcurrentRequestsEachConsumeOneTurn(t *testing.T) {
 		t.Errorf("count %d pending %d requests %d", count, s.Pending(), len(s.Requests()))
 	}
 }
+
+func TestChunkDelayStillDeliversTheWholeStream(t *testing.T) {
+	s := modeltest.New(t)
+	s.Script(modeltest.Turn{Text: "a b c", ChunkDelay: time.Millisecond})
+	resp := post(t, context.Background(), s.URL()+"/v1/chat/completions", `{"model":"m","stream":true}`)
+	_, data := events(t, resp.Body)
+	if len(data) < 5 || data[len(data)-1] != "[DONE]" {
+		t.Errorf("events %q", data)
+	}
+}
+
+func TestErrorResponsesUseTheProvidersShape(t *testing.T) {
+	cases := []struct {
+		format, path, want string
+	}{
+		{"anthropic", "/v1/messages", `{"error":{"message":"slow down","type":"rate_limit_error"},"type":"error"}`},
+		{"openai", "/v1/chat/completions", `{"error":{"code":"rate_limit_error","message":"slow down","param":null,"type":"rate_limit_error"}}`},
+	}
+	for _, c := range cases {
+		t.Run(c.format, func(t *testing.T) {
+			s := modeltest.New(t)
+			s.Script(modeltest.Turn{Status: 429, ErrorType: "rate_limit_error", ErrorMessage: "slow down", RetryAfter: "3"})
+			resp := post(t, context.Background(), s.URL()+c.path, `{"stream":true}`)
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != 429 || resp.Header.Get("Retry-After") != "3" || string(body) != c.want {
+				t.Errorf("status %d retry-after %q body %s", resp.StatusCode, resp.Header.Get("Retry-After"), body)
+			}
+		})
+	}
+}
