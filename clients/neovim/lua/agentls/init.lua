@@ -29,28 +29,42 @@ M.config = vim.deepcopy(defaults)
 
 -- pending maps LSP request ids of agent/run to their client, for :AgentCancel.
 local pending = {}
--- last_task is the most recent taskId seen, for :AgentCancel.
-local last_task = nil
+-- running lists the taskIds in flight, oldest first, for :AgentCancel.
+local running = {}
+-- autocmd_data: nvim_exec_autocmds takes `data` from 0.8 on.
+local autocmd_data = vim.fn.has("nvim-0.8") == 1
+
+local function track(ev)
+  for i, id in ipairs(running) do
+    if id == ev.taskId then
+      if ev.type == "done" then
+        table.remove(running, i)
+      end
+      return
+    end
+  end
+  if ev.type ~= "done" then
+    table.insert(running, ev.taskId)
+  end
+end
 
 local function on_event(err, ev)
   if err or type(ev) ~= "table" then
     return
   end
   if ev.taskId then
-    last_task = ev.taskId
-    if ev.type == "done" and last_task == ev.taskId then
-      last_task = nil
-    end
+    track(ev)
   end
   if ev.sessionId and not transcript.current then
     transcript.current = ev.sessionId
   end
   status.on_event(ev)
   transcript.on_event(ev)
-  -- data is 0.8+; 0.7 rejects the key, so fall back to a bare event there.
-  if not pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "AgentlsEvent", modeline = false, data = ev }) then
-    pcall(vim.api.nvim_exec_autocmds, "User", { pattern = "AgentlsEvent", modeline = false })
+  local opts = { pattern = "AgentlsEvent", modeline = false }
+  if autocmd_data then
+    opts.data = ev
   end
+  vim.api.nvim_exec_autocmds("User", opts)
 end
 
 -- show_document opens a file the server points at (window/showDocument):
@@ -100,7 +114,10 @@ function M.setup(opts)
   end
   -- A server that exits leaves no task running: clear the statusline.
   M.config.on_exit = function()
-    vim.schedule(status.forget)
+    vim.schedule(function()
+      running = {}
+      status.forget()
+    end)
   end
   local group = vim.api.nvim_create_augroup("agentls", { clear = true })
   vim.api.nvim_create_autocmd({ "BufReadPost", "BufNewFile" }, {
@@ -205,15 +222,20 @@ function M.run(opts)
   return id
 end
 
---- cancel cancels the latest task (agent/cancel), or the pending agent/run
---- requests when no task has reported yet ($/cancelRequest).
+--- cancel cancels the latest running task (agent/cancel), or the pending
+--- agent/run requests when no task has reported yet ($/cancelRequest).
 function M.cancel(bufnr)
   local client = client_or_warn(bufnr)
   if not client then
     return
   end
-  if last_task then
-    lsp.request(client, "agent/cancel", { taskId = last_task }, function() end, bufnr)
+  local task = running[#running]
+  if task then
+    lsp.request(client, "agent/cancel", { taskId = task }, function(err)
+      if err then
+        vim.notify("agentls: agent/cancel: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      end
+    end, bufnr)
     return
   end
   local any = false
