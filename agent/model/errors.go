@@ -50,6 +50,8 @@ func (e *APIError) what() string {
 		return "server error"
 	case e.Status == 400 || e.Status == 422:
 		return "request rejected"
+	case e.Status == 413:
+		return "request too large"
 	}
 	return "error"
 }

@@ -1,7 +1,13 @@
 // Package model holds agentls's own small clients for the two model wire
 // formats (Anthropic Messages and OpenAI chat completions), both streaming
-// with tool calls, behind one Provider interface. It reads no environment
-// variable by itself: the caller passes the key.
+// with tool calls, behind one Provider interface, and the choice of model
+// from the [model] table (Resolve, New).
+//
+// It never reads the environment by itself (callers pass getenv and the
+// key), never sends a key anywhere but the configured endpoint (no
+// redirects followed, OPENAI_API_KEY only to OpenAI), never lets a tool
+// name outside the providers' common rule reach the wire, and never retries
+// once text has reached the caller.
 package model
 
 import (
