@@ -52,6 +52,13 @@ type helixWorld struct {
 
 func startHelix(t *testing.T, text string, turns ...modeltest.Turn) *helixWorld {
 	t.Helper()
+	return startHelixWith(t, map[string]string{"main.go": text}, turns...)
+}
+
+// startHelixWith is startHelix with more workspace files; "{{ws}}" in their
+// text becomes the workspace's path. Helix opens main.go at line 3.
+func startHelixWith(t *testing.T, files map[string]string, turns ...modeltest.Turn) *helixWorld {
+	t.Helper()
 	hx := testenv.Editor(t, "hx")
 	testenv.Tool(t, "tmux")
 	agentls := testenv.Agentls(t)
@@ -69,7 +76,13 @@ func startHelix(t *testing.T, text string, turns ...modeltest.Turn) *helixWorld 
 		}
 	}
 	writeFile(t, filepath.Join(w.ws, "go.mod"), "module example.com/sum\n\ngo 1.22\n")
-	writeFile(t, w.file, text)
+	for rel, text := range files {
+		p := filepath.Join(w.ws, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, p, strings.ReplaceAll(text, "{{ws}}", w.ws))
+	}
 	link := filepath.Join(bin, "agentls")
 	if err := os.Symlink(agentls, link); err != nil {
 		t.Fatal(err)
@@ -116,7 +129,7 @@ api_key_env = "AGENTLS_TEST_KEY"
 			}
 		}
 	})
-	w.scr.waitFor(regexp.MustCompile(regexp.QuoteMeta(strings.Split(text, "\n")[2])), 15*time.Second, "Helix to show main.go")
+	w.scr.waitFor(regexp.MustCompile(regexp.QuoteMeta(strings.Split(files["main.go"], "\n")[2])), 15*time.Second, "Helix to show main.go")
 	return w
 }
 
@@ -281,6 +294,43 @@ func TestHelixSelectionWorkspaceCommandApproveAndTranscript(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(w.dir, "state", "*", "transcripts", "*.md"))
 	if len(matches) != 1 {
 		t.Errorf("want one transcript under XDG_STATE_HOME, found %q", matches)
+	}
+	quit(t, w.scr)
+}
+
+// A repository that declares an MCP server gets no process on open: Helix
+// shows the launch card's choices as code actions, and the server starts only
+// after "Trust and start" is picked. Quitting Helix reaps it (the leak check
+// at cleanup looks for the workspace path in every command line).
+func TestHelixStartsAWorkspaceMCPServerOnlyAfterTrustCodeAction(t *testing.T) {
+	fsServer := testenv.NodeBin(t, "mcp-server-filesystem")
+	w := startHelixWith(t, map[string]string{
+		"main.go":              original,
+		".agentls/config.toml": "[mcp.servers.fs]\ncommand = \"" + fsServer + "\"\nargs = [\"{{ws}}\"]\n",
+	})
+	marker := "mcp-server-filesystem " + w.ws
+	w.scr.waitFor(regexp.MustCompile(`approval needed`), 20*time.Second, "the launch card's message")
+	if left := testenv.ProcessesMatching(marker); len(left) > 0 {
+		t.Fatalf("the workspace's MCP server runs before consent: %+v", left)
+	}
+	// The guide's advice before trusting: the server report shows the exact
+	// command line (the launch card's detail has no document to sit on yet).
+	w.scr.command(":lsp-workspace-command agentls.mcp.list")
+	report := w.scr.waitFor(regexp.MustCompile(regexp.QuoteMeta(fsServer)), 15*time.Second, "the server report with the command line")
+	if !strings.Contains(report, "needs_approval") {
+		t.Errorf("the server report does not say fs waits for approval:\n%s", report)
+	}
+	w.scr.command(":buffer-close")
+	picked := w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Trust and start`), 30*time.Second)
+	if !strings.Contains(picked, "fs") {
+		t.Errorf("the trust action %q does not name the server", picked)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(testenv.ProcessesMatching(marker)) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not start within 20s of Trust and start; the screen:\n%s", w.scr.capture())
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	quit(t, w.scr)
 }

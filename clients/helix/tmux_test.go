@@ -112,7 +112,7 @@ func (s *screen) waitFor(re *regexp.Regexp, within time.Duration, what string) s
 // cursor's text when a whole line is selected; either way two spaces or more
 // stand before the item. The status line also names actions ("run code
 // action 'agentls: Allow once'"), always right after a quote.
-var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Deny|Run|Fix with agent|Cancel task).*?)\s*$`)
+var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Trust and start|Deny|Run|Fix with agent|Cancel task).*?)\s*$`)
 
 // menuItems returns the code action menu's agentls items, top to bottom.
 func menuItems(scr string) []string {
