@@ -109,19 +109,16 @@ func isExecutable(p string) error {
 }
 
 // process is one spawned server: its pipes, its stderr tail and its end.
-// When this binary installed SupervisorHook, the child is our supervisor,
-// which runs the server in a process group of its own and kills that group
-// when we close the guard pipe or die; otherwise the child is the server,
-// in its own group, with a parent-death signal.
+// It runs in its own process group with a parent-death signal, and the
+// guard (see SupervisorHook) watches the group in case we are killed.
 type process struct {
-	cmd        *exec.Cmd
-	stdin      *os.File // our write end of the server's stdin
-	stdout     *os.File // our read end of the server's stdout
-	stderr     *os.File // our read end of the server's stderr
-	guard      *os.File // supervisor only: closing it makes the supervisor reap
-	tail       *ring
-	supervised bool
-	grace      time.Duration
+	cmd     *exec.Cmd
+	stdin   *os.File // our write end of the server's stdin
+	stdout  *os.File // our read end of the server's stdout
+	stderr  *os.File // our read end of the server's stderr
+	tail    *ring
+	grace   time.Duration
+	guarded bool
 
 	exited     chan struct{} // closed once the child was reaped
 	ctx        context.Context
@@ -157,25 +154,8 @@ func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*pro
 	}
 	p := &process{stdin: inW, stdout: outR, stderr: errR, tail: tail, grace: grace,
 		exited: make(chan struct{}), stderrDone: make(chan struct{})}
-	cmd := &exec.Cmd{Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW}
-	var guardR *os.File
-	if exe, ok := supervisorBinary(); ok {
-		var guardW *os.File
-		guardR, guardW, err = os.Pipe()
-		if err != nil {
-			closeAll(files)
-			return nil, fmt.Errorf("guard pipe: %w", err)
-		}
-		p.guard, p.supervised = guardW, true
-		cmd.Path = exe
-		cmd.Args = append([]string{exe, supervisorArg, strconv.FormatInt(grace.Milliseconds(), 10), path}, argv...)
-		cmd.ExtraFiles = []*os.File{guardR}
-		// SIGTERM makes the supervisor reap its group; SIGKILL would orphan it.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	} else {
-		cmd.Path, cmd.Args = path, argv
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	}
+	cmd := &exec.Cmd{Path: path, Args: argv, Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
 	p.cmd = cmd
 	// Pdeathsig fires when the thread that forked exits, not the process:
 	// fork from a locked thread, which Go keeps alive after unlocking.
@@ -185,18 +165,13 @@ func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*pro
 	inR.Close()
 	outW.Close()
 	errW.Close()
-	if guardR != nil {
-		guardR.Close()
-	}
 	if err != nil {
 		inW.Close()
 		outR.Close()
 		errR.Close()
-		if p.guard != nil {
-			p.guard.Close()
-		}
 		return nil, fmt.Errorf("start %q: %w", path, err)
 	}
+	p.guarded = guardWatch(cmd.Process.Pid, grace)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	go func() {
 		defer close(p.stderrDone)
@@ -237,19 +212,10 @@ func (p *process) exitDescription() string {
 		}
 		return "exit status 0"
 	}
-	ws, ok := ee.Sys().(syscall.WaitStatus)
-	if !ok {
-		return ee.Error()
-	}
-	if ws.Signaled() {
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return "killed by signal " + ws.Signal().String()
 	}
-	code := ws.ExitStatus()
-	// The supervisor exits 128+N when the server died of signal N.
-	if p.supervised && code > 128 && code < 128+65 {
-		return "killed by signal " + syscall.Signal(code-128).String()
-	}
-	return "exit status " + strconv.Itoa(code)
+	return "exit status " + strconv.Itoa(ee.ExitCode())
 }
 
 // stop ends the server: close its stdin, SIGTERM its group, SIGKILL after the
@@ -257,22 +223,16 @@ func (p *process) exitDescription() string {
 func (p *process) stop() {
 	p.stopOnce.Do(func() {
 		p.stdin.Close()
-		if p.supervised {
-			// The supervisor does SIGTERM, grace, SIGKILL on its server's group.
-			p.guard.Close()
-			if !p.waitFor(p.grace + 2*time.Second) {
-				syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-				<-p.exited
-			}
-		} else {
-			pgid := p.cmd.Process.Pid
-			if !p.hasExited() {
-				syscall.Kill(-pgid, syscall.SIGTERM)
-				p.waitFor(p.grace)
-			}
-			// Also reaches grandchildren left in the group after the server exited.
-			syscall.Kill(-pgid, syscall.SIGKILL)
-			<-p.exited
+		pgid := p.cmd.Process.Pid
+		if !p.hasExited() {
+			syscall.Kill(-pgid, syscall.SIGTERM)
+			p.waitFor(p.grace)
+		}
+		// Also reaches grandchildren left in the group after the server exited.
+		syscall.Kill(-pgid, syscall.SIGKILL)
+		<-p.exited
+		if p.guarded {
+			guardForget(pgid)
 		}
 		// A descendant that escaped the group may still hold stderr open.
 		select {

@@ -1,139 +1,172 @@
 package mcp
 
 import (
-	"errors"
+	"bufio"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 )
 
-// supervisorArg is the hidden first argument that turns this binary into a
-// server's supervisor.
-const supervisorArg = "__agentls_mcp_supervise"
+// guardArg is the hidden first argument that turns this binary into the
+// process-group guard.
+const guardArg = "__agentls_mcp_guard"
 
 var hookInstalled atomic.Bool
 
 // SupervisorHook must be the first call in main (and in TestMain of any test
-// binary that starts servers). Started with the hidden supervisor argument,
-// it runs the supervisor and exits; otherwise it notes that this binary can
-// supervise and returns at once.
+// binary that starts servers). Started with the hidden guard argument, it
+// runs the guard and exits; otherwise it notes that this binary can act as
+// its own guard and returns at once.
 //
-// Why a supervisor: the parent-death signal reaches only our direct child,
-// so when agentls is killed with SIGKILL the grandchildren of a server
-// started through npx or a shell would live on. The supervisor outlives us
-// by a moment and kills the server's whole process group when we are gone.
-// Without the hook, servers are spawned directly (own group, parent-death
-// signal), which covers everything but grandchildren after a SIGKILL.
+// Why a guard: the parent-death signal reaches only our direct child, so
+// when agentls is killed with SIGKILL the grandchildren of a server started
+// through npx or a shell would live on. The guard is one small process per
+// agentls that outlives it by a moment: it learns every server's process
+// group through a pipe and, when the pipe ends because agentls is gone,
+// terminates those groups. Without the hook, servers are still spawned in
+// their own group with a parent-death signal, which covers everything but
+// grandchildren after a SIGKILL.
 func SupervisorHook() {
-	if len(os.Args) > 1 && os.Args[1] == supervisorArg {
-		os.Exit(supervise(os.Args[2:]))
+	if len(os.Args) > 1 && os.Args[1] == guardArg {
+		os.Exit(runGuard())
 	}
 	hookInstalled.Store(true)
 }
 
-// supervisorBinary is this executable when it can act as a supervisor.
-func supervisorBinary() (string, bool) {
+// guard is this process's connection to its guard process.
+var guard struct {
+	mu  sync.Mutex
+	w   *os.File // write end of the guard's stdin; nil until started
+	cmd *exec.Cmd
+}
+
+// guardWatch registers a server's process group with the guard, starting the
+// guard on first use. It reports whether a guard is watching.
+func guardWatch(pgid int, grace time.Duration) bool {
 	if !hookInstalled.Load() {
-		return "", false
+		return false
 	}
+	guard.mu.Lock()
+	defer guard.mu.Unlock()
+	line := fmt.Sprintf("+%d %d\n", pgid, grace.Milliseconds())
+	if guard.w != nil {
+		if _, err := guard.w.WriteString(line); err == nil {
+			return true
+		}
+		guard.w.Close() // the guard died: start another
+		guard.w = nil
+	}
+	if err := startGuardLocked(); err != nil {
+		return false
+	}
+	_, err := guard.w.WriteString(line)
+	return err == nil
+}
+
+// guardForget tells the guard a process group was reaped.
+func guardForget(pgid int) {
+	guard.mu.Lock()
+	defer guard.mu.Unlock()
+	if guard.w != nil {
+		guard.w.WriteString(fmt.Sprintf("-%d\n", pgid))
+	}
+}
+
+func startGuardLocked() error {
 	exe, err := os.Executable()
 	if err != nil {
-		return "", false
+		return err
 	}
-	return exe, true
+	r, w, err := os.Pipe() // close-on-exec: servers never hold the guard's pipe open
+	if err != nil {
+		return err
+	}
+	cmd := &exec.Cmd{Path: exe, Args: []string{exe, guardArg}, Stdin: r, Stderr: os.Stderr,
+		// Its own group: a Ctrl-C at our terminal must not take the guard first.
+		// SIGTERM on our death is a second trigger besides the pipe's end.
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}}
+	runtime.LockOSThread()
+	err = cmd.Start()
+	runtime.UnlockOSThread()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return err
+	}
+	// Not waited for: it lives as long as we do (a goroutine in Wait would
+	// outlive every test). A guard that died is reaped when replaced.
+	if guard.cmd != nil {
+		var ws syscall.WaitStatus
+		syscall.Wait4(guard.cmd.Process.Pid, &ws, syscall.WNOHANG, nil)
+	}
+	guard.w, guard.cmd = w, cmd
+	return nil
 }
 
-// supervise runs as: <self> supervisorArg GRACE_MS PATH ARGV0 ARGS...
-// with the server's stdin, stdout, stderr as its own and the read end of the
-// guard pipe as fd 3. It starts the server in a new process group, then:
-//   - the server exits: kill what is left of its group, exit with its code
-//     (128+N for signal N);
-//   - the guard pipe ends (agentls closed it or died) or SIGTERM/SIGINT/SIGHUP
-//     arrives: SIGTERM the group, SIGKILL it after the grace period, exit.
-func supervise(args []string) int {
-	if len(args) < 3 {
-		fmt.Fprintln(os.Stderr, "agentls supervisor: expected GRACE_MS PATH ARGV0 [ARGS...]")
-		return 2
-	}
-	graceMs, err := strconv.Atoi(args[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "agentls supervisor: bad grace %q: %v\n", args[0], err)
-		return 2
-	}
-	grace := time.Duration(graceMs) * time.Millisecond
-	guard := os.NewFile(3, "guard")
-	syscall.CloseOnExec(3) // the server must not hold our guard open
-
+// runGuard reads "+PGID GRACE_MS" and "-PGID" lines on stdin. When stdin
+// ends (agentls exited or was killed) or a termination signal arrives, it
+// sends SIGTERM to every group still registered, SIGKILL after their grace
+// period, and exits.
+func runGuard() int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-
-	cmd := &exec.Cmd{Path: args[1], Args: args[2:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
-	runtime.LockOSThread() // the server's Pdeathsig follows this thread
-	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "agentls: start %s: %v\n", args[1], err)
-		return 127
-	}
-	// Only the server talks on stdin/stdout: holding them would delay the
-	// EOF that tells agentls the server is gone.
-	os.Stdin.Close()
-	os.Stdout.Close()
-	pgid := cmd.Process.Pid
-
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	parentGone := make(chan struct{})
-	if guard != nil {
-		go func() {
-			io.Copy(io.Discard, guard)
-			close(parentGone)
-		}()
-	}
-
-	var werr error
-	select {
-	case werr = <-done:
-		syscall.Kill(-pgid, syscall.SIGKILL)
-	case <-parentGone:
-		werr = reapGroup(pgid, grace, done)
-	case <-sigs:
-		werr = reapGroup(pgid, grace, done)
-	}
-	return exitCode(werr)
-}
-
-// reapGroup is SIGTERM to the group, then SIGKILL after grace.
-func reapGroup(pgid int, grace time.Duration, done <-chan error) error {
-	syscall.Kill(-pgid, syscall.SIGTERM)
-	t := time.NewTimer(grace)
-	defer t.Stop()
-	select {
-	case err := <-done:
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		return err
-	case <-t.C:
-		syscall.Kill(-pgid, syscall.SIGKILL)
-		return <-done
-	}
-}
-
-func exitCode(err error) int {
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) {
-		if err != nil {
-			return 1
+	var mu sync.Mutex
+	groups := map[int]time.Duration{}
+	eof := make(chan struct{})
+	go func() {
+		defer close(eof)
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			line := sc.Text()
+			mu.Lock()
+			switch {
+			case strings.HasPrefix(line, "+"):
+				f := strings.Fields(line[1:])
+				if len(f) == 2 {
+					pgid, err1 := strconv.Atoi(f[0])
+					ms, err2 := strconv.Atoi(f[1])
+					if err1 == nil && err2 == nil && pgid > 1 {
+						groups[pgid] = time.Duration(ms) * time.Millisecond
+					}
+				}
+			case strings.HasPrefix(line, "-"):
+				if pgid, err := strconv.Atoi(line[1:]); err == nil {
+					delete(groups, pgid)
+				}
+			}
+			mu.Unlock()
 		}
-		return 0
+	}()
+	select {
+	case <-eof:
+	case <-sigs:
 	}
-	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
+	mu.Lock()
+	defer mu.Unlock()
+	var grace time.Duration
+	for pgid, g := range groups {
+		syscall.Kill(-pgid, syscall.SIGTERM)
+		grace = max(grace, g)
 	}
-	return ee.ExitCode()
+	deadline := time.Now().Add(grace)
+	for len(groups) > 0 && time.Now().Before(deadline) {
+		for pgid := range groups {
+			if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+				delete(groups, pgid)
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for pgid := range groups {
+		syscall.Kill(-pgid, syscall.SIGKILL)
+	}
+	return 0
 }

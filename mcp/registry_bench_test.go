@@ -1,0 +1,209 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/bench"
+	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// These benchmarks back the figures of scripts/bench.sh. Each measures
+// agentls's path and a bare baseline in the same run, interleaved, and
+// reports medians and their ratio (internal/bench). Heavy setup (building
+// the fault server, starting processes) happens inside the benchmark
+// functions, so plain `go test` never pays for it.
+
+// benchServer is a user-tier config entry for the fault server.
+func benchServer(bin, name, cwd string, flags ...string) config.Server {
+	return config.Server{Name: name, Origin: config.User, Command: bin, Args: append(flags, "-marker", "agentls-bench-"+name),
+		Cwd: cwd, ConnectTimeout: time.Minute, ListTimeout: time.Minute, CallTimeout: time.Minute}
+}
+
+// startRegistry connects servers and fails the benchmark unless all of
+// them connected; the registry is closed at cleanup.
+func startRegistry(b *testing.B, servers []config.Server) *mcp.Registry {
+	b.Helper()
+	r := mcp.NewRegistry(servers, mcp.Options{})
+	b.Cleanup(func() { r.Close() })
+	r.Start(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r.Wait(ctx)
+	for _, s := range r.Servers() {
+		if s.State != mcp.Connected {
+			b.Fatalf("server %s: %s %s", s.Name, s.State, s.Error)
+		}
+	}
+	return r
+}
+
+// bareSession is the baseline: the official SDK's own client on a second
+// instance of the same server, no registry in between.
+func bareSession(b *testing.B, bin string, args ...string) *sdk.ClientSession {
+	b.Helper()
+	client := sdk.NewClient(&sdk.Implementation{Name: "bench-bare", Version: "1"}, nil)
+	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: exec.Command(bin, args...)}, nil)
+	if err != nil {
+		b.Fatalf("bare SDK session on %s: %v", bin, err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// BenchmarkRegistryCallVsBareSDK is figure 1: one echo call through the
+// path the agent takes (the call policy decides, the registry maps the
+// namespaced name back, calls, converts and caps the result) against the
+// same call on a bare SDK session to the same Go server. Goal: ratio ≤ 1.10
+// or under 50 µs added per call.
+func BenchmarkRegistryCallVsBareSDK(b *testing.B) {
+	bin := testenv.GoBinary(b, "./internal/faultserver")
+	r := startRegistry(b, []config.Server{benchServer(bin, "f", b.TempDir())})
+	var echo mcp.Tool
+	for _, t := range r.Tools() {
+		if t.ServerTool == "echo" {
+			echo = t
+		}
+	}
+	if echo.Name == "" {
+		b.Fatal("the fault server lists no echo tool")
+	}
+	pol := &trust.Policy{Rules: []config.PolicyRule{
+		{Pattern: "f__*", Action: "ask", Origin: config.User},
+		{Pattern: echo.Name, Action: "allow", Origin: config.User},
+	}}
+	info := trust.ToolInfo{Name: echo.Name, DefinitionHash: echo.DefinitionHash}
+	if echo.Annotations != nil {
+		info.ReadOnlyHint, info.DestructiveHint = echo.Annotations.ReadOnlyHint, echo.Annotations.DestructiveHint
+	}
+	args := json.RawMessage(`{"text":"hello"}`)
+	subject := func() time.Duration {
+		return bench.Timed(func() {
+			if d := pol.ClassifyCall(info); d.Action != trust.Allow {
+				b.Fatalf("policy says %s (%s), want allow", d.Action, d.Reason)
+			}
+			if res := r.Call(context.Background(), echo.Name, args); res.IsError || res.Text != "hello" {
+				b.Fatalf("registry call: %+v", res)
+			}
+		})
+	}
+	cs := bareSession(b, bin, "-marker", "agentls-bench-bare")
+	params := &sdk.CallToolParams{Name: "echo", Arguments: args}
+	baseline := func() time.Duration {
+		return bench.Timed(func() {
+			res, err := cs.CallTool(context.Background(), params)
+			if err != nil || res.IsError {
+				b.Fatalf("bare call: %v %+v", err, res)
+			}
+		})
+	}
+	bench.Pair(100, subject, baseline) // warm both paths
+	b.Run("calls", func(b *testing.B) {
+		subj, base := bench.Pair(b.N, subject, baseline)
+		bench.ReportDurations(b, "", subj, base)
+	})
+}
+
+// BenchmarkParallelConnect is figure 2 and its scaling: n fault servers
+// that each take 300 ms to answer the handshake, connected by the
+// registry (Start until nothing is connecting), against one such server.
+// Connects are parallel, so the goal is a ratio ≤ 1.3 at 10 servers; the
+// larger counts show how it grows.
+func BenchmarkParallelConnect(b *testing.B) {
+	bin := testenv.GoBinary(b, "./internal/faultserver")
+	dir := b.TempDir()
+	connect := func(n int) time.Duration {
+		servers := make([]config.Server, n)
+		for i := range servers {
+			servers[i] = benchServer(bin, fmt.Sprintf("s%03d", i), dir, "-handshake-delay", "300ms")
+		}
+		r := mcp.NewRegistry(servers, mcp.Options{})
+		defer r.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		start := time.Now()
+		r.Start(ctx)
+		r.Wait(ctx)
+		d := time.Since(start)
+		for _, s := range r.Servers() {
+			if s.State != mcp.Connected {
+				b.Fatalf("%d servers: %s: %s %s", n, s.Name, s.State, s.Error)
+			}
+		}
+		return d
+	}
+	for _, n := range []int{10, 50, 100} {
+		b.Run(fmt.Sprintf("servers=%d", n), func(b *testing.B) {
+			subj, base := bench.Pair(b.N,
+				func() time.Duration { return connect(n) },
+				func() time.Duration { return connect(1) })
+			s, bs := bench.Millis(bench.Median(subj)), bench.Millis(bench.Median(base))
+			bench.ReportPair(b, "", bench.UnitMillis, s, bs)
+			// Time per server beyond the first: flat means linear or better.
+			b.ReportMetric((s-bs)/float64(n-1), "ms-per-extra-server")
+		})
+	}
+}
+
+// BenchmarkSchemaTokens is figure 7: the per-turn token estimate of each
+// reference server's tool block, as the server list shows it, against the
+// same estimate over the server's own definitions as listed on a bare SDK
+// session (what no client can send less than, short of dropping tools).
+func BenchmarkSchemaTokens(b *testing.B) {
+	node := testenv.Tool(b, "node")
+	dir := b.TempDir()
+	refs := map[string][]string{
+		"everything": {testenv.NodeBin(b, "mcp-server-everything"), "stdio"},
+		"filesystem": {testenv.NodeBin(b, "mcp-server-filesystem"), dir},
+	}
+	var servers []config.Server
+	for name, args := range refs {
+		s := benchServer(node, name, dir)
+		s.Args = args
+		servers = append(servers, s)
+	}
+	r := startRegistry(b, servers)
+	for _, name := range []string{"everything", "filesystem"} {
+		var info mcp.ServerInfo
+		for _, s := range r.Servers() {
+			if s.Name == name {
+				info = s
+			}
+		}
+		cs := bareSession(b, node, refs[name]...)
+		raw := 0
+		for t, err := range cs.Tools(context.Background(), nil) {
+			if err != nil {
+				b.Fatalf("%s: bare tools/list: %v", name, err)
+			}
+			schema, _ := json.Marshal(t.InputSchema)
+			raw += mcp.EstimateTokens(t.Name, t.Description, schema)
+		}
+		b.Run("server="+name, func(b *testing.B) {
+			// The loop is the estimate itself, so ns/op says what the
+			// server list pays to compute it.
+			tokens := 0
+			for i := 0; i < b.N; i++ {
+				tokens = 0
+				for _, s := range r.Servers() {
+					if s.Name == name {
+						tokens = s.SchemaTokens
+					}
+				}
+			}
+			if tokens != info.SchemaTokens || tokens == 0 {
+				b.Fatalf("%s: schemaTokens %d, then %d", name, info.SchemaTokens, tokens)
+			}
+			bench.ReportPair(b, "", bench.UnitTokens, float64(tokens), float64(raw))
+			b.ReportMetric(float64(len(info.Tools)), "tools")
+		})
+	}
+}
