@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -77,10 +78,18 @@ func (e *env) start(t *testing.T) *testClient {
 	t.Helper()
 	srvEnd, cliEnd := net.Pipe()
 	s := New(Options{Version: "test", UserConfig: e.config, StateDir: e.state, Logf: t.Logf})
-	c := &testClient{t: t, server: s, code: make(chan int, 1), wake: make(chan struct{}, 1), stop: make(chan struct{})}
-	c.answer = defaultAnswer
+	c := connect(t, cliEnd)
+	c.server = s
 	go func() { c.code <- s.Serve(context.Background(), srvEnd) }()
-	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(cliEnd))
+	return c
+}
+
+// connect makes a test client over rwc; the caller feeds c.code with the
+// server's exit code.
+func connect(t *testing.T, rwc io.ReadWriteCloser) *testClient {
+	c := &testClient{t: t, code: make(chan int, 1), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	c.answer = defaultAnswer
+	c.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
 	c.conn.Go(context.Background(), c.handle)
 	t.Cleanup(func() {
 		close(c.stop)
@@ -145,6 +154,10 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 func (c *testClient) call(method string, params, result any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
+	// jsonrpc2's Call does not watch the connection: a call pending when
+	// the server goes away would wait out the whole limit.
+	stop := context.AfterFunc(ctxDone(c.conn.Done()), cancel)
+	defer stop()
 	_, err := c.conn.Call(ctx, method, params, result)
 	return err
 }
@@ -290,4 +303,17 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// ctxDone is a context cancelled when done is closed.
+func ctxDone(done <-chan struct{}) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		defer cancel()
+		select {
+		case <-done:
+		case <-ctx.Done():
+		}
+	}()
+	return ctx
 }

@@ -104,8 +104,10 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	s.cancel()
 	s.closeAll()
-	s.conn.Close()
+	// Handlers finish (their tasks ended in closeAll) and reply before the
+	// stream closes: a client that closed only its end still reads them.
 	s.wg.Wait()
+	s.conn.Close()
 	return code
 }
 

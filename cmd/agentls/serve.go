@@ -18,15 +18,11 @@ type stdio struct {
 	io.Writer
 }
 
-// Close closes both ends; a read blocked on stdin may not return, which is
-// why the process exits from here rather than waiting for it.
-func (stdio) Close() error {
-	err := os.Stdin.Close()
-	if e := os.Stdout.Close(); err == nil {
-		err = e
-	}
-	return err
-}
+// Close closes stdin only: the connection closes its stream when stdin
+// ends, and the replies still owed (a cancelled agent/run) must go out on
+// stdout. A read blocked on stdin may not return, which is why the process
+// exits from main rather than waiting for it.
+func (stdio) Close() error { return os.Stdin.Close() }
 
 // cmdServe serves LSP on stdio until exit, stdin EOF or SIGTERM; every task
 // and every MCP server ends before it returns.
