@@ -76,12 +76,16 @@ func TestNoProcessSurvivesTheServer(t *testing.T) {
 			c, cmd, e := startBinary(t, marker)
 			c.setAnswer(c.never)
 			e.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "everything__echo", Input: `{"message":"x"}`}}})
-			c.runAsync(map[string]any{"prompt": "echo"})
+			res, errc := c.runAsync(map[string]any{"prompt": "echo"})
 			c.waitFor("the approval request", method("agent/requestApproval"))
 			if len(testenv.ProcessesMatching(marker)) == 0 {
 				t.Fatal("the MCP server is not running")
 			}
 			tt.end(c, cmd)
+			// The task ends cancelled and its reply still reaches the editor.
+			if r := c.await(res, errc); r.StopReason != "cancelled" {
+				t.Errorf("agent/run answered %+v, want cancelled", r)
+			}
 			select {
 			case code := <-c.code:
 				if code != tt.wantCode {
