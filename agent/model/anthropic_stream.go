@@ -70,8 +70,25 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 	sse := newSSEReader(body)
 	out := &Response{}
 	blocks := map[int]*Block{}
-	inputs := map[int]*strings.Builder{}
+	// acc accumulates each block's deltas (text, thinking or tool input);
+	// finish moves them into the block.
+	acc := map[int]*strings.Builder{}
 	startInputs := map[int]string{} // input sent whole in content_block_start (some proxies)
+	finish := func(i int) {
+		b, a := blocks[i], acc[i]
+		if b == nil || a == nil {
+			return
+		}
+		switch b.Type {
+		case "text":
+			b.Text = a.String()
+		case "thinking":
+			b.Thinking = a.String()
+		case "tool_use":
+			b.Input, b.InvalidInput = toolInput(orStart(a.String(), startInputs[i]))
+		}
+		delete(acc, i)
+	}
 	started := false
 	for {
 		ev, err := sse.Next()
@@ -96,42 +113,39 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 		case "content_block_start":
 			cb := e.ContentBlock
 			b := &Block{Type: cb.Type}
+			a := &strings.Builder{}
 			switch cb.Type {
 			case "text":
-				b.Text = cb.Text
+				a.WriteString(cb.Text)
 				emit(cb.Text)
 			case "tool_use":
 				b.ID, b.Name = cb.ID, cb.Name
-				inputs[e.Index] = &strings.Builder{}
 				startInputs[e.Index] = string(cb.Input)
 			case "thinking":
-				b.Thinking, b.Signature = cb.Thinking, cb.Signature
+				a.WriteString(cb.Thinking)
+				b.Signature = cb.Signature
 			case "redacted_thinking":
 				b.Data = cb.Data
 			}
-			blocks[e.Index] = b
+			blocks[e.Index], acc[e.Index] = b, a
 		case "content_block_delta":
-			b := blocks[e.Index]
-			if b == nil {
-				return nil, &streamError{err: fmt.Errorf("anthropic: delta for block %d that never started", e.Index)}
+			b, a := blocks[e.Index], acc[e.Index]
+			if b == nil || a == nil {
+				return nil, &streamError{err: fmt.Errorf("anthropic: delta for block %d that is not open", e.Index)}
 			}
 			switch e.Delta.Type {
 			case "text_delta":
-				b.Text += e.Delta.Text
+				a.WriteString(e.Delta.Text)
 				emit(e.Delta.Text)
 			case "input_json_delta":
-				if in := inputs[e.Index]; in != nil {
-					in.WriteString(e.Delta.PartialJSON)
-				}
+				a.WriteString(e.Delta.PartialJSON)
 			case "thinking_delta":
-				b.Thinking += e.Delta.Thinking
+				a.WriteString(e.Delta.Thinking)
 			case "signature_delta":
 				b.Signature += e.Delta.Signature
 			}
 		case "content_block_stop":
-			if b, in := blocks[e.Index], inputs[e.Index]; b != nil && in != nil {
-				b.Input, b.InvalidInput = toolInput(orStart(in.String(), startInputs[e.Index]))
-			}
+			finish(e.Index)
 		case "message_delta":
 			if e.Delta.StopReason != "" {
 				out.StopReason = e.Delta.StopReason
@@ -146,10 +160,8 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			if !started {
 				return nil, &streamError{err: errors.New("anthropic: message_stop without message_start")}
 			}
-			for i, in := range inputs { // a block that never got its stop
-				if b := blocks[i]; b != nil && b.Input == nil && b.InvalidInput == "" {
-					b.Input, b.InvalidInput = toolInput(orStart(in.String(), startInputs[i]))
-				}
+			for i := range acc { // blocks that never got their stop
+				finish(i)
 			}
 			out.Content = ordered(blocks)
 			return out, nil
