@@ -2,6 +2,17 @@
 // a model provider, built-in tools, the MCP registry's tools, and the gates of
 // package trust. It never knows about LSP: it asks through Approver, streams
 // through EventSink and edits through Workspace.
+//
+// The history invariant: every tool_use of a stored assistant message has
+// exactly one tool_result, in order, in the next user message (ValidHistory,
+// checked before every request). A cancel while the model streams drops the
+// partial assistant message (nothing of it is stored); a cancel while an
+// approval waits or a tool runs answers that call and every later call of
+// the message with "ERROR: cancelled". Deny, timeout and errors are answered
+// the same way, with their own ERROR text.
+//
+// It must never run a tool the user did not allow, reach a file outside the
+// workspace folders, or leave a process or goroutine behind a task.
 package agent
 
 import (

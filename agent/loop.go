@@ -91,6 +91,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	}
 	r.tr.prompt(r.task.ID, req.Prompt)
 	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot}
+	if c.cfg.Model.APIKeyEnv != "" {
+		env.hideEnv = []string{c.cfg.Model.APIKeyEnv}
+	}
 
 	lastText := ""
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {

@@ -25,7 +25,7 @@ type procResult struct {
 // one pipe, capped at max bytes. On timeout or cancel the group gets SIGTERM,
 // then SIGKILL; when the leader exits, whatever it left running in its group
 // (`sleep 100 &`) is killed too, so no command outlives its tool call.
-func runProcess(ctx context.Context, argv []string, dir string, timeout time.Duration, max int) (procResult, error) {
+func runProcess(ctx context.Context, argv []string, dir string, env []string, timeout time.Duration, max int) (procResult, error) {
 	if max <= 0 {
 		max = 64 << 10
 	}
@@ -36,6 +36,7 @@ func runProcess(ctx context.Context, argv []string, dir string, timeout time.Dur
 	defer pr.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
+	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = pw, pw
 	// Pdeathsig kills the leader if agentls dies without cleaning up; it is
 	// tied to the spawning OS thread, so spawn from a locked thread.

@@ -15,7 +15,7 @@ func TestRunCommandReapsTheProcessGroupOnCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan procResult, 1)
 	go func() {
-		res, _ := runProcess(ctx, []string{"sh", "-c", sl + " 100 & " + sl + " 100; wait"}, t.TempDir(), time.Hour, 1024)
+		res, _ := runProcess(ctx, []string{"sh", "-c", sl + " 100 & " + sl + " 100; wait"}, t.TempDir(), nil, time.Hour, 1024)
 		done <- res
 	}()
 	waitProcesses(t, marker, 2)
@@ -30,7 +30,7 @@ func TestRunCommandReapsTheProcessGroupOnCancel(t *testing.T) {
 func TestRunCommandKillsWhatTheLeaderLeftBehind(t *testing.T) {
 	marker := "agentls-orphan-" + t.Name()
 	sl := sleeper(t, marker)
-	res, err := runProcess(context.Background(), []string{"sh", "-c", sl + " 100 & echo started"}, t.TempDir(), time.Hour, 1024)
+	res, err := runProcess(context.Background(), []string{"sh", "-c", sl + " 100 & echo started"}, t.TempDir(), nil, time.Hour, 1024)
 	if err != nil || res.Output != "started\n" || res.ExitCode != 0 {
 		t.Fatalf("res = %+v err %v", res, err)
 	}
@@ -40,7 +40,7 @@ func TestRunCommandKillsWhatTheLeaderLeftBehind(t *testing.T) {
 func TestRunCommandTimesOut(t *testing.T) {
 	marker := "agentls-timeout-" + t.Name()
 	sl := sleeper(t, marker)
-	res, err := runProcess(context.Background(), []string{"sh", "-c", "echo before; " + sl + " 100"}, t.TempDir(), 200*time.Millisecond, 1024)
+	res, err := runProcess(context.Background(), []string{"sh", "-c", "echo before; " + sl + " 100"}, t.TempDir(), nil, 200*time.Millisecond, 1024)
 	if err != nil || !res.TimedOut || res.Output != "before\n" {
 		t.Fatalf("res = %+v err %v, want timed out with the output so far", res, err)
 	}
@@ -48,7 +48,7 @@ func TestRunCommandTimesOut(t *testing.T) {
 }
 
 func TestRunCommandCapsOutput(t *testing.T) {
-	res, err := runProcess(context.Background(), []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; echo; echo err >&2"}, t.TempDir(), time.Minute, 1000)
+	res, err := runProcess(context.Background(), []string{"sh", "-c", "head -c 100000 /dev/zero | tr '\\0' x; echo; echo err >&2"}, t.TempDir(), nil, time.Minute, 1000)
 	if err != nil || len(res.Output) != 1000 || res.Cut != 100000+1+4-1000 {
 		t.Fatalf("output %d bytes, cut %d (err %v); want 1000 kept and the rest counted", len(res.Output), res.Cut, err)
 	}
@@ -116,5 +116,17 @@ func TestAutopilotSkipsTheCardOnlyForCommandsTheClassifierCallsSafe(t *testing.T
 	tt.call("run_command", `{"command":"ls"}`)
 	if len(tt.asks) != 2 {
 		t.Errorf("without autopilot a safe command did not ask")
+	}
+}
+
+func TestRunCommandDoesNotPassTheModelKeyOn(t *testing.T) {
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-not-for-commands")
+	t.Setenv("MY_MODEL_KEY", "custom-key-not-for-commands")
+	t.Setenv("AGENTLS_VISIBLE", "visible")
+	tt := newToolTest(t)
+	tt.env.hideEnv = []string{"MY_MODEL_KEY"}
+	out, _, _ := tt.call("run_command", `{"command":"env"}`)
+	if strings.Contains(out, "not-for-commands") || !strings.Contains(out, "AGENTLS_VISIBLE=visible") {
+		t.Errorf("env output:\n%s", out)
 	}
 }

@@ -29,6 +29,7 @@ type toolEnv struct {
 	reg       *mcp.Registry
 	maxBytes  int
 	autopilot bool
+	hideEnv   []string // environment variables run_command must not pass on
 	// approve asks the user; nil error means allowed. A *deniedError says
 	// how it was denied.
 	approve func(ctx context.Context, a Approval) error

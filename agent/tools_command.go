@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -76,7 +77,7 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 			return "", err
 		}
 	}
-	res, err := runProcess(ctx, argv, dir.Real, timeout, env.maxBytes)
+	res, err := runProcess(ctx, argv, dir.Real, commandEnv(env.hideEnv), timeout, env.maxBytes)
 	if err != nil {
 		return "", fmt.Errorf("run_command: start %s: %w", trust.ShellQuote(argv[:1]), err)
 	}
@@ -151,4 +152,22 @@ func splitWords(s string) ([]string, error) {
 		return nil, errors.New("run_command: command is empty")
 	}
 	return words, nil
+}
+
+// commandEnv is agentls's environment without the model API key variables:
+// a command the model runs (say a prompt-injected `env`) must not hand the
+// key to the model's context and from there to whoever wrote the injection.
+func commandEnv(hide []string) []string {
+	hidden := map[string]bool{"ANTHROPIC_API_KEY": true, "OPENAI_API_KEY": true}
+	for _, h := range hide {
+		hidden[h] = true
+	}
+	var out []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if !hidden[k] {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
