@@ -178,10 +178,10 @@ func hasOption(a agent.Approval, optionID string) bool {
 func (ap *approvals) remove(p *pendingApproval) {
 	ap.mu.Lock()
 	delete(ap.pending, p.a.ApprovalID)
-	wasPath3 := p.path3
+	wasPath3, uri := p.path3, p.uri
 	ap.mu.Unlock()
-	if wasPath3 && p.uri != "" {
-		ap.publish(p.uri)
+	if wasPath3 && uri != "" {
+		ap.publish(uri)
 	}
 }
 
@@ -298,14 +298,32 @@ func (ap *approvals) viaCodeActions(p *pendingApproval) {
 	ap.mu.Lock()
 	_, still := ap.pending[p.a.ApprovalID]
 	p.path3 = still
+	uri := p.uri
 	ap.mu.Unlock()
 	if !still {
 		return
 	}
 	ap.s.showMessage(logWarning, fmt.Sprintf("agentls: approval needed: %s (run code action 'agentls: %s')",
 		approvalSubject(p.a), firstOptionName(p.a)))
-	if p.uri != "" {
-		ap.publish(p.uri)
+	if uri != "" {
+		ap.publish(uri)
+	}
+}
+
+// adopt gives path-3 approvals that had no document to show their
+// diagnostic on (a launch card asked before any didOpen) this one.
+func (ap *approvals) adopt(uri string) {
+	ap.mu.Lock()
+	adopted := false
+	for _, p := range ap.pending {
+		if p.uri == "" {
+			p.uri = uri
+			adopted = adopted || p.path3
+		}
+	}
+	ap.mu.Unlock()
+	if adopted {
+		ap.publish(uri)
 	}
 }
 

@@ -227,6 +227,7 @@ func (s *Server) didOpen(params json.RawMessage) {
 		return
 	}
 	s.docs.open(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
+	s.approvals.adopt(p.TextDocument.URI)
 }
 
 func (s *Server) didChange(params json.RawMessage) {

@@ -171,3 +171,102 @@ func TestMCPListCommandWritesTheReport(t *testing.T) {
 		t.Errorf("report %s: %v\n%s", res.Path, err, b)
 	}
 }
+
+func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
+	e := newEnv(t, "")
+	files := filepath.Join(t.TempDir(), "repo-fs-path3-marker")
+	writeFile(t, filepath.Join(e.root, ".agentls", "config.toml"), fsServer(t, "repofs", files))
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false)) // released Helix: no way to ask
+	c.waitFor("the approval message", func(m message) bool {
+		return m.Method == "window/showMessage" && strings.Contains(string(m.Params), "approval needed")
+	})
+	doc := openDoc(t, c, e.root, "main.go", "package main\n")
+	c.waitFor("the launch card's diagnostic on the document opened later", func(m message) bool {
+		return m.Method == "textDocument/publishDiagnostics" && strings.Contains(string(m.Params), doc) &&
+			strings.Contains(string(m.Params), "repofs")
+	})
+	var actions []codeAction
+	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc},
+		"range":   map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}},
+		"context": map[string]any{"diagnostics": []any{}, "triggerKind": 2}}, &actions)
+	if len(actions) != 2 || actions[0].Command.Command != "agentls.approve" || actions[0].Command.Arguments[1] != "allow_once" {
+		t.Fatalf("automatic code actions while the card waits = %+v, want only its two options", actions)
+	}
+	if n := len(testenv.ProcessesMatching(files)); n != 0 {
+		t.Fatalf("%d processes of the workspace server before approval", n)
+	}
+	c.mustCall("workspace/executeCommand", map[string]any{"command": "agentls.approve", "arguments": []any{}}, nil)
+	c.waitState("repofs", "connected")
+}
+
+func TestWarningsGoToTheLog(t *testing.T) {
+	e := newEnv(t, "[mcp.servers.broken]\ncommand = \"agentls-no-such-program\"\n\n[mcp.servers.typo]\ncommand = \"x\"\ntiemout = \"5s\"\n")
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	c.waitFor("the config warning with file:line", func(m message) bool {
+		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "tiemout") &&
+			strings.Contains(string(m.Params), e.config+":") && strings.Contains(string(m.Params), `"type":2`)
+	})
+	c.waitFor("the failed server", func(m message) bool {
+		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "MCP server 'broken' failed") &&
+			strings.Contains(string(m.Params), `"type":2`)
+	})
+	if n := len(c.messages("window/showMessage")); n != 0 {
+		t.Errorf("warnings popped up %d times: they belong in the log", n)
+	}
+}
+
+func TestServerManagementMethods(t *testing.T) {
+	e := newEnv(t, "")
+	files := filepath.Join(t.TempDir(), "repo-fs-manage-marker")
+	writeFile(t, filepath.Join(e.root, ".agentls", "config.toml"), fsServer(t, "repofs", files))
+	c := e.start(t)
+	c.setAnswer(answerWith("agent/requestApproval", map[string]any{"outcome": "selected", "optionId": "allow_once"}))
+	c.initialize(e.root, caps(true, false, false))
+	c.waitState("repofs", "connected")
+
+	var restarted struct{ State string }
+	c.mustCall("agent/mcp/restart", map[string]string{"server": "repofs"}, &restarted)
+	if restarted.State != "connecting" && restarted.State != "connected" {
+		t.Errorf("restart state = %q", restarted.State)
+	}
+	c.waitState("repofs", "connected")
+
+	var revoked struct{ Revoked []string }
+	c.mustCall("agent/mcp/revoke", map[string]string{"server": "repofs"}, &revoked)
+	if len(revoked.Revoked) != 1 || revoked.Revoked[0] != "repofs" {
+		t.Errorf("revoked = %v", revoked.Revoked)
+	}
+	if got := c.servers()["repofs"].State; got != "connected" {
+		t.Errorf("revoking killed the running server: state %q", got)
+	}
+	err := c.call("agent/mcp/trust", map[string]string{"server": "nosuch"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("trusting an unknown server: %v, want an error naming it", err)
+	}
+
+	e.model.Script(modeltest.Turn{Text: "first"}, modeltest.Turn{Text: "second"})
+	var first runResult
+	c.mustCall("agent/run", map[string]string{"prompt": "one"}, &first)
+	var second runResult
+	c.mustCall("agent/run", map[string]string{"prompt": "two", "sessionId": first.SessionID}, &second)
+	if second.SessionID != first.SessionID {
+		t.Errorf("sessionId %q did not continue %q", second.SessionID, first.SessionID)
+	}
+	var sessions struct {
+		Sessions []struct {
+			SessionID string
+			Turns     int
+		}
+	}
+	c.mustCall("agent/sessions", map[string]any{}, &sessions)
+	if len(sessions.Sessions) != 1 || sessions.Sessions[0].SessionID != first.SessionID || sessions.Sessions[0].Turns != 2 {
+		t.Errorf("sessions = %+v, want the one session with 2 turns", sessions.Sessions)
+	}
+	var chat struct{ SessionID string }
+	c.mustCall("agent/newChat", map[string]string{"sessionId": first.SessionID}, &chat)
+	if chat.SessionID == "" || chat.SessionID == first.SessionID {
+		t.Errorf("newChat = %q", chat.SessionID)
+	}
+}
