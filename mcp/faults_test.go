@@ -111,7 +111,9 @@ func TestFaultGarbageOnStdout(t *testing.T) {
 }
 
 func TestFaultHugeResultIsCapped(t *testing.T) {
-	r := startRegistry(t, []config.Server{faultServer(t, "f")}, Options{ResultMaxBytes: 1000})
+	s := faultServer(t, "f")
+	s.CallTimeout = 5 * time.Minute // moving 20 MB is slow under -race; this test is not about time
+	r := startRegistry(t, []config.Server{s}, Options{ResultMaxBytes: 1000})
 	res := call(t, r, "f__big", `{"bytes":20000000}`)
 	if res.IsError {
 		t.Fatalf("20 MB result: %s", res.Text)

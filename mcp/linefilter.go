@@ -81,6 +81,7 @@ func (f *lineFilter) next() {
 		break
 	}
 	if oversize > 0 {
+		oversize -= len(tail) - len(bytes.TrimRight(tail, "\r\n"))
 		f.tooLarge(head, tail, oversize)
 		return
 	}
@@ -92,13 +93,20 @@ func (f *lineFilter) next() {
 		f.onJunk(line)
 		return
 	}
-	f.out = append(append(f.out[:0], line...), '\n')
+	// Hand out the line buffer itself: next runs again only once it is drained.
+	f.out = append(line, '\n')
 }
 
 // isJSONRPC accepts an object carrying "jsonrpc" (or a non-empty batch of
 // them); a JSON log line on stdout is junk, not a reason to end the session.
 func isJSONRPC(line []byte) bool {
 	line = bytes.TrimSpace(line)
+	if len(line) > bigLine {
+		// Parsing a multi-megabyte result twice costs more than it guards:
+		// a big line that claims JSON-RPC at either end goes to the SDK.
+		head, tail := line[:256], line[len(line)-256:]
+		return (line[0] == '{' || line[0] == '[') && (bytes.Contains(head, jsonrpcKey) || bytes.Contains(tail, jsonrpcKey))
+	}
 	switch line[0] {
 	case '{':
 		var m struct {
@@ -121,6 +129,11 @@ func isJSONRPC(line []byte) bool {
 	}
 	return false
 }
+
+// bigLine is the size above which a line is only checked at its ends.
+const bigLine = 64 << 10
+
+var jsonrpcKey = []byte(`"jsonrpc"`)
 
 func appendTail(tail, chunk []byte, n int) []byte {
 	tail = append(tail, chunk...)
