@@ -49,10 +49,12 @@ func TestPropertyCancelAnywhereKeepsHistorySendable(t *testing.T) {
 				return []string{"allow_once", "reject_once"}[rng.Intn(2)], nil
 			})
 			session := ""
-			for i := 0; i < 25; i++ {
+			for i := 0; i < 40; i++ {
 				for f.model.Pending() < 6 {
 					f.model.Script(randomTurn())
 				}
+				// Cancel at the k-th event, or after a random delay (which
+				// also lands before the first event: mid-request, mid-lock).
 				k := 1 + rng.Intn(25)
 				ev := &events{}
 				n := 0
@@ -60,6 +62,20 @@ func TestPropertyCancelAnywhereKeepsHistorySendable(t *testing.T) {
 					if n++; n == k {
 						f.core.Cancel(e.TaskID)
 					}
+				}
+				if rng.Intn(3) == 0 {
+					delay := time.Duration(rng.Intn(20)) * time.Millisecond
+					ev.on = nil
+					task := f.core.Start(RunRequest{Prompt: fmt.Sprintf("step %d", i), SessionID: session}, TaskIO{Events: ev, Approver: approver, Workspace: f.ws})
+					timer := time.AfterFunc(delay, func() { f.core.Cancel(task.ID) })
+					res := wait(t, task)
+					timer.Stop()
+					session = res.SessionID
+					if res.StopReason == "error" {
+						t.Fatalf("step %d (cancel after %s): %+v", i, delay, res)
+					}
+					assertStoredValid(t, f, session)
+					continue
 				}
 				res := f.run(t, RunRequest{Prompt: fmt.Sprintf("step %d", i), SessionID: session}, TaskIO{Events: ev, Approver: approver})
 				session = res.SessionID
