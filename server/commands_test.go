@@ -197,3 +197,25 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+func TestProgressCancelButtonCancelsTheTask(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	c.initialize(e.root, caps(false, false, false))
+	e.model.Script(modeltest.Turn{Hang: true})
+	res, errc := c.runAsync(map[string]any{"prompt": "take forever"})
+	begin := c.waitFor("progress begin", func(m message) bool {
+		return m.Method == "$/progress" && strings.Contains(string(m.Params), `"kind":"begin"`)
+	})
+	var p struct {
+		Token string
+		Value progressValue
+	}
+	if err := json.Unmarshal(begin.Params, &p); err != nil || !p.Value.Cancellable {
+		t.Fatalf("begin = %s, want a cancellable progress", begin.Params)
+	}
+	c.notify("window/workDoneProgress/cancel", map[string]string{"token": p.Token})
+	if r := c.await(res, errc); r.StopReason != "cancelled" {
+		t.Errorf("result = %+v, want cancelled", r)
+	}
+}

@@ -42,12 +42,13 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 
 func (s *Server) notificationHandlers() map[string]notificationHandler {
 	return map[string]notificationHandler{
-		"initialized":            s.initialized,
-		"exit":                   s.exit,
-		"$/cancelRequest":        s.cancelRequest,
-		"textDocument/didOpen":   s.didOpen,
-		"textDocument/didChange": s.didChange,
-		"textDocument/didClose":  s.didClose,
+		"initialized":                    s.initialized,
+		"exit":                           s.exit,
+		"$/cancelRequest":                s.cancelRequest,
+		"textDocument/didOpen":           s.didOpen,
+		"textDocument/didChange":         s.didChange,
+		"textDocument/didClose":          s.didClose,
+		"window/workDoneProgress/cancel": s.workDoneProgressCancel,
 	}
 }
 

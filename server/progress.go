@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"sync"
 
@@ -96,7 +97,7 @@ func (t *taskSink) run() {
 		if err != nil {
 			t.prog = false
 		} else {
-			t.progress(progressValue{Kind: "begin", Title: "agentls", Message: firstLine(t.prompt), Cancellable: false})
+			t.progress(progressValue{Kind: "begin", Title: "agentls", Message: firstLine(t.prompt), Cancellable: true})
 		}
 	}
 	for {
@@ -179,7 +180,15 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 	ap := s.approver(req.Document)
 	ap.line = line
 	task := core.Start(req, agent.TaskIO{Approver: ap, Events: sink, Workspace: &workspace{s: s}})
+	s.mu.Lock()
+	s.progressTasks[token] = task.ID
+	s.mu.Unlock()
 	s.goFn(func() {
+		defer func() {
+			s.mu.Lock()
+			delete(s.progressTasks, token)
+			s.mu.Unlock()
+		}()
 		select {
 		case <-task.Done():
 			sink.finish(task.Result())
@@ -189,4 +198,26 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 		}
 	})
 	return task, sink.done, nil
+}
+
+// workDoneProgressCancel is the editor's cancel button on a task's
+// progress: it cancels the task.
+func (s *Server) workDoneProgressCancel(params json.RawMessage) {
+	var p struct {
+		Token json.RawMessage `json:"token"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	var token string
+	if json.Unmarshal(p.Token, &token) != nil {
+		return // our tokens are strings
+	}
+	s.mu.Lock()
+	taskID, ok := s.progressTasks[token]
+	core := s.core
+	s.mu.Unlock()
+	if ok && core != nil {
+		core.Cancel(taskID)
+	}
 }

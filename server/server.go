@@ -41,24 +41,25 @@ type Server struct {
 	inflight inflight
 	docs     documents
 
-	mu          sync.Mutex
-	state       lifecycle
-	client      clientInfo
-	folders     []string
-	cfg         *config.Config
-	core        *agent.Core
-	registry    *mcp.Registry
-	store       *trust.Store
-	coreErr     error
-	cmdSession  string            // the session command-started tasks continue
-	loggedFails map[string]string // server name -> last failure logged
-	exitCh      chan struct{}     // closed by the exit notification
-	exitCode    int
-	exited      bool
-	tokenSeq    int
-	shutdownReq bool
-	approvals   *approvals
-	closeOnce   sync.Once
+	mu            sync.Mutex
+	state         lifecycle
+	client        clientInfo
+	folders       []string
+	cfg           *config.Config
+	core          *agent.Core
+	registry      *mcp.Registry
+	store         *trust.Store
+	coreErr       error
+	cmdSession    string            // the session command-started tasks continue
+	loggedFails   map[string]string // server name -> last failure logged
+	exitCh        chan struct{}     // closed by the exit notification
+	exitCode      int
+	exited        bool
+	tokenSeq      int
+	progressTasks map[string]string // progress token -> task id
+	shutdownReq   bool
+	approvals     *approvals
+	closeOnce     sync.Once
 }
 
 type lifecycle int
@@ -77,7 +78,7 @@ func New(opts Options) *Server {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	s := &Server{opts: opts, exitCh: make(chan struct{}), loggedFails: map[string]string{}}
+	s := &Server{opts: opts, exitCh: make(chan struct{}), loggedFails: map[string]string{}, progressTasks: map[string]string{}}
 	s.approvals = newApprovals(s)
 	return s
 }

@@ -1,0 +1,164 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// requestApprovalResult is agent/requestApproval's result.
+type requestApprovalResult struct {
+	Outcome  string `json:"outcome"` // "selected" | "cancelled"
+	OptionID string `json:"optionId"`
+}
+
+// viaRequestApproval is path 1: the client's own approval UI.
+func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+	var res requestApprovalResult
+	if err := protocol.Call(ctx, ap.s.conn, "agent/requestApproval", a, &res); err != nil {
+		return "", err
+	}
+	if res.Outcome != "selected" {
+		return "", nil
+	}
+	return res.OptionID, nil
+}
+
+// viaShowMessageRequest is path 2: a Warning with one action per option.
+func (ap *approvals) viaShowMessageRequest(ctx context.Context, a agent.Approval) (string, error) {
+	actions := make([]protocol.MessageActionItem, 0, len(a.Options))
+	for _, o := range a.Options {
+		actions = append(actions, protocol.MessageActionItem{Title: o.Name})
+	}
+	params := &protocol.ShowMessageRequestParams{
+		Type:    protocol.MessageTypeWarning,
+		Message: a.Title + "\n" + a.Detail,
+		Actions: actions,
+	}
+	var item *protocol.MessageActionItem
+	if err := protocol.Call(ctx, ap.s.conn, protocol.MethodWindowShowMessageRequest, params, &item); err != nil {
+		return "", err
+	}
+	if item == nil {
+		return "", nil // dismissed: null is a denial
+	}
+	for _, o := range a.Options {
+		if o.Name == item.Title {
+			return o.OptionID, nil
+		}
+	}
+	return "", fmt.Errorf("the client chose %q, which is not an option", item.Title)
+}
+
+// viaCodeActions is path 3: a message, a diagnostic on the task's
+// document, and approval actions first in every code action answer.
+func (ap *approvals) viaCodeActions(p *pendingApproval) {
+	ap.mu.Lock()
+	_, still := ap.pending[p.a.ApprovalID]
+	p.path3 = still
+	uri := p.uri
+	ap.mu.Unlock()
+	if !still {
+		return
+	}
+	ap.s.showMessage(logWarning, fmt.Sprintf("agentls: approval needed: %s (run code action 'agentls: %s')",
+		approvalSubject(p.a), firstOptionName(p.a)))
+	if uri != "" {
+		ap.publish(uri)
+	}
+}
+
+// adopt gives path-3 approvals that had no document to show their
+// diagnostic on (a launch card asked before any didOpen) this one.
+func (ap *approvals) adopt(uri string) {
+	ap.mu.Lock()
+	adopted := false
+	for _, p := range ap.pending {
+		if p.uri == "" {
+			p.uri = uri
+			adopted = adopted || p.path3
+		}
+	}
+	ap.mu.Unlock()
+	if adopted {
+		ap.publish(uri)
+	}
+}
+
+// publish sends the approval diagnostics of one document.
+func (ap *approvals) publish(uri string) {
+	ap.mu.Lock()
+	var ps []*pendingApproval
+	for _, p := range ap.pending {
+		if p.path3 && p.uri == uri {
+			ps = append(ps, p)
+		}
+	}
+	ap.mu.Unlock()
+	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
+	diags := make([]protocol.Diagnostic, 0, len(ps))
+	for _, p := range ps {
+		pos := protocol.Position{Line: uint32(p.line)}
+		diags = append(diags, protocol.Diagnostic{
+			Range:    protocol.Range{Start: pos, End: pos},
+			Severity: protocol.DiagnosticSeverityWarning,
+			Source:   "agentls",
+			Code:     "approval",
+			Message: fmt.Sprintf("agentls: approval needed: %s (code action 'agentls: %s')\n%s",
+				approvalSubject(p.a), firstOptionName(p.a), p.a.Detail),
+		})
+	}
+	ap.s.notify(protocol.MethodTextDocumentPublishDiagnostics, &protocol.PublishDiagnosticsParams{
+		URI: protocol.DocumentURI(uri), Diagnostics: diags,
+	})
+}
+
+// diagnosticURI is where a path-3 diagnostic goes: the task's document, else
+// the first open document, else nowhere.
+func (s *Server) diagnosticURI(path string) string {
+	if path != "" {
+		if doc, ok := s.docs.byPath(path); ok {
+			return doc.uri
+		}
+		return pathToURI(path)
+	}
+	if doc, ok := s.docs.first(); ok {
+		return doc.uri
+	}
+	return ""
+}
+
+// approvalSubject is how an approval is named in one line: "fs · write_file"
+// for tool calls, the title otherwise.
+func approvalSubject(a agent.Approval) string {
+	if a.Server != "" && a.Tool != "" {
+		return a.Server + " · " + a.Tool
+	}
+	return a.Title
+}
+
+func firstOptionName(a agent.Approval) string {
+	if len(a.Options) > 0 {
+		return a.Options[0].Name
+	}
+	return "Allow once"
+}
+
+// isMethodNotFound reports a -32601 error reply.
+func isMethodNotFound(err error) bool {
+	var w *jsonrpc2.Error
+	return errors.As(err, &w) && w.Code == jsonrpc2.MethodNotFound
+}
+
+// mergeContexts is cancelled when either a or b is.
+func mergeContexts(a, b context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(a)
+	stop := context.AfterFunc(b, cancel)
+	return ctx, func() { stop(); cancel() }
+}
