@@ -148,6 +148,13 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 // initialized builds the agent, starts the user-tier MCP servers in the
 // background and asks for the launch of workspace-tier ones (G1).
 func (s *Server) initialized(json.RawMessage) {
+	s.mu.Lock()
+	again := s.started
+	s.started = true
+	s.mu.Unlock()
+	if again {
+		return
+	}
 	core, err := s.ensureCore()
 	s.mu.Lock()
 	cfg, reg := s.cfg, s.registry

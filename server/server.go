@@ -31,9 +31,10 @@ type Server struct {
 	opts Options
 
 	conn jsonrpc2.Conn
-	// ctx dies when the connection closes, at shutdown and at exit: every
+	// ctx dies when the connection closes, at exit and on a signal: every
 	// server-to-client call and every approval wait derives from it, so
-	// nothing blocks after the editor is gone.
+	// nothing blocks after the editor is gone. (shutdown ends tasks and
+	// denies approvals itself, in closeAll.)
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // every goroutine this server starts
@@ -41,6 +42,7 @@ type Server struct {
 	inflight inflight
 	docs     documents
 
+	// mu guards the fields below.
 	mu            sync.Mutex
 	state         lifecycle
 	client        clientInfo
@@ -55,6 +57,7 @@ type Server struct {
 	exitCh        chan struct{}     // closed by the exit notification
 	exitCode      int
 	exited        bool
+	started       bool // initialized was handled
 	tokenSeq      int
 	progressTasks map[string]string // progress token -> task id
 	shutdownReq   bool
