@@ -177,7 +177,7 @@ func (w *world) runNvim(t *testing.T, nvim string, args ...string) map[string]an
 			nvim, strings.Join(full, " "), why, res["error"], raw, stdout.String(), stderr.String(), w.lspLog())
 	}
 	if os.Getenv("AGENTLS_E2E_SHOW") != "" {
-		t.Logf("result: %s", raw)
+		t.Logf("result: %s\nLSP log:\n%s", raw, w.lspLog())
 	}
 	return res
 }

@@ -1,6 +1,8 @@
 -- agentls.mcp: :AgentMcp, the server list of PROTOCOL.md section 2
 -- (agent/mcp/servers) in a floating window: each server's state, its literal
--- command line, its tools and the policy each call would get.
+-- command line, its tools and the policy each call would get; keys in the
+-- float trust (agent/mcp/trust: the launch card, then the start), restart
+-- and revoke the server under the cursor.
 local M = {}
 
 local lsp = require("agentls.lsp")
@@ -13,16 +15,18 @@ local function str(v)
   return tostring(v)
 end
 
---- lines renders the server list as text, one block per server.
+--- lines renders the server list as text, one block per server. The second
+--- result maps each line number (1-based) to the server it describes.
 function M.lines(servers)
-  local out = {}
+  local out, owners = {}, {}
   if #servers == 0 then
-    return { "No MCP servers configured.", "", "Add [mcp.servers.NAME] to ~/.config/agentls/config.toml." }
+    return { "No MCP servers configured.", "", "Add [mcp.servers.NAME] to ~/.config/agentls/config.toml." }, owners
   end
   for i, s in ipairs(servers) do
     if i > 1 then
       table.insert(out, "")
     end
+    local first = #out + 1
     table.insert(out, string.format("%s  [%s]  (%s)", str(s.name), str(s.state), str(s.origin)))
     table.insert(out, "  $ " .. approval.argv(s.command))
     if type(s.envKeys) == "table" and #s.envKeys > 0 then
@@ -67,9 +71,15 @@ function M.lines(servers)
       end
       table.insert(out, (line:gsub("%s+$", "")))
     end
+    for n = first, #out do
+      owners[n] = str(s.name)
+    end
   end
-  return out
+  return out, owners
 end
+
+--- help is the float's last line.
+M.help = "t trust and start · r restart · x revoke launch approval · q close"
 
 --- float shows lines in a centered floating window; q or <Esc> closes it.
 function M.float(lines, title)
@@ -102,23 +112,104 @@ function M.float(lines, title)
   return w, b
 end
 
---- show asks agent/mcp/servers and opens the float.
+local function request(client, bufnr, method, params, on_result)
+  lsp.request(client, method, params, function(err, res)
+    if err then
+      vim.notify("agentls: " .. method .. ": " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    on_result(res)
+  end, bufnr)
+end
+
+-- owners_by_buf maps a float's buffer to its line -> server map.
+local owners_by_buf = {}
+
+-- render puts the server list into the float's buffer.
+local function render(b, servers, refresh)
+  local lines, owners = M.lines(servers)
+  table.insert(lines, "")
+  table.insert(lines, M.help)
+  vim.bo[b].modifiable = true
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, lines)
+  vim.bo[b].modifiable = false
+  owners_by_buf[b] = owners
+  -- A server still connecting changes soon: look again while the float is up.
+  for _, srv in ipairs(servers) do
+    if srv.state == "connecting" and refresh then
+      vim.defer_fn(refresh, 300)
+      break
+    end
+  end
+  return lines
+end
+
+--- show asks agent/mcp/servers and opens the float. on_done(win, buf) runs
+--- once it is shown.
 function M.show(bufnr, on_done)
   local client = lsp.client(bufnr)
   if not client then
     vim.notify("agentls: no agentls client is running", vim.log.levels.WARN)
     return
   end
-  lsp.request(client, "agent/mcp/servers", {}, function(err, res)
-    if err then
-      vim.notify("agentls: agent/mcp/servers: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-      return
+  request(client, bufnr, "agent/mcp/servers", {}, function(res)
+    local servers = res and res.servers or {}
+    local lines = M.lines(servers)
+    table.insert(lines, "")
+    table.insert(lines, M.help)
+    local w, b = M.float(lines, " agentls MCP servers ")
+    local refresh
+    refresh = function()
+      if not vim.api.nvim_buf_is_valid(b) then
+        return
+      end
+      request(client, bufnr, "agent/mcp/servers", {}, function(r)
+        if vim.api.nvim_buf_is_valid(b) then
+          render(b, r and r.servers or {}, refresh)
+        end
+      end)
     end
-    local w, b = M.float(M.lines(res and res.servers or {}), " agentls MCP servers ")
+    render(b, servers, refresh)
+    local function on_server(method, params_of)
+      return function()
+        local owners = owners_by_buf[b] or {}
+        local name = owners[vim.api.nvim_win_get_cursor(0)[1]]
+        if not name then
+          vim.notify("agentls: put the cursor on a server", vim.log.levels.INFO)
+          return
+        end
+        request(client, bufnr, method, params_of(name), function(r)
+          local what = r and (r.state or (r.revoked and ("revoked " .. table.concat(r.revoked, ", ")))) or "done"
+          vim.notify("agentls: " .. name .. ": " .. tostring(what), vim.log.levels.INFO)
+          refresh()
+        end)
+      end
+    end
+    local keys = {
+      t = on_server("agent/mcp/trust", function(n)
+        return { server = n }
+      end),
+      r = on_server("agent/mcp/restart", function(n)
+        return { server = n }
+      end),
+      x = on_server("agent/mcp/revoke", function(n)
+        return { server = n }
+      end),
+    }
+    vim.api.nvim_create_autocmd("BufWipeout", {
+      buffer = b,
+      once = true,
+      callback = function()
+        owners_by_buf[b] = nil
+      end,
+    })
+    for key, fn in pairs(keys) do
+      vim.api.nvim_buf_set_keymap(b, "n", key, "", { nowait = true, noremap = true, silent = true, callback = fn })
+    end
     if on_done then
       on_done(w, b)
     end
-  end, bufnr)
+  end)
 end
 
 return M
