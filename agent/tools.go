@@ -146,6 +146,9 @@ func runBuiltin(ctx context.Context, b builtin, env *toolEnv, in json.RawMessage
 		defer cancel()
 	}
 	text, err := b.run(ctx, env, in)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%s timed out after %s", b.def.Name, b.timeout)
+	}
 	return outcome(ctx, text, err, env.maxBytes)
 }
 

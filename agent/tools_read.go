@@ -22,6 +22,7 @@ const (
 	maxFound       = 500
 	maxMatches     = 200
 	maxSearchFile  = 1 << 20
+	maxReadFile    = 16 << 20
 )
 
 // skipDirs are never walked by find_files and search_text: VCS metadata and
@@ -81,6 +82,8 @@ func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	}
 	if st, err := os.Stat(t.Real); err == nil && st.IsDir() {
 		return "", fmt.Errorf("%s is a directory: use list_directory", a.Path)
+	} else if err == nil && st.Size() > maxReadFile {
+		return "", fmt.Errorf("%s is %d bytes, more than read_file reads (%d): use search_text to find the lines you need", a.Path, st.Size(), maxReadFile)
 	}
 	text, err := readText(env.ws, t)
 	if err != nil {
@@ -206,6 +209,7 @@ func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	var found []string
 	more := false
 	err = walkFiles(ctx, t.Real, func(_, rel string) bool {
+		shown := display(a.Path, rel)
 		subject := filepath.Base(rel)
 		if strings.Contains(a.Pattern, "/") {
 			subject = rel
@@ -215,7 +219,7 @@ func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 				more = true
 				return true
 			}
-			found = append(found, rel)
+			found = append(found, shown)
 		}
 		return false
 	})
@@ -255,13 +259,14 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	}
 	var b strings.Builder
 	n := 0
+	lexDir := t.Path // the editor's name for the searched directory
 	search := func(real, rel string) bool {
 		if a.Glob != "" {
 			if ok, _ := filepath.Match(a.Glob, filepath.Base(rel)); !ok {
 				return false
 			}
 		}
-		text, ok := env.ws.OpenText(filepath.Join(t.Path, filepath.FromSlash(rel)))
+		text, ok := env.ws.OpenText(filepath.Join(lexDir, filepath.FromSlash(rel)))
 		if !ok {
 			text, ok = env.ws.OpenText(real)
 		}
@@ -282,13 +287,14 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 					return true
 				}
 				n++
-				fmt.Fprintf(&b, "%s:%d: %s\n", rel, i+1, capText(line, 300))
+				fmt.Fprintf(&b, "%s:%d: %s\n", display(a.Path, rel), i+1, capText(line, 300))
 			}
 		}
 		return false
 	}
 	if st, err := os.Stat(t.Real); err == nil && !st.IsDir() {
-		search(t.Real, filepath.Base(t.Real))
+		a.Path, lexDir = filepath.Dir(a.Path), filepath.Dir(t.Path)
+		search(t.Real, filepath.Base(t.Path))
 	} else if err := walkFiles(ctx, t.Real, search); err != nil {
 		return "", err
 	}
@@ -296,4 +302,13 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 		return fmt.Sprintf("no matches for %q under %s", a.Pattern, a.Path), nil
 	}
 	return b.String(), nil
+}
+
+// display names a found file the way the model can pass it back: the
+// requested directory joined with the path below it.
+func display(dir, rel string) string {
+	if dir == "" || dir == "." {
+		return rel
+	}
+	return filepath.ToSlash(filepath.Join(dir, rel))
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // toolTest runs built-ins directly against a temp workspace.
@@ -107,6 +108,19 @@ func TestListFindAndSearch(t *testing.T) {
 	if strings.Contains(out, "README") {
 		t.Errorf("search_text glob *.go matched README: %q", out)
 	}
+	out, _, _ = tt.call("find_files", `{"pattern":"*.go","path":"cmd"}`)
+	if out != "cmd/main.go\n" {
+		t.Errorf("find_files under cmd = %q, want paths the model can pass back", out)
+	}
+	tt.ws.buffers = map[string]string{filepath.Join(tt.dir, "lib", "lib.go"): "package lib\n// TODO: unsaved\n"}
+	out, _, _ = tt.call("search_text", `{"pattern":"TODO","path":"lib"}`)
+	if out != "lib/lib.go:2: // TODO: unsaved\n" {
+		t.Errorf("search_text in a directory with an open buffer = %q", out)
+	}
+	out, _, _ = tt.call("search_text", `{"pattern":"TODO","path":"lib/lib.go"}`)
+	if out != "lib/lib.go:2: // TODO: unsaved\n" {
+		t.Errorf("search_text of one open file = %q", out)
+	}
 	if out, isErr, _ := tt.call("search_text", `{"pattern":"("}`); !isErr || !strings.Contains(out, "not a valid regular expression") {
 		t.Errorf("bad regexp: %q", out)
 	}
@@ -182,5 +196,17 @@ func TestCapTextSaysHowMuchWasCut(t *testing.T) {
 	got := capText(strings.Repeat("é", 100), 51)
 	if !strings.HasPrefix(got, strings.Repeat("é", 25)+"\n[... 150 of 200 bytes cut]") {
 		t.Errorf("capText = %q", got)
+	}
+}
+
+func TestBuiltinTimeoutSaysWhichToolAndHowLong(t *testing.T) {
+	slow := builtin{def: builtins["read_file"].def, timeout: 10 * time.Millisecond,
+		run: func(ctx context.Context, _ *toolEnv, _ json.RawMessage) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		}}
+	out, isErr, status := runBuiltin(context.Background(), slow, newToolTest(t).env, nil)
+	if !isErr || status != "failed" || out != "ERROR: read_file timed out after 10ms" {
+		t.Errorf("timed out builtin = %q %v %s", out, isErr, status)
 	}
 }
