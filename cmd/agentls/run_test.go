@@ -279,3 +279,29 @@ func TestTerminalApproverAnswers(t *testing.T) {
 		}
 	})
 }
+
+func TestRunNeverStartsAnUnapprovedWorkspaceServer(t *testing.T) {
+	e := newRunEnv(t, "openai", "")
+	fsServer := testenv.NodeBin(t, "mcp-server-filesystem")
+	marker := filepath.Join(e.ws, "repo-server-marker")
+	os.MkdirAll(filepath.Join(e.ws, ".agentls"), 0o755)
+	repoCfg := fmt.Sprintf("[mcp.servers.repofs]\ncommand = %q\nargs = [%q]\n", fsServer, marker)
+	if err := os.WriteFile(filepath.Join(e.ws, ".agentls", "config.toml"), []byte(repoCfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.model.Script(modeltest.Turn{Text: "hello"})
+	code, _, stderr := e.run(t, "hi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, `MCP server "repofs" from the workspace config is not started`) || !strings.Contains(stderr, "agentls mcp trust repofs") {
+		t.Errorf("stderr does not explain the held server:\n%s", stderr)
+	}
+	names := strings.Join(e.model.Requests()[0].ToolNames(), ",")
+	if strings.Contains(names, "repofs__") {
+		t.Errorf("an unapproved workspace server's tools were offered: %s", names)
+	}
+	if left := testenv.ProcessesMatching(marker); len(left) > 0 {
+		t.Errorf("the unapproved server was started: %v", left)
+	}
+}
