@@ -93,6 +93,20 @@ lib.main(function()
   status.on_event({ taskId = "t1", sessionId = "s", type = "done", stopReason = "end_turn" })
   check("the statusline is empty after done", status.text(), "")
 
+  local notes = {}
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  require("agentls").setup({ cmd = { "/nonexistent/agentls-missing", "serve" } })
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  vim.cmd("edit " .. dir .. "/one.txt")
+  vim.cmd("edit " .. dir .. "/two.txt")
+  check("a missing server binary is reported once, not per buffer", #notes, 1)
+  check("the report names the command and how to install it",
+    notes[1] ~= nil and notes[1]:find("/nonexistent/agentls-missing", 1, true) ~= nil and notes[1]:find("go install", 1, true) ~= nil, true)
+  check("no client starts without the binary", #require("agentls.lsp").clients(), 0)
+
   transcript.next_prompt = "fix it"
   for _, ev in ipairs({
     { type = "text", delta = "Hel" },

@@ -92,9 +92,30 @@ function M.handlers()
   return h
 end
 
+-- warned_missing remembers a server command already reported missing, so a
+-- missing binary is one message, not one per buffer.
+local warned_missing = {}
+
+local function executable(cmd)
+  local prog = type(cmd) == "table" and cmd[1] or nil
+  if type(prog) ~= "string" or vim.fn.executable(prog) == 1 then
+    return true
+  end
+  if not warned_missing[prog] then
+    warned_missing[prog] = true
+    vim.notify(string.format(
+      "agentls: %q is not an executable on PATH: install it with `go install github.com/agentls/agentls/cmd/agentls@latest` or set cmd in require('agentls').setup{}",
+      prog), vim.log.levels.ERROR)
+  end
+  return false
+end
+
 --- attach attaches agentls to a buffer (the current one by default).
 function M.attach(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if not executable(M.config.cmd) then
+    return nil
+  end
   local cfg = M.config
   if not vim.lsp.handlers["window/showDocument"] then
     -- Our own handler answers it (0.7): say so, as 0.10 does for its own.
