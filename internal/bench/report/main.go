@@ -1,0 +1,233 @@
+// Command report turns `go test -bench` output from agentls's benchmarks
+// into one line per figure, `name: value (baseline: value, ratio: x)`,
+// with the goal each figure is held to, and a verdict on how the scaling
+// benchmarks grow. scripts/bench.sh pipes into it. It reads only its
+// input and prints only to stdout.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// result is one benchmark line: its name (without "Benchmark" and the
+// GOMAXPROCS suffix) and its metrics by unit.
+type result struct {
+	name    string
+	metrics map[string]float64
+	order   []string
+}
+
+var benchLine = regexp.MustCompile(`^Benchmark(\S+?)(-\d+)?\s+\d+\s+(.*)$`)
+
+// parse reads benchmark lines; a benchmark that ran more than once keeps
+// its last line (the one with the full count).
+func parse(r io.Reader) []*result {
+	var out []*result
+	index := map[string]*result{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := benchLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		res := &result{name: m[1], metrics: map[string]float64{}}
+		f := strings.Fields(m[3])
+		for i := 0; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			res.metrics[f[i+1]] = v
+			res.order = append(res.order, f[i+1])
+		}
+		if old, ok := index[res.name]; ok {
+			*old = *res
+			continue
+		}
+		index[res.name] = res
+		out = append(out, res)
+	}
+	return out
+}
+
+// title names a figure from its benchmark and metric prefix.
+func title(bench, prefix string) string {
+	top, sub, _ := strings.Cut(bench, "/")
+	param := func(key string) string { return strings.TrimPrefix(sub, key+"=") }
+	switch top {
+	case "RegistryCallVsBareSDK":
+		return "1. mcp call via registry (policy, naming, caps) vs bare SDK session"
+	case "ParallelConnect":
+		return fmt.Sprintf("2. parallel connect, %s servers with 300 ms handshake vs 1", param("servers"))
+	case "ServeInitialize":
+		if prefix == "next-" {
+			return "3. first request after initialized, 10 slow servers vs none"
+		}
+		return "3. initialize over stdio, 10 slow servers vs none"
+	case "LoopTurnOverhead":
+		return fmt.Sprintf("4. agent loop per turn, %s tool turns, vs bare model round trip + bare tool call", param("turns"))
+	case "EventLatency":
+		if prefix == "p99-" {
+			return "5. event latency p99, SSE delta to agent/event, vs direct SSE reader"
+		}
+		return "5. event latency median, SSE delta to agent/event, vs direct SSE reader"
+	case "ServeRSS":
+		if sub == "idle" {
+			return "6. peak RSS of agentls serve idle vs bare Go process"
+		}
+		return fmt.Sprintf("6. peak RSS of agentls serve, %s connected, vs idle", strings.Replace(sub, ",tools=", " servers, ", 1)[len("servers="):]+" tools")
+	case "SchemaTokens":
+		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
+	}
+	name := bench
+	if prefix != "" {
+		name += " " + strings.TrimSuffix(prefix, "-")
+	}
+	return name
+}
+
+// goal says whether a figure meets the goal it is held to; "" for none.
+func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
+	verdict := func(ok bool, text string) string {
+		if ok {
+			return "goal " + text + ": met"
+		}
+		return "goal " + text + ": MISSED"
+	}
+	switch {
+	case bench == "RegistryCallVsBareSDK/calls":
+		return verdict(ratio <= 1.10 || m["added-µs"] < 50, "ratio ≤ 1.10 or < 50 µs added")
+	case bench == "ParallelConnect/servers=10":
+		return verdict(ratio <= 1.3, "ratio ≤ 1.3")
+	case bench == "ServeInitialize/servers=10" && prefix == "":
+		return verdict(ratio <= 1.2, "ratio ≤ 1.2")
+	case strings.HasPrefix(bench, "LoopTurnOverhead/"):
+		return verdict(m["added-µs"] < 1000, "< 1 ms added per turn")
+	case bench == "ServeRSS/idle":
+		return verdict(v < 30, "< 30 MB")
+	case bench == "ServeRSS/servers=10,tools=500":
+		return verdict(v < 60, "< 60 MB")
+	}
+	return ""
+}
+
+func num(v float64) string {
+	switch a := v; {
+	case a >= 100 || a <= -100:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 10 || a <= -10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+// figures prints one line per subject/baseline pair of every result.
+func figures(w io.Writer, results []*result) {
+	for _, r := range results {
+		used := map[string]bool{"ns/op": true}
+		for _, u := range r.order {
+			if !strings.HasPrefix(u, "base-") {
+				continue
+			}
+			subj := strings.TrimPrefix(u, "base-")
+			v, ok := r.metrics[subj]
+			if !ok {
+				continue
+			}
+			// The unit is what follows the prefix: "p99-µs" is µs with prefix "p99-".
+			prefix, unit := "", subj
+			if i := strings.LastIndex(subj, "-"); i >= 0 {
+				prefix, unit = subj[:i+1], subj[i+1:]
+			}
+			ratio := r.metrics[prefix+"ratio"]
+			used[u], used[subj], used[prefix+"ratio"] = true, true, true
+			line := fmt.Sprintf("%s: %s %s (baseline: %s %s, ratio: %s)", title(r.name, prefix), num(v), unit, num(r.metrics[u]), unit, strconv.FormatFloat(ratio, 'f', 2, 64))
+			if a, ok := r.metrics[prefix+"added-µs"]; ok {
+				line += fmt.Sprintf(", %s µs added", num(a))
+				used[prefix+"added-µs"] = true
+			}
+			if g := goal(r.name, prefix, r.metrics, v, ratio); g != "" {
+				line += "; " + g
+			}
+			fmt.Fprintln(w, line)
+		}
+		var extra []string
+		for _, u := range r.order {
+			if !used[u] && !strings.HasSuffix(u, "/op") {
+				extra = append(extra, num(r.metrics[u])+" "+u)
+			}
+		}
+		if len(extra) > 0 {
+			fmt.Fprintf(w, "   (%s: %s)\n", r.name, strings.Join(extra, ", "))
+		}
+	}
+}
+
+// growth is figure 8: how a per-unit cost moves from the smallest size to
+// the largest. Flat (within 1.5x, noise on a shared machine) or falling
+// means the total grows linearly or better.
+func growth(w io.Writer, results []*result) {
+	series := []struct {
+		what, top, key, per string
+		value              func(m map[string]float64, n float64) float64
+	}{
+		{"parallel connect (ms per server beyond the first)", "ParallelConnect", "servers", "servers",
+			func(m map[string]float64, _ float64) float64 { return m["ms-per-extra-server"] }},
+		{"agent loop (µs added per turn)", "LoopTurnOverhead", "turns", "turns",
+			func(m map[string]float64, _ float64) float64 { return m["added-µs"] }},
+		{"peak RSS (MB per server above idle)", "ServeRSS", "servers", "servers",
+			func(m map[string]float64, n float64) float64 { return (m["MB"] - m["base-MB"]) / n }},
+	}
+	for _, s := range series {
+		type point struct{ n, v float64 }
+		var pts []point
+		for _, r := range results {
+			top, sub, _ := strings.Cut(r.name, "/")
+			if top != s.top || !strings.HasPrefix(sub, s.key+"=") {
+				continue
+			}
+			ns := strings.TrimPrefix(sub, s.key+"=")
+			ns, _, _ = strings.Cut(ns, ",")
+			n, err := strconv.ParseFloat(ns, 64)
+			if err != nil || n == 0 {
+				continue
+			}
+			pts = append(pts, point{n, s.value(r.metrics, n)})
+		}
+		if len(pts) < 2 {
+			continue
+		}
+		sort.Slice(pts, func(i, j int) bool { return pts[i].n < pts[j].n })
+		var parts []string
+		for _, p := range pts {
+			parts = append(parts, fmt.Sprintf("%s at %s %s", num(p.v), strconv.FormatFloat(p.n, 'f', -1, 64), s.per))
+		}
+		first, last := pts[0].v, pts[len(pts)-1].v
+		verdict := "linear or better"
+		switch {
+		case last > 1.5*first && last > 0 && first >= 0:
+			verdict = "worse than linear"
+		case last < first/1.5:
+			verdict = "better than linear"
+		}
+		fmt.Fprintf(w, "8. scaling, %s: %s: %s\n", s.what, strings.Join(parts, ", "), verdict)
+	}
+}
+
+func main() {
+	results := parse(os.Stdin)
+	if len(results) == 0 {
+		fmt.Fprintln(os.Stderr, "report: no benchmark lines on stdin (expected `go test -bench` output)")
+		os.Exit(1)
+	}
+	figures(os.Stdout, results)
+	growth(os.Stdout, results)
+}

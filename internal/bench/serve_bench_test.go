@@ -1,0 +1,115 @@
+package bench
+
+import (
+	"fmt"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// BenchmarkServeInitialize is figure 3: the initialize round trip of a
+// fresh `agentls serve` over stdio with 10 slow servers configured (each
+// takes 10 s to answer its handshake), against the same with none. Goal:
+// ratio ≤ 1.2, since initialize never waits for a server. The second pair
+// ("next-") is the first request after initialized (agent/mcp/servers),
+// which must answer at once with the servers still connecting.
+func BenchmarkServeInitialize(b *testing.B) {
+	fault := testenv.GoBinary(b, "./internal/faultserver")
+	const marker = "agentls-bench-init-slow"
+	slow := newHome(b, "http://127.0.0.1:9", slowServers(fault, 10, 0, 10*time.Second, marker))
+	none := newHome(b, "http://127.0.0.1:9", "")
+	run := func(h home, servers int) (initialize, next time.Duration) {
+		c := startAgentls(b, h, nil)
+		defer c.stop()
+		initialize = c.initialize(h.root, false)
+		start := time.Now()
+		states := c.serverStates()
+		next = time.Since(start)
+		if len(states) != servers {
+			b.Fatalf("agent/mcp/servers lists %d servers, want %d: %v", len(states), servers, states)
+		}
+		for name, st := range states {
+			if st != "connecting" {
+				b.Fatalf("server %s is %s right after initialized, want connecting", name, st)
+			}
+		}
+		return initialize, next
+	}
+	b.Run("servers=10", func(b *testing.B) {
+		var subjNext, baseNext []time.Duration
+		subj, base := Pair(b.N,
+			func() time.Duration { i, n := run(slow, 10); subjNext = append(subjNext, n); return i },
+			func() time.Duration { i, n := run(none, 0); baseNext = append(baseNext, n); return i })
+		ReportDurations(b, "", subj, base)
+		ReportDurations(b, "next-", subjNext, baseNext)
+	})
+	testenv.WaitNoProcesses(b, marker, 10*time.Second)
+}
+
+// BenchmarkServeRSS is figure 6 and its scaling: the peak resident set
+// (VmHWM) of `agentls serve` idle after initialize, and with n fault
+// servers of 50 tools each connected. Idle is measured against a bare Go
+// process of the same toolchain that does nothing (the fault server's
+// -idle mode, the floor any Go binary pays); the loaded figures against
+// idle agentls in the same run. Goals: under 30 MB idle, under 60 MB with
+// 10 servers and 500 tools.
+func BenchmarkServeRSS(b *testing.B) {
+	fault := testenv.GoBinary(b, "./internal/faultserver")
+	const marker = "agentls-bench-rss"
+	idleHome := newHome(b, "http://127.0.0.1:9", "")
+	idle := func() float64 {
+		c := startAgentls(b, idleHome, nil)
+		defer c.stop()
+		c.initialize(idleHome.root, true)
+		c.serverStates()
+		time.Sleep(200 * time.Millisecond) // settle: a moment of idleness
+		return peakRSS(b, c.cmd.Process.Pid)
+	}
+	b.Run("idle", func(b *testing.B) {
+		floor := func() float64 {
+			cmd := exec.Command(fault, "-idle", "-marker", marker)
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			defer func() { cmd.Process.Kill(); cmd.Wait() }()
+			time.Sleep(200 * time.Millisecond)
+			return peakRSS(b, cmd.Process.Pid)
+		}
+		var subj, base []float64
+		for i := 0; i < b.N; i++ {
+			subj = append(subj, idle())
+			base = append(base, floor())
+		}
+		ReportPair(b, "", UnitMB, maxOf(subj), maxOf(base))
+	})
+	for _, n := range []int{1, 10, 100} {
+		h := newHome(b, "http://127.0.0.1:9", slowServers(fault, n, 39, 0, marker))
+		b.Run(fmt.Sprintf("servers=%d,tools=%d", n, 50*n), func(b *testing.B) {
+			loaded := func() float64 {
+				c := startAgentls(b, h, nil)
+				defer c.stop()
+				c.initialize(h.root, true)
+				c.waitConnected(n)
+				return peakRSS(b, c.cmd.Process.Pid)
+			}
+			var subj, base []float64
+			for i := 0; i < b.N; i++ {
+				subj = append(subj, loaded())
+				base = append(base, idle())
+			}
+			ReportPair(b, "", UnitMB, maxOf(subj), maxOf(base))
+		})
+	}
+	testenv.WaitNoProcesses(b, marker, 10*time.Second)
+}
+
+// maxOf is the largest value: a peak is reported as the worst seen.
+func maxOf(v []float64) float64 {
+	m := 0.0
+	for _, x := range v {
+		m = max(m, x)
+	}
+	return m
+}

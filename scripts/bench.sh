@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs agentls's benchmarks and prints one line per figure:
+#   name: value (baseline: value, ratio: x)
+# Every baseline is measured in the same run as its subject, interleaved, so
+# the ratios hold on a busy shared machine where absolute times do not.
+#
+#   scripts/bench.sh           all figures (about 5 minutes on 2 cores)
+#   scripts/bench.sh --quick   fewer rounds and no large scaling points (about 1 minute)
+#
+# Needs what scripts/test.sh needs (Go, and Node with tools/node for the
+# reference servers). The raw `go test -bench` output is kept in a file
+# named at the end. The benchmarks live beside the code they measure:
+# mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+quick=0
+case "${1:-}" in
+--quick) quick=1 ;;
+"") ;;
+*) echo "usage: scripts/bench.sh [--quick]" >&2; exit 2 ;;
+esac
+
+raw="$(mktemp -t agentls-bench.XXXXXX)"
+run() { # run PACKAGE REGEXP BENCHTIME
+	echo "bench: $1 $2 ($3)" >&2
+	go test -run '^$' -bench "$2" -benchtime "$3" -timeout 20m "$1" >>"$raw" 2>&1 || {
+		tail -n 40 "$raw" >&2
+		echo "bench: $1 failed; full output in $raw" >&2
+		exit 1
+	}
+}
+
+if [ "$quick" = 1 ]; then
+	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 300x
+	run ./mcp 'ParallelConnect$/servers=10$' 3x
+	run ./agent 'LoopTurnOverhead/turns=(1|10)$' 3x
+	run ./internal/bench 'ServeInitialize' 5x
+	run ./internal/bench 'ServeRSS/(idle|servers=(1|10),)' 1x
+	run ./internal/bench 'EventLatency' 5x
+else
+	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 3000x
+	run ./mcp 'ParallelConnect$' 5x
+	run ./agent 'LoopTurnOverhead' 5x
+	run ./internal/bench 'ServeInitialize' 20x
+	run ./internal/bench 'ServeRSS' 3x
+	run ./internal/bench 'EventLatency' 30x
+fi
+
+go run ./internal/bench/report <"$raw"
+echo "bench: raw output in $raw ($(nproc) cores, $(date -u +%Y-%m-%d))" >&2
