@@ -59,7 +59,7 @@ func (s *Server) notificationHandlers() map[string]notificationHandler {
 func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
 	call, isCall := req.(*jsonrpc2.Call)
 	if !isCall {
-		if h, ok := s.notificationHandlers()[req.Method()]; ok {
+		if h, ok := s.notifications[req.Method()]; ok {
 			func() {
 				defer s.recoverPanic(req.Method())
 				h(req.Params())
@@ -69,7 +69,7 @@ func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	}
 
 	method := req.Method()
-	h, ok := s.requestHandlers()[method]
+	h, ok := s.requests[method]
 	// Replies go out with a detached context: a reply written with a
 	// cancelled one is dropped silently and the client waits forever.
 	send := func(result any, err error) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
@@ -39,8 +40,10 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // every goroutine this server starts
 
-	inflight inflight
-	docs     documents
+	inflight      inflight
+	docs          documents
+	requests      map[string]requestHandler
+	notifications map[string]notificationHandler
 
 	// mu guards the fields below.
 	mu            sync.Mutex
@@ -65,6 +68,9 @@ type Server struct {
 	closeOnce     sync.Once
 }
 
+// drainLimit bounds how long Serve waits for owed replies on the way out.
+const drainLimit = 10 * time.Second
+
 type lifecycle int
 
 const (
@@ -83,6 +89,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, exitCh: make(chan struct{}), loggedFails: map[string]string{}, progressTasks: map[string]string{}}
 	s.approvals = newApprovals(s)
+	s.requests, s.notifications = s.requestHandlers(), s.notificationHandlers()
 	return s
 }
 
@@ -109,8 +116,16 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.cancel()
 	s.closeAll()
 	// Handlers finish (their tasks ended in closeAll) and reply before the
-	// stream closes: a client that closed only its end still reads them.
-	s.wg.Wait()
+	// stream closes: a client that closed only its end still reads them. A
+	// client that stopped reading could block a reply forever: the wait is
+	// bounded, and the process exits after it.
+	drained := make(chan struct{})
+	go func() { s.wg.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainLimit):
+		s.opts.Logf("agentls: replies still pending after %s; exiting anyway", drainLimit)
+	}
 	s.conn.Close()
 	return code
 }
