@@ -198,16 +198,19 @@ func sleeper(t *testing.T, marker string) string {
 	return p
 }
 
-// waitProcesses waits until n processes match marker (bounded).
-func waitProcesses(t *testing.T, marker string, n int) {
+// waitProcesses waits until n processes match marker (bounded). It only
+// reports (t.Errorf), so goroutines other than the test's may call it.
+func waitProcesses(t *testing.T, marker string, n int) bool {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for len(testenv.ProcessesMatching(marker)) < n {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d processes matching %q never appeared", n, marker)
+			t.Errorf("%d processes matching %q never appeared", n, marker)
+			return false
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	return true
 }
 
 // resultText is a tool result's text as agentls produced it: OpenAI-shaped

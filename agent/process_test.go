@@ -18,7 +18,11 @@ func TestRunCommandReapsTheProcessGroupOnCancel(t *testing.T) {
 		res, _ := runProcess(ctx, []string{"sh", "-c", sl + " 100 & " + sl + " 100; wait"}, t.TempDir(), nil, time.Hour, 1024)
 		done <- res
 	}()
-	waitProcesses(t, marker, 2)
+	if !waitProcesses(t, marker, 2) {
+		cancel()
+		<-done
+		return
+	}
 	cancel()
 	res := <-done
 	if !res.Cancelled {
