@@ -108,7 +108,7 @@ end
 M.wait_timeout_ms = 10 * 60 * 1000
 
 --- last_wait says how the last answer was awaited: "none" (the picker
---- answered at once), "coroutine" or "vim.wait". For tests and :checkhealth.
+--- answered at once), "coroutine" or "vim.wait". Shown by :checkhealth agentls.
 M.last_wait = nil
 
 --- handler answers agent/requestApproval. On 0.10+ the request runs in a
