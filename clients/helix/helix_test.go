@@ -334,3 +334,25 @@ func TestHelixStartsAWorkspaceMCPServerOnlyAfterTrustCodeAction(t *testing.T) {
 	}
 	quit(t, w.scr)
 }
+
+// A running task can be cancelled from the same menu; the model's stream is
+// abandoned and the status line says the task ended.
+func TestHelixCancelTaskByCodeAction(t *testing.T) {
+	w := startHelix(t, original, modeltest.Turn{Text: "Thinking", Hang: true})
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "add a function Sum`), 30*time.Second)
+	waitRequests(t, w.model, 1, 20*time.Second)
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Cancel task`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`agentls: cancelled`), 15*time.Second, "the task's end on the status line")
+	if n := len(w.model.Requests()); n != 1 {
+		t.Errorf("the model saw %d requests; a cancelled task must not ask it again", n)
+	}
+	// The task is gone: the menu no longer offers to cancel it.
+	w.scr.keys("Space", "a")
+	scr := w.scr.waitFor(regexp.MustCompile(`agentls: Run "add a function Sum`), 10*time.Second, "the code action menu")
+	for _, it := range menuItems(scr) {
+		if strings.HasPrefix(it, "agentls: Cancel task") {
+			t.Errorf("the menu still offers %q after the task was cancelled:\n%s", it, scr)
+		}
+	}
+	quit(t, w.scr)
+}
