@@ -129,8 +129,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	case r.ctx.Err() != nil:
 		return errorResult(name, "the MCP registry shut down during the call")
 	case errors.Is(err, context.DeadlineExceeded) && !c.proc.hasExited():
-		r.wg.Add(1)
-		go func() { defer r.wg.Done(); r.probe(srv, c, timeout) }()
+		r.goTracked(func() { r.probe(srv, c, timeout) })
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
 	}
 	select {

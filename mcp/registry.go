@@ -210,8 +210,8 @@ func (r *Registry) connect(ctx context.Context, srv *server, gen int) error {
 	}
 	srv.conn, srv.state, srv.err = c, Connected, ""
 	r.setToolsLocked(srv, tools)
+	r.wg.Add(2) // under the lock: Close cannot be waiting yet
 	r.mu.Unlock()
-	r.wg.Add(2)
 	go func() { defer r.wg.Done(); r.watchExit(srv, c) }()
 	go func() { defer r.wg.Done(); r.relistLoop(srv, c) }()
 	return nil
@@ -291,9 +291,22 @@ func (r *Registry) markFailed(srv *server, c *conn, what string) string {
 		r.notifyLocked()
 	}
 	r.mu.Unlock()
-	r.wg.Add(1)
-	go func() { defer r.wg.Done(); c.close() }()
+	r.goTracked(c.close)
 	return msg
+}
+
+// goTracked runs f on a goroutine that Close waits for; once the registry
+// is closed it runs f inline, since Close may already be done waiting.
+func (r *Registry) goTracked(f func()) {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		f()
+		return
+	}
+	r.wg.Add(1)
+	r.mu.Unlock()
+	go func() { defer r.wg.Done(); f() }()
 }
 
 // relistLoop re-reads the tool list on every tools/list_changed.
