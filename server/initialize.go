@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 )
 
@@ -20,10 +21,6 @@ type initializeParams struct {
 	WorkspaceFolders []struct {
 		URI string `json:"uri"`
 	} `json:"workspaceFolders"`
-	ClientInfo *struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	} `json:"clientInfo"`
 	Capabilities struct {
 		Experimental struct {
 			Agentls struct {
@@ -55,7 +52,6 @@ type initializeParams struct {
 
 // clientInfo is what the client can do, from its initialize capabilities.
 type clientInfo struct {
-	name             string
 	approvals        bool // path 1: agent/requestApproval
 	events           bool // agent/event notifications
 	showMessageReq   bool // path 2: window/showMessageRequest
@@ -90,9 +86,6 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		showDocument:     c.Window.ShowDocument != nil && c.Window.ShowDocument.Support,
 		applyEdit:        c.Workspace.ApplyEdit,
 		codeActionLits:   c.TextDocument.CodeAction.CodeActionLiteralSupport != nil,
-	}
-	if p.ClientInfo != nil {
-		info.name = p.ClientInfo.Name
 	}
 	if c.Workspace.WorkspaceEdit.DocumentChanges {
 		for _, op := range c.Workspace.WorkspaceEdit.ResourceOperations {
@@ -171,20 +164,22 @@ func (s *Server) initialized(json.RawMessage) {
 	reg.Start(s.ctx)
 	s.goFn(func() {
 		for _, srv := range reg.Servers() {
-			if srv.Origin != "workspace" || (srv.State != mcp.NeedsApproval && srv.State != mcp.ApprovalStale) {
+			if srv.Origin != config.Workspace || (srv.State != mcp.NeedsApproval && srv.State != mcp.ApprovalStale) {
 				continue
 			}
-			// Asked through the same approval paths as tool calls; a
-			// denial, a timeout or shutdown leaves the server stopped.
+			// G1: a cloned repository gets no code execution on open; its
+			// servers start only after the user approved this exact card,
+			// asked through the same paths as tool calls. A denial, a
+			// timeout or shutdown leaves the server stopped.
 			state, err := core.TrustServer(s.ctx, srv.Name, s.approver(""))
+			if s.shuttingDown() {
+				return
+			}
 			if err != nil {
 				s.logMessage(logWarning, "agentls: MCP server '"+srv.Name+"' not started: "+err.Error())
 				continue
 			}
 			s.logMessage(logInfo, "agentls: MCP server '"+srv.Name+"': "+string(state))
-			if s.ctx.Err() != nil {
-				return
-			}
 		}
 	})
 }
@@ -233,4 +228,11 @@ func uriToPath(raw string) (string, bool) {
 // pathToURI is the file: URI of an absolute path.
 func pathToURI(path string) string {
 	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// shuttingDown reports whether shutdown (or the end of Serve) began.
+func (s *Server) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state == shuttingDown || s.ctx.Err() != nil
 }

@@ -44,6 +44,8 @@ type Server struct {
 	docs          documents
 	requests      map[string]requestHandler
 	notifications map[string]notificationHandler
+	approvals     *approvals
+	closeOnce     sync.Once
 
 	// mu guards the fields below.
 	mu            sync.Mutex
@@ -64,8 +66,6 @@ type Server struct {
 	tokenSeq      int
 	progressTasks map[string]string // progress token -> task id
 	shutdownReq   bool
-	approvals     *approvals
-	closeOnce     sync.Once
 }
 
 // drainLimit bounds how long Serve waits for owed replies on the way out.
@@ -149,7 +149,7 @@ func (s *Server) closeAll() {
 	})
 }
 
-// go runs f in a goroutine owned by the server.
+// goFn runs f in a goroutine owned by the server.
 func (s *Server) goFn(f func()) {
 	s.wg.Add(1)
 	go func() {
