@@ -9,9 +9,10 @@ import (
 // it wrote to stdout), so the server list and error messages can show why a
 // server failed without ever copying its output to our own stdout.
 type ring struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
+	mu      sync.Mutex
+	buf     []byte
+	max     int
+	wrapped bool // bytes were dropped: buf may start mid-line
 }
 
 func newRing(max int) *ring { return &ring{max: max} }
@@ -22,10 +23,12 @@ func (r *ring) Write(p []byte) (int, error) {
 	defer r.mu.Unlock()
 	if len(p) >= r.max {
 		r.buf = append(r.buf[:0], p[len(p)-r.max:]...)
+		r.wrapped = true
 		return len(p), nil
 	}
 	if over := len(r.buf) + len(p) - r.max; over > 0 {
 		r.buf = append(r.buf[:0], r.buf[over:]...)
+		r.wrapped = true
 	}
 	r.buf = append(r.buf, p...)
 	return len(p), nil
@@ -35,11 +38,14 @@ func (r *ring) Write(p []byte) (int, error) {
 // line boundary when it had to cut, without trailing blank space.
 func (r *ring) Tail(lines, maxBytes int) string {
 	r.mu.Lock()
-	s := string(r.buf)
+	s, partial := string(r.buf), r.wrapped
 	r.mu.Unlock()
 	s = strings.TrimRight(s, " \t\r\n")
 	if len(s) > maxBytes {
+		partial = s[len(s)-maxBytes-1] != '\n'
 		s = s[len(s)-maxBytes:]
+	}
+	if partial {
 		if i := strings.IndexByte(s, '\n'); i >= 0 && i < len(s)-1 {
 			s = s[i+1:]
 		}

@@ -1,0 +1,81 @@
+package mcp
+
+import (
+	"sort"
+
+	"github.com/agentls/agentls/config"
+)
+
+// Servers lists every configured server, sorted by name.
+func (r *Registry) Servers() []ServerInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]ServerInfo, 0, len(r.order))
+	for _, name := range r.order {
+		srv := r.servers[name]
+		s := srv.cfg
+		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: append([]string{s.Command}, s.Args...),
+			EnvKeys: envKeys(s), Cwd: s.Cwd, Error: srv.err, StderrTail: srv.tail.Tail(20, 2000),
+			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
+		if srv.state == Connected {
+			info.Tools = r.toolsLocked(srv)
+			for _, t := range info.Tools {
+				info.SchemaTokens += t.SchemaTokens
+			}
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+func envKeys(s config.Server) []string {
+	keys := make([]string, 0, len(s.Env))
+	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Server returns one configured server's config.
+func (r *Registry) Server(name string) (config.Server, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	srv, ok := r.servers[name]
+	if !ok {
+		return config.Server{}, false
+	}
+	return srv.cfg, true
+}
+
+// Tools lists the tools of connected servers, sorted by name. A server that
+// failed after it had connected keeps its tools here while it may still be
+// restarted on use, so a call can bring it back.
+func (r *Registry) Tools() []Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Tool
+	for _, name := range r.order {
+		srv := r.servers[name]
+		if srv.state == Connected || r.restartableLocked(srv) {
+			out = append(out, r.toolsLocked(srv)...)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+func (r *Registry) restartableLocked(srv *server) bool {
+	return srv.state == Failed && srv.cfg.Err == "" && len(srv.tools) > 0 && srv.restarts < r.opts.MaxRestarts
+}
+
+func (r *Registry) toolsLocked(srv *server) []Tool {
+	out := make([]Tool, 0, len(srv.tools))
+	for _, d := range srv.tools {
+		name := r.byKey[ToolKey{Server: srv.cfg.Name, Tool: d.orig}]
+		out = append(out, Tool{Name: name, Server: srv.cfg.Name, ServerTool: d.orig, Description: d.description,
+			InputSchema: d.schema, Annotations: d.annotations, DefinitionHash: d.hash,
+			SchemaTokens: EstimateTokens(name, d.description, d.schema)})
+	}
+	return out
+}
