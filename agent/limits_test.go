@@ -45,6 +45,9 @@ func TestEventsAndCardsRedactSecretsInArguments(t *testing.T) {
 	if strings.Contains(string(all), secret) {
 		t.Errorf("events carry the secret: %s", all)
 	}
+	if cards := ap.asked(); len(cards) != 1 || strings.Contains(cards[0].Detail, secret) || !strings.Contains(cards[0].Detail, "env.txt") {
+		t.Errorf("write card = %+v, want the path shown and the secret redacted", cards)
+	}
 	calls := ev.ofType("tool_call")
 	if len(calls) == 0 || !strings.Contains(string(calls[0].Arguments), "env.txt") {
 		t.Errorf("tool_call arguments = %s, want them (redacted), not dropped", calls[0].Arguments)

@@ -59,7 +59,9 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	if exists {
 		verb = "Overwrite"
 	}
-	detail := t.Path + "\n\n" + previewDiff(old, *a.Content, exists)
+	// The preview is redacted like every argument shown on a card (G4); the
+	// path is not, so the user always sees which file changes.
+	detail := t.Path + "\n\n" + trust.Redact(previewDiff(old, *a.Content, exists))
 	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail); err != nil {
 		return "", err
 	}
@@ -99,7 +101,7 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 		return "", fmt.Errorf("edit_file: old_text occurs %d times in %s: add surrounding lines to make it unique, or set replace_all", n, a.Path)
 	}
 	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
-	detail := t.Path + "\n\n" + previewDiff(a.OldText, a.NewText, true)
+	detail := t.Path + "\n\n" + trust.Redact(previewDiff(a.OldText, a.NewText, true))
 	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail); err != nil {
 		return "", err
 	}
