@@ -201,7 +201,8 @@ func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
 }
 
 func TestWarningsGoToTheLog(t *testing.T) {
-	e := newEnv(t, "[mcp.servers.broken]\ncommand = \"agentls-no-such-program\"\n\n[mcp.servers.typo]\ncommand = \"x\"\ntiemout = \"5s\"\n")
+	e := newEnv(t, "[mcp.servers.broken]\ncommand = \"agentls-no-such-program\"\n\n[mcp.servers.typo]\ncommand = \"x\"\ntiemout = \"5s\"\n\n"+
+		"[mcp.servers.leaky]\ncommand = \"sh\"\nargs = [\"-c\", \"echo using ghp_abcdefghijklmnopqrstuvwxyz0123 >&2; exit 3\"]\n")
 	c := e.start(t)
 	c.initialize(e.root, caps(false, false, false))
 	c.waitFor("the config warning with file:line", func(m message) bool {
@@ -212,6 +213,12 @@ func TestWarningsGoToTheLog(t *testing.T) {
 		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "MCP server 'broken' failed") &&
 			strings.Contains(string(m.Params), `"type":2`)
 	})
+	leak := c.waitFor("the leaky server's failure", func(m message) bool {
+		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "MCP server 'leaky' failed")
+	})
+	if strings.Contains(string(leak.Params), "ghp_abc") || !strings.Contains(string(leak.Params), "[REDACTED]") {
+		t.Errorf("the log shows %s: the token on the server's stderr must be redacted", leak.Params)
+	}
 	if n := len(c.messages("window/showMessage")); n != 0 {
 		t.Errorf("warnings popped up %d times: they belong in the log", n)
 	}

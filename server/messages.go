@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
 )
 
 // Message types of window/showMessage and window/logMessage.
@@ -28,6 +32,9 @@ func (s *Server) notify(method string, params any) {
 // logMessage sends window/logMessage: warnings (a server failed, a config
 // error with file:line) go here, not into pop-ups.
 func (s *Server) logMessage(typ protocol.MessageType, msg string) {
+	// G4: a server's stderr or an error text may carry a token; logs are
+	// copied around (bug reports, screen shares), so secrets are redacted.
+	msg = trust.Redact(msg)
 	s.opts.Logf("%s", msg)
 	s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: typ, Message: msg})
 }
@@ -49,7 +56,7 @@ func (s *Server) serversChanged() {
 	for _, srv := range reg.Servers() {
 		s.mu.Lock()
 		last, seen := s.loggedFails[srv.Name]
-		failedNow := srv.State == "failed"
+		failedNow := srv.State == mcp.Failed
 		if failedNow && (!seen || last != srv.Error) {
 			s.loggedFails[srv.Name] = srv.Error
 		} else if !failedNow {
@@ -58,7 +65,7 @@ func (s *Server) serversChanged() {
 		s.mu.Unlock()
 		if failedNow && (!seen || last != srv.Error) {
 			msg := "agentls: MCP server '" + srv.Name + "' failed: " + srv.Error
-			if srv.StderrTail != "" {
+			if tail := strings.TrimSpace(srv.StderrTail); tail != "" && !strings.Contains(srv.Error, tail) {
 				msg += "\nstderr: " + srv.StderrTail
 			}
 			s.logMessage(logWarning, msg)
