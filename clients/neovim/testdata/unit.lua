@@ -112,15 +112,37 @@ lib.main(function()
     { type = "text", delta = "Hel" },
     { type = "text", delta = "lo\nwor" },
     { type = "text", delta = "ld" },
-    { type = "tool_call", tool = "write_file", title = "a.txt", status = "pending" },
+    { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "pending" },
+    { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "awaiting_approval" },
+    { type = "approval", approvalId = "a1", state = "waiting" },
+    { type = "approval", approvalId = "a1", state = "resolved", optionId = "allow_once" },
+    { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "running" },
+    { type = "tool_result", toolCallId = "c1", status = "completed", output = string.rep("x", 300) },
     { type = "text", delta = "Done." },
-    { type = "done", stopReason = "end_turn" },
+    { type = "done", stopReason = "end_turn", text = "Hello\nworld\nDone." },
   }) do
     ev.taskId, ev.sessionId = "t9", "s9"
     transcript.on_event(ev)
   end
-  check("streamed deltas join into lines; blocks and the end are marked", lib.lines(transcript.find("s9")), {
-    "# agentls session s9", "", "## fix it", "", "Hello", "world", "", "> write_file a.txt (pending)", "", "Done.", "",
-    "--- end_turn", "",
-  })
+  check("deltas join into lines; a tool call's line is updated in place; results are capped",
+    lib.lines(transcript.find("s9")), {
+      "# agentls session s9", "", "## fix it", "", "Hello", "world", "",
+      "> write_file a.txt (completed)", "",
+      "> approval: allow_once", "",
+      "  " .. string.rep("x", 200) .. "…", "",
+      "Done.", "", "--- end_turn", "",
+    })
+  check("the transcript buffer is not editable by hand", vim.bo[transcript.find("s9")].modifiable, false)
+
+  for _, ev in ipairs({
+    { type = "tool_call", toolCallId = "c2", server = "fs", tool = "fs__read", title = "read a.txt", status = "running" },
+    { type = "done", stopReason = "end_turn", text = "Not streamed." },
+  }) do
+    ev.taskId, ev.sessionId = "t10", "s10"
+    transcript.on_event(ev)
+  end
+  check("a task that streamed no text shows the final text of done; MCP calls name their server",
+    lib.lines(transcript.find("s10")), {
+      "# agentls session s10", "", "## task t10", "", "> fs · read a.txt (running)", "", "Not streamed.", "", "--- end_turn", "",
+    })
 end)

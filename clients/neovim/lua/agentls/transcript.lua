@@ -1,15 +1,23 @@
 -- agentls.transcript: one scratch buffer per session, fed live by agent/event
 -- (PROTOCOL.md section 3). The Markdown file the server keeps is the record;
--- this buffer is the live view of it.
+-- this buffer is the live view of it. The buffer is not modifiable by hand:
+-- the lines of tool calls and approvals are updated in place as they change.
 local M = {}
 
--- bufs maps sessionId to buffer number; seen_task remembers which tasks got
--- their heading.
+-- bufs maps sessionId to buffer number.
 local bufs = {}
-local seen_task = {}
+-- tasks maps taskId to {streamed = bool}: heading written, text seen.
+local tasks = {}
+-- blocks maps buffer to {key -> 0-based line} for lines updated in place.
+local blocks = {}
+-- calls maps toolCallId to its line's label, to show how the call ended.
+local calls = {}
 -- after_block marks buffers whose last entry was a block line (tool call,
 -- result...): the next streamed text starts after a blank line.
 local after_block = {}
+
+--- preview_chars caps a tool result's one-line preview.
+M.preview_chars = 200
 
 --- next_prompt is the prompt of the task the plugin just started: the next
 --- new task's heading shows it (the taskId is not known before its events).
@@ -17,6 +25,16 @@ M.next_prompt = nil
 
 --- current is the session the plugin's commands continue.
 M.current = nil
+
+-- edit runs fn with the buffer modifiable.
+local function edit(b, fn)
+  vim.bo[b].modifiable = true
+  local ok, err = pcall(fn)
+  vim.bo[b].modifiable = false
+  if not ok then
+    error(err)
+  end
+end
 
 local function buf_for(session)
   local b = bufs[session]
@@ -30,7 +48,9 @@ local function buf_for(session)
   pcall(vim.api.nvim_buf_set_name, b, "agentls://transcript/" .. session)
   vim.bo[b].filetype = "markdown"
   vim.api.nvim_buf_set_lines(b, 0, -1, false, { "# agentls session " .. session, "" })
+  vim.bo[b].modifiable = false
   bufs[session] = b
+  blocks[b] = {}
   return b
 end
 
@@ -56,6 +76,7 @@ local function append(b, text)
   vim.api.nvim_buf_set_lines(b, last, last + 1, false, lines)
 end
 
+-- add_lines appends whole lines, after a blank line when the last one is not.
 local function add_lines(b, lines)
   local last = vim.api.nvim_buf_line_count(b)
   local tail = vim.api.nvim_buf_get_lines(b, last - 1, last, false)[1] or ""
@@ -65,9 +86,73 @@ local function add_lines(b, lines)
   vim.api.nvim_buf_set_lines(b, last, last, false, lines)
 end
 
-local function one_line(s)
-  s = tostring(s or "")
-  return (s:gsub("\r?\n", " ⏎ "))
+-- block writes a one-line entry; an entry with the same key is replaced.
+local function block(b, key, text)
+  local idx = key and blocks[b][key]
+  if idx then
+    vim.api.nvim_buf_set_lines(b, idx, idx + 1, false, { text })
+    return
+  end
+  add_lines(b, { text, "" })
+  if key then
+    blocks[b][key] = vim.api.nvim_buf_line_count(b) - 2
+  end
+end
+
+local function str(v)
+  if v == nil or v == vim.NIL then
+    return ""
+  end
+  return tostring(v)
+end
+
+local function one_line(s, max)
+  s = str(s):gsub("\r?\n", " ⏎ ")
+  if max and #s > max then
+    s = s:sub(1, max) .. "…"
+  end
+  return s
+end
+
+local function render(b, ev)
+  local task = tasks[ev.taskId or ""]
+  if ev.type == "text" then
+    if after_block[b] then
+      add_lines(b, { "" })
+    end
+    append(b, str(ev.delta))
+    if task then
+      task.streamed = true
+    end
+    return
+  end
+  if ev.type == "tool_call" then
+    local who = str(ev.server) ~= "" and (str(ev.server) .. " · ") or ""
+    local what = str(ev.title) ~= "" and str(ev.title) or str(ev.tool)
+    local label = "> " .. who .. one_line(what)
+    calls[str(ev.toolCallId)] = label
+    block(b, "tool:" .. str(ev.toolCallId), string.format("%s (%s)", label, str(ev.status)))
+  elseif ev.type == "tool_result" then
+    local mark = ev.isError and "error" or (str(ev.status) ~= "" and str(ev.status) or "done")
+    local label = calls[str(ev.toolCallId)]
+    if label then
+      -- The call's own line shows how it ended.
+      block(b, "tool:" .. str(ev.toolCallId), string.format("%s (%s)", label, mark))
+    end
+    block(b, "result:" .. str(ev.toolCallId), "  " .. one_line(ev.output, M.preview_chars))
+  elseif ev.type == "approval" then
+    local text = ev.state == "waiting" and "> approval needed"
+      or ("> approval: " .. (str(ev.optionId) ~= "" and str(ev.optionId) or "denied"))
+    block(b, "approval:" .. str(ev.approvalId), text)
+  elseif ev.type == "status" then
+    block(b, nil, "> " .. one_line(ev.message))
+  elseif ev.type == "done" then
+    -- A provider that did not stream: show the final text once.
+    if task and not task.streamed and str(ev.text) ~= "" then
+      add_lines(b, vim.split(str(ev.text), "\n", { plain = true }))
+    end
+    block(b, nil, "--- " .. (str(ev.stopReason) ~= "" and str(ev.stopReason) or "done"))
+  end
 end
 
 local function follow(b)
@@ -85,34 +170,16 @@ function M.on_event(ev)
     return
   end
   local b = buf_for(ev.sessionId)
-  if ev.taskId and not seen_task[ev.taskId] then
-    seen_task[ev.taskId] = true
-    local prompt = M.next_prompt
-    M.next_prompt = nil
-    add_lines(b, { "## " .. (prompt and one_line(prompt) or ("task " .. ev.taskId)), "", "" })
-  end
-  if ev.type == "text" then
-    if after_block[b] then
-      add_lines(b, { "" })
-      after_block[b] = false
+  edit(b, function()
+    if ev.taskId and not tasks[ev.taskId] then
+      tasks[ev.taskId] = { streamed = false }
+      local prompt = M.next_prompt
+      M.next_prompt = nil
+      add_lines(b, { "## " .. (prompt and one_line(prompt) or ("task " .. ev.taskId)), "" })
+      after_block[b] = true
     end
-    append(b, ev.delta or "")
-  elseif ev.type == "tool_call" then
-    local who = ev.server and ev.server ~= vim.NIL and (ev.server .. " · ") or ""
-    add_lines(b, {
-      string.format("> %s%s %s (%s)", who, ev.tool or "?", one_line(ev.title or ""), ev.status or ""),
-      "",
-    })
-  elseif ev.type == "tool_result" then
-    local mark = ev.isError and "error" or (ev.status or "done")
-    add_lines(b, { string.format("> result %s: %s", mark, one_line(ev.output or "")), "" })
-  elseif ev.type == "approval" then
-    add_lines(b, { string.format("> approval %s %s", ev.state or "", ev.optionId or ""), "" })
-  elseif ev.type == "status" then
-    add_lines(b, { "> " .. one_line(ev.message or ""), "" })
-  elseif ev.type == "done" then
-    add_lines(b, { "--- " .. (ev.stopReason or "done"), "" })
-  end
+    render(b, ev)
+  end)
   after_block[b] = ev.type ~= "text"
   follow(b)
 end
