@@ -27,6 +27,10 @@ func TestPlainConfig(t *testing.T) {
 			if len(asks) != 1 || !strings.Contains(asks[0], "greeting.txt") {
 				t.Errorf("showMessageRequest messages = %q, want one naming greeting.txt", asks)
 			}
+			progress := strs(res["progress"])
+			if len(progress) < 2 || progress[0] != "begin: agentls" || !strings.HasPrefix(progress[len(progress)-1], "end: ") {
+				t.Errorf("$/progress = %q, want begin (title agentls) ... end", progress)
+			}
 			if len(strs(res["messages"])) == 0 {
 				t.Errorf("no window/showMessage summary when the task ended")
 			}
