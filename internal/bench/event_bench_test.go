@@ -57,11 +57,13 @@ func openaiDelta(data []byte) string {
 // each SSE event that carries a text delta, stamps the time: the moment the
 // model's delta leaves for its reader, on this process's clock.
 func stampingProxy(b *testing.B, upstream string, written *stamps) *httptest.Server {
+	tr := &http.Transport{}
+	b.Cleanup(tr.CloseIdleConnections)
 	p := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		req, _ := http.NewRequestWithContext(r.Context(), r.Method, upstream+r.URL.Path, bytes.NewReader(body))
 		req.Header = r.Header.Clone()
-		resp, err := http.DefaultTransport.RoundTrip(req)
+		resp, err := tr.RoundTrip(req)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
@@ -146,6 +148,8 @@ func BenchmarkEventLatency(b *testing.B) {
 		}
 		return out
 	}
+	direct := &http.Client{Transport: &http.Transport{}}
+	b.Cleanup(direct.CloseIdleConnections)
 	var subj, base []time.Duration
 	viaAgentls := func() time.Duration {
 		round++
@@ -159,12 +163,12 @@ func BenchmarkEventLatency(b *testing.B) {
 		subj = append(subj, latencies(deltas)...)
 		return 0
 	}
-	direct := func() time.Duration {
+	viaDirect := func() time.Duration {
 		round++
 		turn, deltas := deltaTurn(round, words)
 		model.Script(turn)
 		body := `{"model":"fake-model","stream":true,"messages":[{"role":"user","content":"stream some words"}]}`
-		resp, err := http.Post(proxy.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
+		resp, err := direct.Post(proxy.URL+"/v1/chat/completions", "application/json", strings.NewReader(body))
 		if err != nil {
 			b.Fatalf("direct stream: %v", err)
 		}
@@ -184,10 +188,10 @@ func BenchmarkEventLatency(b *testing.B) {
 		base = append(base, latencies(deltas)...)
 		return 0
 	}
-	Pair(2, viaAgentls, direct) // warm both paths
+	Pair(2, viaAgentls, viaDirect) // warm both paths
 	b.Run("deltas", func(b *testing.B) {
 		subj, base = nil, nil
-		Pair(b.N, viaAgentls, direct)
+		Pair(b.N, viaAgentls, viaDirect)
 		ReportDurations(b, "", subj, base)
 		ReportPair(b, "p99-", UnitMicros, Micros(Percentile(subj, 99)), Micros(Percentile(base, 99)))
 		b.ReportMetric(float64(len(subj)), "deltas")

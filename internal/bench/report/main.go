@@ -129,10 +129,19 @@ func num(v float64) string {
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }
 
-// figures prints one line per subject/baseline pair of every result.
+// figures prints one line per subject/baseline pair of every result,
+// ordered by figure number (a benchmark's main pair before its others),
+// each benchmark's extra metrics on a line below its figures.
 func figures(w io.Writer, results []*result) {
+	type entry struct {
+		fig  int
+		text string
+	}
+	var lines []entry
 	for _, r := range results {
 		used := map[string]bool{"ns/op": true}
+		var main, others []string
+		fig := 99
 		for _, u := range r.order {
 			if !strings.HasPrefix(u, "base-") {
 				continue
@@ -149,7 +158,8 @@ func figures(w io.Writer, results []*result) {
 			}
 			ratio := r.metrics[prefix+"ratio"]
 			used[u], used[subj], used[prefix+"ratio"] = true, true, true
-			line := fmt.Sprintf("%s: %s %s (baseline: %s %s, ratio: %s)", title(r.name, prefix), num(v), unit, num(r.metrics[u]), unit, strconv.FormatFloat(ratio, 'f', 2, 64))
+			name := title(r.name, prefix)
+			line := fmt.Sprintf("%s: %s %s (baseline: %s %s, ratio: %s)", name, num(v), unit, num(r.metrics[u]), unit, strconv.FormatFloat(ratio, 'f', 2, 64))
 			if a, ok := r.metrics[prefix+"added-µs"]; ok {
 				line += fmt.Sprintf(", %s µs added", num(a))
 				used[prefix+"added-µs"] = true
@@ -157,7 +167,14 @@ func figures(w io.Writer, results []*result) {
 			if g := goal(r.name, prefix, r.metrics, v, ratio); g != "" {
 				line += "; " + g
 			}
-			fmt.Fprintln(w, line)
+			if n, err := strconv.Atoi(strings.SplitN(name, ".", 2)[0]); err == nil {
+				fig = n
+			}
+			if prefix == "" {
+				main = append(main, line)
+			} else {
+				others = append(others, line)
+			}
 		}
 		var extra []string
 		for _, u := range r.order {
@@ -166,8 +183,15 @@ func figures(w io.Writer, results []*result) {
 			}
 		}
 		if len(extra) > 0 {
-			fmt.Fprintf(w, "   (%s: %s)\n", r.name, strings.Join(extra, ", "))
+			others = append(others, fmt.Sprintf("   (%s: %s)", r.name, strings.Join(extra, ", ")))
 		}
+		for _, l := range append(main, others...) {
+			lines = append(lines, entry{fig, l})
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].fig < lines[j].fig })
+	for _, l := range lines {
+		fmt.Fprintln(w, l.text)
 	}
 }
 
@@ -177,7 +201,7 @@ func figures(w io.Writer, results []*result) {
 func growth(w io.Writer, results []*result) {
 	series := []struct {
 		what, top, key, per string
-		value              func(m map[string]float64, n float64) float64
+		value               func(m map[string]float64, n float64) float64
 	}{
 		{"parallel connect (ms per server beyond the first)", "ParallelConnect", "servers", "servers",
 			func(m map[string]float64, _ float64) float64 { return m["ms-per-extra-server"] }},
