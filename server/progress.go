@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -34,6 +36,9 @@ type sinkItem struct {
 	ev  *agent.Event
 	end *agent.Result
 }
+
+// createLimit bounds the wait for window/workDoneProgress/create's answer.
+const createLimit = 10 * time.Second
 
 // progressValue is one $/progress value. protocol's WorkDoneProgress types
 // are not used: its token type marshals only through a pointer.
@@ -93,7 +98,11 @@ func (t *taskSink) run() {
 	if t.prog {
 		// The token may be used only once the client answered; a client
 		// that fails create gets no progress for this task.
-		err := protocol.Call(s.ctx, s.conn, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": t.token}, nil)
+		// Bounded: a client that never answers must not hold back the
+		// task's events.
+		ctx, cancel := context.WithTimeout(s.ctx, createLimit)
+		err := protocol.Call(ctx, s.conn, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": t.token}, nil)
+		cancel()
 		if err != nil {
 			t.prog = false
 		} else {
