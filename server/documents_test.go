@@ -144,3 +144,22 @@ func TestCancelRequestIDsNormalize(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkIncrementalChange is one keystroke near the end of a 5000-line
+// buffer: didChange runs on the read loop, so its cost delays every message.
+func BenchmarkIncrementalChange(b *testing.B) {
+	var d documents
+	line := "\tfmt.Println(\"héllo, 世界\") // a line of ordinary Go code\n"
+	text := ""
+	for i := 0; i < 5000; i++ {
+		text += line
+	}
+	d.open("file:///w/big.go", 1, text)
+	r := &lspRange{position{4000, 10}, position{4000, 10}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := d.change("file:///w/big.go", int32(i+2), []contentChange{{Range: r, Text: "x"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
