@@ -9,7 +9,6 @@ const Module = require('module');
 const { stubVscode } = require('./support/stub-vscode');
 
 function loadExtension(stub) {
-  const original = Module._resolveFilename;
   const load = Module._load;
   Module._load = function (request, parent, isMain) {
     if (request === 'vscode') return stub.vscode;
@@ -20,7 +19,6 @@ function loadExtension(stub) {
     return require('../extension');
   } finally {
     Module._load = load;
-    Module._resolveFilename = original;
   }
 }
 

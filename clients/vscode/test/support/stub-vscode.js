@@ -23,10 +23,11 @@ function fakeEditor(uri, languageId, text, selStart, selEnd) {
 
 /**
  * stubVscode returns {vscode, calls, answers, channels, items, commands}.
+ * host: {folder, documents} adds the API vscode-languageclient needs itself.
  * answers.warning(message, options, items), answers.quickPick(items, options)
  * and answers.inputBox(options) script the user's choices.
  */
-function stubVscode({ config = {}, editor } = {}) {
+function stubVscode({ config = {}, editor, host } = {}) {
   const calls = [];
   const channels = {};
   const items = [];
@@ -105,6 +106,13 @@ function stubVscode({ config = {}, editor } = {}) {
       },
     },
   };
+  if (host) {
+    // test/support/stub-host.js: what vscode-languageclient needs to run.
+    const api = require('./stub-host').hostApi({ ...host, channels });
+    for (const [k, v] of Object.entries(api)) {
+      vscode[k] = v && typeof v === 'object' && vscode[k] && typeof vscode[k] === 'object' ? Object.assign(vscode[k], v) : v;
+    }
+  }
   return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands };
 }
 
