@@ -134,7 +134,11 @@ func (s *textSink) Event(e agent.Event) {
 	case "tool_call":
 		if e.Arguments != nil { // the first event of a call carries its arguments
 			s.newline()
-			fmt.Fprintf(s.info, "→ %s %s\n", e.Title, e.Arguments)
+			args := string(e.Arguments)
+			if r := []rune(args); len(r) > 200 {
+				args = string(r[:200]) + "…"
+			}
+			fmt.Fprintf(s.info, "→ %s %s\n", e.Title, args)
 		}
 	case "tool_result":
 		first, _, _ := strings.Cut(e.Output, "\n")
