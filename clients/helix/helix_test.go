@@ -113,8 +113,9 @@ api_key_env = "AGENTLS_TEST_KEY"
 		"XDG_STATE_HOME":   filepath.Join(dir, "state"),
 		"AGENTLS_CONFIG":   filepath.Join(dir, "agentls.toml"),
 		"AGENTLS_TEST_KEY": "test",
-		// No gopls or golangci-lint from the machine: only agentls answers.
-		"PATH": "/usr/local/bin:/usr/bin:/bin",
+		// No gopls or golangci-lint from the machine: only agentls answers
+		// (and node, for the MCP servers' launchers).
+		"PATH": nodeDir(t) + ":/usr/local/bin:/usr/bin:/bin",
 	}
 	for _, k := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
 		env[k] = "" // the fake model only, even on a developer's machine
@@ -131,6 +132,12 @@ api_key_env = "AGENTLS_TEST_KEY"
 	})
 	w.scr.waitFor(regexp.MustCompile(regexp.QuoteMeta(strings.Split(files["main.go"], "\n")[2])), 15*time.Second, "Helix to show main.go")
 	return w
+}
+
+// nodeDir is the folder of the node that tools/node's launchers run with.
+func nodeDir(t *testing.T) string {
+	t.Helper()
+	return filepath.Dir(testenv.Tool(t, "node"))
 }
 
 func writeFile(t *testing.T, path, text string) {
