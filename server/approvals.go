@@ -134,7 +134,7 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 		}
 		return opt, nil
 	case <-waitCtx.Done():
-		if errors.Is(context.Cause(waitCtx), context.DeadlineExceeded) || errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
+		if errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
 			return "", fmt.Errorf("%w: no answer within %s", errDenied, timeout)
 		}
 		return "", fmt.Errorf("%w: %v", errDenied, waitCtx.Err())
