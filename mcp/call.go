@@ -132,10 +132,8 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		r.goTracked(func() { r.probe(srv, c, timeout) })
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
 	}
-	select {
-	case <-c.closed:
+	if c.stopped.Load() {
 		return errorResult(name, "the server was stopped during the call")
-	default:
 	}
 	// The connection broke. Decide from the process whether it died.
 	what := fmt.Sprintf("the connection broke during the call (%v); stopped the server", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentls/agentls/config"
@@ -25,6 +26,7 @@ type conn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
+	stopped   atomic.Bool // close began while the process still ran: we ended it
 }
 
 // dialConfig is what one connect attempt needs.
@@ -150,6 +152,7 @@ func withTail(msg string, tail *ring) string {
 // process is gone (bounded by the grace period).
 func (c *conn) close() {
 	c.closeOnce.Do(func() {
+		c.stopped.Store(!c.proc.hasExited())
 		c.cancel()
 		if c.session != nil {
 			c.session.Close()

@@ -109,6 +109,7 @@ func NewRegistry(servers []config.Server, opts Options) *Registry {
 		servers: map[string]*server{}, changed: make(chan struct{})}
 	for _, s := range servers {
 		if _, dup := r.servers[s.Name]; dup {
+			r.opts.Logf("mcp: server %q is configured twice (%s); the first entry is used", s.Name, s.Source)
 			continue
 		}
 		srv := &server{cfg: s, state: Stopped, tail: newRing(16 << 10)}
@@ -146,7 +147,9 @@ func (r *Registry) Start(ctx context.Context) {
 }
 
 // StartServer (re)evaluates the gate for one server and connects it in the
-// background; used after a launch approval.
+// background; used after a launch approval. ctx only carries values: an
+// attempt ends at the server's connect and list timers or at Close. The
+// gate runs under the registry's lock and must not call back into it.
 func (r *Registry) StartServer(ctx context.Context, name string) (State, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -213,7 +213,7 @@ func (p *process) exitDescription() string {
 		return "exit status 0"
 	}
 	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "killed by signal " + ws.Signal().String()
+		return fmt.Sprintf("killed by signal %d (%s)", int(ws.Signal()), ws.Signal())
 	}
 	return "exit status " + strconv.Itoa(ee.ExitCode())
 }

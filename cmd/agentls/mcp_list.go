@@ -140,7 +140,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		for _, warn := range s.Warnings {
 			fmt.Fprintf(w, "  warning  %s\n", warn)
 		}
-		if s.StderrTail != "" && s.State != mcp.Connected {
+		if s.StderrTail != "" && s.State != mcp.Connected && !strings.HasSuffix(s.Error, s.StderrTail) {
 			fmt.Fprintf(w, "  stderr   | %s\n", strings.ReplaceAll(s.StderrTail, "\n", "\n           | "))
 		}
 		if s.State != mcp.Connected {
