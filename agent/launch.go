@@ -39,6 +39,8 @@ func (c *Core) ServerList() []ServerRow {
 // TrustServer shows the launch card for a workspace server through the
 // approver, records consent and starts it. Returns the server's state.
 // A denial (or no approver) returns the unchanged state and ErrDenied.
+// When the store already trusts the server's current fingerprint it asks
+// nothing: it starts the server unless it is running and returns its state.
 func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.State, error) {
 	if c.reg == nil {
 		return "", errors.New("no MCP servers are configured")
@@ -54,6 +56,12 @@ func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.S
 	if c.store == nil {
 		return c.serverState(name), errors.New("no trust store: cannot record a launch approval")
 	}
+	fp := trust.ServerFingerprint(srv)
+	// Only an approval of this exact fingerprint skips the card; a store
+	// that cannot be read asks again (a changed command never rides an old yes).
+	if ls, err := c.store.LaunchState(srv.WorkspaceRoot, name, fp); err == nil && ls == trust.Trusted {
+		return c.reg.StartServer(ctx, name)
+	}
 	title, detail := trust.LaunchCard(srv)
 	a := Approval{
 		ApprovalID: c.newApprovalID(), Kind: "mcp_launch", Title: title, Detail: detail,
@@ -63,7 +71,7 @@ func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.S
 	if _, how := c.ask(ctx, a, ap); how != approved {
 		return c.serverState(name), fmt.Errorf("start MCP server %q: %w", name, ErrDenied)
 	}
-	if err := c.store.ApproveLaunch(srv.WorkspaceRoot, name, trust.ServerFingerprint(srv)); err != nil {
+	if err := c.store.ApproveLaunch(srv.WorkspaceRoot, name, fp); err != nil {
 		return c.serverState(name), fmt.Errorf("record launch approval for %q: %w", name, err)
 	}
 	return c.reg.StartServer(ctx, name)

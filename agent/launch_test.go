@@ -68,3 +68,72 @@ func TestTrustServerAsksWithTheLaunchCardThenStartsIt(t *testing.T) {
 		t.Errorf("unknown server: %v", err)
 	}
 }
+
+func TestTrustServerAsksOnlyWhenTheStoreDoesNotTrustTheFingerprint(t *testing.T) {
+	bin := testenv.NodeBin(t, "mcp-server-filesystem")
+	staleFP := strings.Repeat("0", 64) // approved once, for a command that has since changed
+	for _, tc := range []struct {
+		name    string
+		before  func(t *testing.T, f *fixture, srv config.Server) // the store's state before the second TrustServer
+		asks    bool
+		wantErr error
+	}{
+		{name: "an approved and connected server is not asked again", before: func(t *testing.T, f *fixture, srv config.Server) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if _, err := f.core.TrustServer(ctx, srv.Name, &answer{opt: "allow_once"}); err != nil {
+				t.Fatalf("first TrustServer: %v", err)
+			}
+			f.core.reg.Wait(ctx)
+			if st := f.core.ServerList()[0].State; st != mcp.Connected {
+				t.Fatalf("state after the first consent = %s, want connected", st)
+			}
+		}},
+		{name: "a fingerprint approved elsewhere starts without a card", before: func(t *testing.T, f *fixture, srv config.Server) {
+			if err := f.core.store.ApproveLaunch(srv.WorkspaceRoot, srv.Name, trust.ServerFingerprint(srv)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{name: "a stale approval asks again", asks: true, wantErr: ErrDenied, before: func(t *testing.T, f *fixture, srv config.Server) {
+			if err := f.core.store.ApproveLaunch(srv.WorkspaceRoot, srv.Name, staleFP); err != nil {
+				t.Fatal(err)
+			}
+			if ls, err := f.core.store.LaunchState(srv.WorkspaceRoot, srv.Name, trust.ServerFingerprint(srv)); ls != trust.ApprovalStale {
+				t.Fatalf("store = %s, %v; want approval_stale", ls, err)
+			}
+		}},
+		{name: "a server never approved asks", asks: true, wantErr: ErrDenied, before: func(*testing.T, *fixture, config.Server) {}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, "anthropic", withServers(t, func(root string) []config.Server {
+				return []config.Server{{Name: "repofs", Origin: config.Workspace, WorkspaceRoot: root, Command: bin, Args: []string{root}, Cwd: root,
+					Source: config.Source{File: filepath.Join(root, ".agentls", "config.toml"), Line: 1}}}
+			}))
+			srv, _ := f.core.reg.Server("repofs")
+			tc.before(t, f, srv)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			ap := &answer{opt: "reject_once"} // a card, if shown, is rejected: only an unasked start can connect
+			st, err := f.core.TrustServer(ctx, "repofs", ap)
+			if asked := len(ap.asked()); (asked > 0) != tc.asks {
+				t.Fatalf("TrustServer showed %d launch cards, want asked=%v", asked, tc.asks)
+			}
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("TrustServer = %s, %v; want error %v", st, err, tc.wantErr)
+			}
+			if tc.asks {
+				if st == mcp.Connected || st == mcp.Connecting {
+					t.Errorf("a rejected card left the server %s", st)
+				}
+				return
+			}
+			if st != mcp.Connected && st != mcp.Connecting {
+				t.Fatalf("TrustServer of a trusted server = %s, want connecting or connected", st)
+			}
+			f.core.reg.Wait(ctx)
+			if st := f.core.ServerList()[0].State; st != mcp.Connected {
+				t.Errorf("state = %s, want connected", st)
+			}
+		})
+	}
+}
