@@ -65,6 +65,7 @@ func cmdMCPList(args []string) int {
 		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
 		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
 		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
+		Reserved:            agent.BuiltinToolNames(), // the names the agent hands out, exactly
 		Gate:                agent.LaunchGate(store),
 	})
 	defer reg.Close()
