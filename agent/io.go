@@ -36,6 +36,13 @@ type Approver interface {
 }
 
 // Event is one agent/event notification (PROTOCOL.md section 3).
+//
+// A tool call's events, in order: a first tool_call carrying the redacted
+// arguments, status-only tool_call updates (pending, awaiting_approval,
+// running), then a tool_call with the final status (completed, failed,
+// denied or cancelled) immediately followed by the call's tool_result,
+// which is always its last event. Every tool_use the model made gets both,
+// even one a cancel kept from starting.
 type Event struct {
 	TaskID     string          `json:"taskId"`
 	SessionID  string          `json:"sessionId"`

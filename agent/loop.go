@@ -137,7 +137,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			if ctx.Err() == nil {
 				out, isErr = r.callTool(ctx, env, u)
 			} else {
-				r.emit(Event{Type: "tool_result", ToolCallID: u.ID, Status: "cancelled", Output: errCancelled, IsError: true})
+				// A call a cancel kept from starting still ends as cancelled.
+				out, isErr = r.callEvents(u).finish(errCancelled, true, "cancelled")
 			}
 			results = append(results, model.Block{Type: "tool_result", ToolUseID: u.ID, Content: out, IsError: isErr})
 		}
@@ -238,51 +239,46 @@ func capRunes(s string, max int) string {
 	return string(r[:max]) + "…"
 }
 
-// callTool runs one tool_use and returns its result text.
+// callTool runs one tool_use and returns its result text. Its events are
+// callEvents's: every call ends with a final-status tool_call, then its
+// tool_result.
 func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string, bool) {
-	args := trust.RedactJSON(u.Input)
-	finish := func(out string, isErr bool, status string) (string, bool) {
-		r.emit(Event{Type: "tool_result", ToolCallID: u.ID, Status: status, Output: trust.Redact(capText(out, previewMax)), IsError: isErr})
-		r.tr.toolResult(status, capText(out, previewMax))
-		return out, isErr
-	}
+	ev := r.callEvents(u)
 	if u.InvalidInput != "" {
 		// Never run a tool on arguments the model did not actually give.
-		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: u.Name, Arguments: args, Status: "failed"})
-		return finish(fmt.Sprintf("ERROR: the arguments for %s were not a JSON object: %s", u.Name, capText(u.InvalidInput, 200)), true, "failed")
+		return ev.finish(fmt.Sprintf("ERROR: the arguments for %s were not a JSON object: %s", u.Name, capText(u.InvalidInput, 200)), true, "failed")
 	}
 	if b, ok := builtins[u.Name]; ok {
-		r.curTool, r.curTitle = u.Name, builtinTitle(u.Name, u.Input)
-		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: r.curTitle, Arguments: args, Status: "running"})
-		r.tr.toolCall(r.curTitle, args)
+		ev.title = builtinTitle(u.Name, u.Input)
+		r.curTool, r.curTitle = u.Name, ev.title
+		ev.status("running")
 		env.approve = func(ctx context.Context, a Approval) error {
 			_, err := r.approve(ctx, u.ID, a)
 			return err
 		}
-		return finish(runBuiltin(ctx, b, env, u.Input))
+		return ev.finish(runBuiltin(ctx, b, env, u.Input))
 	}
 	t, ok := r.mcpTools[u.Name]
 	if !ok {
-		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: u.Name, Title: u.Name, Arguments: args, Status: "failed"})
-		return finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
+		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
 	}
-	r.curTool, r.curTitle = t.Name, t.Server+" · "+t.ServerTool
-	r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: t.Name, Server: t.Server, Title: r.curTitle, Arguments: args, Status: "pending"})
-	r.tr.toolCall(r.curTitle, args)
+	ev.server, ev.title = t.Server, t.Server+" · "+t.ServerTool
+	r.curTool, r.curTitle = t.Name, ev.title
+	ev.status("pending")
 	d := r.core.policy().ClassifyCall(ToolInfo(t))
 	switch d.Action {
 	case trust.Deny:
-		return finish("ERROR: denied by policy: "+d.Reason, true, "denied")
+		return ev.finish("ERROR: denied by policy: "+d.Reason, true, "denied")
 	case trust.Allow:
-		r.emit(Event{Type: "tool_call", ToolCallID: u.ID, Tool: t.Name, Server: t.Server, Title: r.curTitle, Status: "running"})
+		ev.status("running")
 	default:
 		opt, err := r.approve(ctx, u.ID, Approval{
 			Kind: "mcp_call", Title: fmt.Sprintf("Call %s · %s?", t.Server, t.ServerTool),
-			Detail: t.Server + " · " + t.ServerTool + "\n" + indentJSON(args), Server: t.Server, Tool: t.ServerTool, Arguments: args,
+			Detail: t.Server + " · " + t.ServerTool + "\n" + indentJSON(ev.args), Server: t.Server, Tool: t.ServerTool, Arguments: ev.args,
 			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
 		})
 		if err != nil {
-			return finish(outcome(ctx, "", err, env.maxBytes))
+			return ev.finish(outcome(ctx, "", err, env.maxBytes))
 		}
 		if opt == "allow_always" {
 			if r.core.store == nil {
@@ -294,13 +290,13 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	}
 	res := r.core.reg.Call(ctx, t.Name, u.Input)
 	if ctx.Err() != nil {
-		return finish(errCancelled, true, "cancelled")
+		return ev.finish(errCancelled, true, "cancelled")
 	}
 	status := "completed"
 	if res.IsError {
 		status = "failed"
 	}
-	return finish(capText(res.Text, env.maxBytes), res.IsError, status)
+	return ev.finish(capText(res.Text, env.maxBytes), res.IsError, status)
 }
 
 // builtinTitle is a one-line title for a built-in call: its name and the

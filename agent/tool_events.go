@@ -1,0 +1,49 @@
+package agent
+
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/trust"
+)
+
+// callEvents emits the events of one tool call (PROTOCOL.md section 3).
+// Order: the first tool_call carries the (redacted) arguments; later ones
+// (awaiting_approval, running) carry only the status; every call ends with
+// a tool_call carrying its final status (completed, failed, denied or
+// cancelled) immediately followed by its tool_result, which is always the
+// call's last event. A client that only watches tool_call sees every call
+// end; one that waits for tool_result still finds it last.
+type callEvents struct {
+	r                   *run
+	id                  string
+	tool, server, title string
+	args                json.RawMessage
+	announced           bool
+}
+
+func (r *run) callEvents(u model.Block) *callEvents {
+	return &callEvents{r: r, id: u.ID, tool: u.Name, title: u.Name, args: trust.RedactJSON(u.Input)}
+}
+
+// status emits a tool_call with the given status; the first one announces
+// the call with its arguments (and writes it to the transcript).
+func (c *callEvents) status(s string) {
+	e := Event{Type: "tool_call", ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s}
+	if !c.announced {
+		c.announced = true
+		e.Arguments = c.args
+		defer c.r.tr.toolCall(c.title, c.args)
+	}
+	c.r.emit(e)
+}
+
+// finish ends the call: its final tool_call, then its tool_result with a
+// capped, redacted preview of out. It returns out and isErr for the model.
+func (c *callEvents) finish(out string, isErr bool, status string) (string, bool) {
+	c.status(status)
+	preview := capText(out, previewMax)
+	c.r.emit(Event{Type: "tool_result", ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr})
+	c.r.tr.toolResult(status, preview)
+	return out, isErr
+}
