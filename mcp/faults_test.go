@@ -213,3 +213,13 @@ func TestFaultIgnoredSIGTERMIsKilled(t *testing.T) {
 	mustCall(t, r, "f__echo", `{"text":"x"}`, "x")
 	r.Close() // startRegistry's cleanup checks the process table
 }
+
+func TestFaultStdoutClosedWhileRunning(t *testing.T) {
+	r := startRegistry(t, []config.Server{faultServer(t, "f", "-linger")}, Options{KillGrace: 200 * time.Millisecond})
+	mustCall(t, r, "f__close_stdout", `{}`, "closing stdout")
+	eventually(t, "the server to be marked failed", func() bool { return serverInfo(t, r, "f").State == Failed })
+	if e := serverInfo(t, r, "f").Error; !strings.Contains(e, "closed its stdout while still running") {
+		t.Errorf("error %q, want it to say stdout was closed", e)
+	}
+	mustCall(t, r, "f__echo", `{"text":"restarted"}`, "restarted")
+}

@@ -275,13 +275,28 @@ func (r *Registry) notifyLocked() {
 }
 
 // watchExit marks the server failed when its process ends on its own.
+// A server that closes its stdout but keeps running is as dead to us.
 func (r *Registry) watchExit(srv *server, c *conn) {
+	sessionDone := make(chan struct{})
+	go func() {
+		defer close(sessionDone)
+		c.session.Wait() // returns at the latest when close ends the session
+	}()
+	defer func() { <-sessionDone }()
 	select {
 	case <-c.proc.exited:
+	case <-sessionDone:
+		// The pipe usually ends a moment before the exit is reaped.
+		if !c.proc.waitFor(500*time.Millisecond) && !c.stopped.Load() {
+			r.markFailed(srv, c, "closed its stdout while still running; stopped it")
+			return
+		}
 	case <-c.closed:
 		return
 	}
-	r.markFailed(srv, c, "exited: "+c.proc.exitDescription())
+	if !c.stopped.Load() {
+		r.markFailed(srv, c, "exited: "+c.proc.exitDescription())
+	}
 }
 
 // markFailed records that c is dead and reaps it in the background.

@@ -71,6 +71,14 @@ func addTools(s *mcp.Server) {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			select {}
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "close_stdout", Description: "Answers, then closes stdout 100 ms later and keeps running."},
+		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
+			go func() {
+				time.Sleep(100 * time.Millisecond)
+				syscall.Close(1)
+			}()
+			return text("closing stdout"), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Returns a text result of the given size in bytes."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in bigIn) (*mcp.CallToolResult, any, error) {
 			return text(strings.Repeat("x", in.Bytes)), nil, nil
