@@ -244,11 +244,22 @@ func capRunes(s string, max int) string {
 // tool_result.
 func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string, bool) {
 	ev := r.callEvents(u)
-	if u.InvalidInput != "" {
-		// Never run a tool on arguments the model did not actually give.
-		return ev.finish(fmt.Sprintf("ERROR: the arguments for %s were not a JSON object: %s", u.Name, capText(u.InvalidInput, 200)), true, "failed")
+	b, isBuiltin := builtins[u.Name]
+	t, isMCP := r.mcpTools[u.Name]
+	if !isBuiltin && !isMCP {
+		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
 	}
-	if b, ok := builtins[u.Name]; ok {
+	if u.InvalidInput != "" {
+		// Never run a tool on arguments the model did not actually give
+		// (Input is then {}): say what it expects so the model can retry.
+		schema := b.def.Schema
+		if isMCP {
+			schema = t.InputSchema
+		}
+		return ev.finish(fmt.Sprintf("ERROR: the arguments for %s were not a valid JSON object: %s\n%s",
+			u.Name, capText(u.InvalidInput, 200), expectedArgs(u.Name, schema)), true, "failed")
+	}
+	if isBuiltin {
 		ev.title = builtinTitle(u.Name, u.Input)
 		r.curTool, r.curTitle = u.Name, ev.title
 		ev.status("running")
@@ -257,10 +268,6 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 			return err
 		}
 		return ev.finish(runBuiltin(ctx, b, env, u.Input))
-	}
-	t, ok := r.mcpTools[u.Name]
-	if !ok {
-		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
 	}
 	ev.server, ev.title = t.Server, t.Server+" · "+t.ServerTool
 	r.curTool, r.curTitle = t.Name, ev.title

@@ -213,7 +213,7 @@ func TestUnknownToolAndBadArgumentsComeBackAsErrors(t *testing.T) {
 	if len(trs) != 3 {
 		t.Fatalf("tool results = %+v, want 3", trs)
 	}
-	for i, want := range []string{`unknown tool "no_such_tool"`, `unknown field "bogus"`, "were not a JSON object: not json"} {
+	for i, want := range []string{`unknown tool "no_such_tool"`, `unknown field "bogus"`, "were not a valid JSON object: not json"} {
 		if !trs[i].IsError || !strings.Contains(trs[i].Content, want) {
 			t.Errorf("result %d = %+v, want an error containing %q", i, trs[i], want)
 		}

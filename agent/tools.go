@@ -168,3 +168,45 @@ func outcome(ctx context.Context, text string, err error, max int) (string, bool
 	}
 	return capText(msg, max), true, "failed"
 }
+
+// expectedArgs says in one line what a tool's input schema asks for, for an
+// error the model reads when its arguments were not a JSON object. Property
+// names come from the schema the model was already offered; the line is
+// capped so a server's huge schema cannot flood the result.
+func expectedArgs(tool string, schema json.RawMessage) string {
+	var s struct {
+		Required   []string                   `json:"required"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	json.Unmarshal(schema, &s) // an unreadable schema reads as "no fields"
+	required := map[string]bool{}
+	for _, r := range s.Required {
+		required[r] = true
+	}
+	var optional []string
+	for p := range s.Properties {
+		if !required[p] {
+			optional = append(optional, p)
+		}
+	}
+	sort.Strings(optional)
+	req := append([]string(nil), s.Required...)
+	sort.Strings(req)
+	quote := func(names []string) string {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = fmt.Sprintf("%q", n)
+		}
+		return strings.Join(q, ", ")
+	}
+	line := tool + " expects a JSON object with "
+	if len(req) == 0 {
+		line += "no required fields"
+	} else {
+		line += "required fields: " + quote(req)
+	}
+	if len(optional) > 0 {
+		line += "; optional: " + quote(optional)
+	}
+	return capText(line, 1000)
+}
