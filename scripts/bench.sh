@@ -4,7 +4,7 @@
 # Every baseline is measured in the same run as its subject, interleaved, so
 # the ratios hold on a busy shared machine where absolute times do not.
 #
-#   scripts/bench.sh           all figures (about 5 minutes on 2 cores)
+#   scripts/bench.sh           all figures (about 4 minutes on 2 cores)
 #   scripts/bench.sh --quick   fewer rounds and no large scaling points (about 1 minute)
 #
 # Needs what scripts/test.sh needs (Go, and Node with tools/node for the
@@ -34,17 +34,19 @@ run() { # run PACKAGE REGEXP BENCHTIME
 if [ "$quick" = 1 ]; then
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 300x
 	run ./mcp 'ParallelConnect$/servers=10$' 3x
-	run ./agent 'LoopTurnOverhead/turns=(1|10)$' 3x
+	run ./agent 'LoopTurnOverhead/turns=(1|10)$' 2s
 	run ./internal/bench 'ServeInitialize' 5x
 	run ./internal/bench 'ServeRSS/(idle|servers=(1|10),)' 1x
 	run ./internal/bench 'EventLatency' 5x
 else
-	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 3000x
-	run ./mcp 'ParallelConnect$' 5x
-	run ./agent 'LoopTurnOverhead' 5x
-	run ./internal/bench 'ServeInitialize' 20x
+	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
+	run ./mcp 'ParallelConnect$' 8x
+	# Short tasks need many rounds to beat the noise, long ones few.
+	run ./agent 'LoopTurnOverhead/turns=(1|10|50)$' 5s
+	run ./agent 'LoopTurnOverhead/turns=200$' 4x
+	run ./internal/bench 'ServeInitialize' 30x
 	run ./internal/bench 'ServeRSS' 3x
-	run ./internal/bench 'EventLatency' 30x
+	run ./internal/bench 'EventLatency' 40x
 fi
 
 go run ./internal/bench/report <"$raw"
