@@ -108,7 +108,7 @@ func (ap *approvals) publish(uri string) {
 		diags = append(diags, protocol.Diagnostic{
 			Range:    protocol.Range{Start: pos, End: pos},
 			Severity: protocol.DiagnosticSeverityWarning,
-			Source:   "agentls",
+			Source:   diagnosticSource,
 			Code:     "approval",
 			Message: fmt.Sprintf("agentls: approval needed: %s (code action 'agentls: %s')\n%s",
 				approvalSubject(p.a), firstOptionName(p.a), p.a.Detail),

@@ -106,11 +106,11 @@ func (s *Server) taskActions(p codeActionParams) []codeAction {
 		actions = append(actions, codeAction{Title: title, Kind: "source",
 			Command: &command{Title: title, Command: "agentls.run", Arguments: []any{runArg{TextDocument: doc, Range: &r}}}})
 	}
-	if len(p.Context.Diagnostics) > 0 {
+	if diags := fixable(p.Context.Diagnostics); len(diags) > 0 {
 		title := "agentls: Fix with agent"
-		actions = append(actions, codeAction{Title: title, Kind: "quickfix", Diagnostics: p.Context.Diagnostics,
+		actions = append(actions, codeAction{Title: title, Kind: "quickfix", Diagnostics: diags,
 			Command: &command{Title: title, Command: "agentls.run",
-				Arguments: []any{runArg{Prompt: fixPrompt(p.Context.Diagnostics), TextDocument: doc, Range: &r, Diagnostics: p.Context.Diagnostics}}}})
+				Arguments: []any{runArg{Prompt: fixPrompt(diags), TextDocument: doc, Range: &r, Diagnostics: diags}}}})
 	}
 	if latest, ok := s.latestTask(); ok {
 		title := "agentls: Cancel task"
@@ -118,6 +118,26 @@ func (s *Server) taskActions(p codeActionParams) []codeAction {
 			Command: &command{Title: title, Command: "agentls.cancel", Arguments: []any{latest.TaskID}}})
 	}
 	return actions
+}
+
+// diagnosticSource is the source of agentls's own (approval) diagnostics.
+const diagnosticSource = "agentls"
+
+// fixable drops agentls's own diagnostics: an approval is answered by its
+// actions, not "fixed" by the agent, and a quickfix for it would be listed
+// above "Allow once" (Helix sorts quickfixes first).
+func fixable(diags []json.RawMessage) []json.RawMessage {
+	var out []json.RawMessage
+	for _, raw := range diags {
+		var d struct {
+			Source string `json:"source"`
+		}
+		if json.Unmarshal(raw, &d) == nil && d.Source == diagnosticSource {
+			continue
+		}
+		out = append(out, raw)
+	}
+	return out
 }
 
 // latestTask is the newest running task.

@@ -10,6 +10,10 @@ func TestCodeActions(t *testing.T) {
 	text := "package main\n\n// agent: add error handling\nfunc main() {}\n"
 	diag := map[string]any{"range": map[string]any{"start": map[string]int{"line": 3, "character": 0}, "end": map[string]int{"line": 3, "character": 4}},
 		"severity": 1, "source": "compiler", "message": "main redeclared"}
+	// agentls's own approval diagnostic: the agent cannot "fix" a question
+	// it asked, and Helix would list that quickfix above "Allow once".
+	own := map[string]any{"range": map[string]any{"start": map[string]int{"line": 3, "character": 0}, "end": map[string]int{"line": 3, "character": 0}},
+		"severity": 2, "source": "agentls", "code": "approval", "message": "agentls: approval needed: fs · write_file"}
 	rng := func(l1, c1, l2, c2 int) map[string]any {
 		return map[string]any{"start": map[string]int{"line": l1, "character": c1}, "end": map[string]int{"line": l2, "character": c2}}
 	}
@@ -24,6 +28,8 @@ func TestCodeActions(t *testing.T) {
 		{name: "a selection offers it as the prompt", rng: rng(0, 0, 0, 7), want: []string{"agentls: Run selection as prompt"}},
 		{name: "an agent: directive offers to run it", rng: rng(2, 0, 2, 0), want: []string{`agentls: Run "add error handling"`}},
 		{name: "the client's diagnostics offer a fix", rng: rng(3, 0, 3, 0), diagnostics: []any{diag}, want: []string{"agentls: Fix with agent"}},
+		{name: "agentls's own approval diagnostic offers no fix", rng: rng(3, 0, 3, 0), diagnostics: []any{own}, want: nil},
+		{name: "a fix carries only the diagnostics that are not agentls's own", rng: rng(3, 0, 3, 0), diagnostics: []any{own, diag}, want: []string{"agentls: Fix with agent"}},
 		{name: "automatic requests get only approvals (none wait)", rng: rng(2, 0, 2, 5), diagnostics: []any{diag}, trigger: 2, want: nil},
 	}
 	e := newEnv(t, "")
@@ -53,6 +59,10 @@ func TestCodeActions(t *testing.T) {
 					raw, _ := json.Marshal(a.Command.Arguments)
 					if a.Kind != "quickfix" || !strings.Contains(string(raw), "main redeclared") {
 						t.Errorf("fix action = kind %q, args %s; want quickfix carrying the diagnostics", a.Kind, raw)
+					}
+					own, _ := json.Marshal(a.Diagnostics)
+					if strings.Contains(string(raw), "approval needed") || strings.Contains(string(own), "approval needed") {
+						t.Errorf("fix action carries agentls's approval diagnostic: args %s, diagnostics %s", raw, own)
 					}
 				}
 			}
