@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -67,11 +68,34 @@ func (ap *approvals) viaCodeActions(p *pendingApproval) {
 	if !still {
 		return
 	}
-	ap.s.showMessage(logWarning, fmt.Sprintf("agentls: approval needed: %s (run code action 'agentls: %s')",
-		approvalSubject(p.a), firstOptionName(p.a)))
+	ap.s.showMessage(logWarning, path3Message(p.a, uri != ""))
 	if uri != "" {
 		ap.publish(uri)
 	}
+}
+
+// path3Message is the path-3 window/showMessage. Its first line alone
+// (Helix shows one) names what would run and how to answer; the full detail
+// follows. A launch card asked before any didOpen has no diagnostic to
+// carry its command line yet, so the message must.
+func path3Message(a agent.Approval, hasDoc bool) string {
+	subject := approvalSubject(a)
+	var b strings.Builder
+	b.WriteString("agentls: approval needed: " + subject)
+	detail := strings.TrimSpace(a.Detail)
+	if first, _, _ := strings.Cut(detail, "\n"); first != "" && first != subject {
+		b.WriteString(" — " + first)
+	}
+	where := "run code action"
+	if !hasDoc {
+		where = "open any file and run code action"
+	}
+	fmt.Fprintf(&b, " (%s 'agentls: %s: %s', or the command agentls.approve / agentls.deny for the oldest waiting)",
+		where, firstOptionName(a), subject)
+	if detail != "" {
+		b.WriteString("\n" + detail)
+	}
+	return b.String()
 }
 
 // adopt gives path-3 approvals that had no document to show their

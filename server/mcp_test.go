@@ -178,13 +178,26 @@ func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
 	writeFile(t, filepath.Join(e.root, ".agentls", "config.toml"), fsServer(t, "repofs", files))
 	c := e.start(t)
 	c.initialize(e.root, caps(false, false, false)) // released Helix: no way to ask
-	c.waitFor("the approval message", func(m message) bool {
+	// No document is open yet: the message alone must say what would run
+	// and how to answer.
+	msg := c.waitFor("the approval message", func(m message) bool {
 		return m.Method == "window/showMessage" && strings.Contains(string(m.Params), "approval needed")
 	})
+	var shown struct{ Message string }
+	_ = json.Unmarshal(msg.Params, &shown)
+	bin := testenv.NodeBin(t, "mcp-server-filesystem")
+	for _, want := range []string{"repofs", bin, files, "agentls: Trust and start", "open any file", "agentls.approve", "agentls.deny"} {
+		if !strings.Contains(shown.Message, want) {
+			t.Errorf("the path-3 message %q does not contain %q", shown.Message, want)
+		}
+	}
+	if first, _, _ := strings.Cut(shown.Message, "\n"); !strings.Contains(first, bin) {
+		t.Errorf("the message's first line %q lacks the command line (Helix shows one line)", first)
+	}
 	doc := openDoc(t, c, e.root, "main.go", "package main\n")
-	c.waitFor("the launch card's diagnostic on the document opened later", func(m message) bool {
+	c.waitFor("the launch card's diagnostic, with its command line, on the document opened later", func(m message) bool {
 		return m.Method == "textDocument/publishDiagnostics" && strings.Contains(string(m.Params), doc) &&
-			strings.Contains(string(m.Params), "repofs")
+			strings.Contains(string(m.Params), "repofs") && strings.Contains(string(m.Params), files)
 	})
 	var actions []codeAction
 	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc},
@@ -198,6 +211,10 @@ func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
 	}
 	c.mustCall("workspace/executeCommand", map[string]any{"command": "agentls.approve", "arguments": []any{}}, nil)
 	c.waitState("repofs", "connected")
+	c.waitFor("the launch card's diagnostic cleared once resolved", func(m message) bool {
+		return m.Method == "textDocument/publishDiagnostics" && strings.Contains(string(m.Params), doc) &&
+			strings.Contains(string(m.Params), `"diagnostics":[]`)
+	})
 }
 
 func TestWarningsGoToTheLog(t *testing.T) {
