@@ -100,7 +100,7 @@ func TestE2EMCPCallWithoutAllowEntryAndNoApproverIsDenied(t *testing.T) {
 				t.Fatalf("result = %+v", res)
 			}
 			trs := f.model.Requests()[1].ToolResults()
-			if len(trs) != 1 || resultText(trs[0]) != "ERROR: denied by the user" || !trs[0].IsError {
+			if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" || !trs[0].IsError {
 				t.Fatalf("tool results = %+v, want the denial", trs)
 			}
 		})
@@ -114,7 +114,7 @@ func TestE2EDenyPolicyRefusesWithoutAsking(t *testing.T) {
 	ap := &answer{opt: "allow_once"}
 	f.run(t, RunRequest{Prompt: "read"}, TaskIO{Approver: ap})
 	trs := f.model.Requests()[1].ToolResults()
-	if len(trs) != 1 || !strings.HasPrefix(resultText(trs[0]), "ERROR: denied by policy: ") {
+	if len(trs) != 1 || !strings.HasPrefix(trs[0].Content, "ERROR: denied by policy: ") {
 		t.Fatalf("tool results = %+v", trs)
 	}
 	if n := len(ap.asked()); n != 0 {

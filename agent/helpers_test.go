@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -211,10 +210,4 @@ func waitProcesses(t *testing.T, marker string, n int) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return true
-}
-
-// resultText is a tool result's text as agentls produced it: OpenAI-shaped
-// requests carry errors as text prefixed with model.ErrorPrefix.
-func resultText(tr modeltest.ToolResult) string {
-	return strings.TrimPrefix(tr.Content, model.ErrorPrefix)
 }

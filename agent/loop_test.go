@@ -90,26 +90,31 @@ func TestToolCallResultReachesTheNextRequest(t *testing.T) {
 }
 
 func TestWriteWithoutApproverIsDenied(t *testing.T) {
-	f := newFixture(t, "anthropic", nil)
-	f.model.Script(
-		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"new.txt","content":"x"}`}}},
-		modeltest.Turn{Text: "ok"},
-	)
-	ev := &events{}
-	res := f.run(t, RunRequest{Prompt: "write"}, TaskIO{Events: ev}) // nil Approver
-	if res.StopReason != "end_turn" {
-		t.Fatalf("result = %+v", res)
-	}
-	trs := f.model.Requests()[1].ToolResults()
-	if len(trs) != 1 || resultText(trs[0]) != "ERROR: denied by the user" || !trs[0].IsError {
-		t.Fatalf("tool results = %+v, want the denial", trs)
-	}
-	if _, err := os.Stat(filepath.Join(f.dir, "new.txt")); !os.IsNotExist(err) {
-		t.Errorf("denied write created the file (stat err %v)", err)
-	}
-	ap := ev.ofType("approval")
-	if len(ap) != 2 || ap[0].State != "waiting" || ap[1].State != "resolved" || ap[0].ApprovalID != ap[1].ApprovalID || ap[0].ApprovalID == "" {
-		t.Errorf("approval events = %+v, want waiting then resolved with one id", ap)
+	for _, format := range formats {
+		t.Run(format, func(t *testing.T) {
+			f := newFixture(t, format, nil)
+			f.model.Script(
+				modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"new.txt","content":"x"}`}}},
+				modeltest.Turn{Text: "ok"},
+			)
+			ev := &events{}
+			res := f.run(t, RunRequest{Prompt: "write"}, TaskIO{Events: ev}) // nil Approver
+			if res.StopReason != "end_turn" {
+				t.Fatalf("result = %+v", res)
+			}
+			// The denial reaches both formats as written: never "Error: ERROR: ...".
+			trs := f.model.Requests()[1].ToolResults()
+			if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" || !trs[0].IsError {
+				t.Fatalf("tool results = %+v, want the denial", trs)
+			}
+			if _, err := os.Stat(filepath.Join(f.dir, "new.txt")); !os.IsNotExist(err) {
+				t.Errorf("denied write created the file (stat err %v)", err)
+			}
+			ap := ev.ofType("approval")
+			if len(ap) != 2 || ap[0].State != "waiting" || ap[1].State != "resolved" || ap[0].ApprovalID != ap[1].ApprovalID || ap[0].ApprovalID == "" {
+				t.Errorf("approval events = %+v, want waiting then resolved with one id", ap)
+			}
+		})
 	}
 }
 
@@ -155,7 +160,7 @@ func TestApprovalTimeoutDenies(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	trs := f.model.Requests()[1].ToolResults()
-	if len(trs) != 1 || resultText(trs[0]) != "ERROR: approval timed out after 50ms: denied" {
+	if len(trs) != 1 || trs[0].Content != "ERROR: approval timed out after 50ms: denied" {
 		t.Fatalf("tool results = %+v", trs)
 	}
 }
@@ -172,7 +177,7 @@ func TestUnknownOrRejectOptionDenies(t *testing.T) {
 			)
 			f.run(t, RunRequest{Prompt: "write"}, TaskIO{Approver: &answer{opt: opt}})
 			trs := f.model.Requests()[1].ToolResults()
-			if len(trs) != 1 || resultText(trs[0]) != "ERROR: denied by the user" {
+			if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" {
 				t.Fatalf("tool results = %+v", trs)
 			}
 		})

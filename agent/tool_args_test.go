@@ -38,7 +38,7 @@ func TestArgumentsThatAreNotAJSONObjectNeverRunTheTool(t *testing.T) {
 				if len(trs) != 1 || trs[0].ToolUseID != "bad1" || !trs[0].IsError {
 					t.Fatalf("tool results = %+v, want one error for bad1", trs)
 				}
-				got := resultText(trs[0])
+				got := trs[0].Content
 				for _, want := range append([]string{"ERROR: the arguments for " + tc.tool + " were not a valid JSON object", tc.tool + " expects a JSON object"}, tc.expects...) {
 					if !strings.Contains(got, want) {
 						t.Errorf("result %q lacks %q", got, want)
@@ -78,7 +78,7 @@ func TestMCPToolArgumentsThatAreNotAJSONObjectNeverReachTheServer(t *testing.T) 
 			if len(trs) != 1 || !trs[0].IsError {
 				t.Fatalf("tool results = %+v, want one error", trs)
 			}
-			got := resultText(trs[0])
+			got := trs[0].Content
 			for _, want := range []string{"were not a valid JSON object: [1,2]", `fs__write_file expects a JSON object with required fields: "content", "path"`} {
 				if !strings.Contains(got, want) {
 					t.Errorf("result %q lacks %q (the server's own schema)", got, want)

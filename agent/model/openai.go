@@ -94,8 +94,16 @@ type openaiRequest struct {
 }
 
 // ErrorPrefix starts the content of a failed tool's result on OpenAI-shaped
-// endpoints, which have no error flag on tool messages.
+// endpoints, which have no error flag on tool messages, unless the content
+// already starts with "error:" in any case (see SaysError).
 const ErrorPrefix = "Error: "
+
+// SaysError reports whether a tool result's text already marks itself as an
+// error ("ERROR: ...", "Error: ...", any case), so no prefix is added.
+func SaysError(content string) bool {
+	const marker = "error:"
+	return len(content) >= len(marker) && strings.EqualFold(content[:len(marker)], marker)
+}
 
 // body builds the request JSON: the system prompt as a first system
 // message, assistant tool_use blocks as tool_calls (arguments as a JSON
@@ -142,7 +150,7 @@ func (p *openai) body(req Request) ([]byte, error) {
 				calls = append(calls, c)
 			case "tool_result":
 				content := b.Content
-				if b.IsError && !strings.HasPrefix(content, ErrorPrefix) {
+				if b.IsError && !SaysError(content) {
 					content = ErrorPrefix + content
 				}
 				results = append(results, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})

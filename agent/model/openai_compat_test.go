@@ -1,8 +1,12 @@
 package model
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
 )
 
 // Compatible servers (Ollama, vLLM, llama.cpp) stream tool calls in their
@@ -69,5 +73,49 @@ func TestOpenAICompatibleToolCallVariants(t *testing.T) {
 				t.Error("reasoning reached onText")
 			}
 		})
+	}
+}
+
+func TestOpenAIErrorToolResultsSayErrorOnce(t *testing.T) {
+	// OpenAI tool messages have no error flag, so agentls marks a failed
+	// result in its text; a result that already says so is sent as written,
+	// never as "Error: ERROR: ...".
+	cases := []struct {
+		name, content string
+		isError       bool
+		want          string
+	}{
+		{"an error without a marker gets the prefix", "denied by policy", true, "Error: denied by policy"},
+		{"agentls's own ERROR: is not doubled", "ERROR: denied by the user", true, "ERROR: denied by the user"},
+		{"a lower-case marker is not doubled", "error: boom", true, "error: boom"},
+		{"the prefix itself is not doubled", "Error: boom", true, "Error: boom"},
+		{"a word starting with error is not a marker", "Errors: 3 found", true, "Error: Errors: 3 found"},
+		{"an empty error gets the prefix", "", true, "Error: "},
+		{"a success is sent as written", "ERROR: is just text here", false, "ERROR: is just text here"},
+	}
+	s := modeltest.New(t)
+	s.Script(modeltest.Turn{Text: "ok"})
+	var uses, results []Block
+	for i, c := range cases {
+		id := fmt.Sprintf("call_%d", i)
+		uses = append(uses, Block{Type: "tool_use", ID: id, Name: "run_command", Input: json.RawMessage(`{}`)})
+		results = append(results, Block{Type: "tool_result", ToolUseID: id, Content: c.content, IsError: c.isError})
+	}
+	req := Request{Messages: []Message{userText("go"), {Role: "assistant", Content: uses}, {Role: "user", Content: results}}}
+	openai := formats()[1]
+	if openai.name != "openai" {
+		t.Fatalf("formats()[1] is %s, want openai", openai.name)
+	}
+	if _, _, err := stream(t, openai.openOn(s), req); err != nil {
+		t.Fatal(err)
+	}
+	got := s.Requests()[0].ToolResults()
+	if len(got) != len(cases) {
+		t.Fatalf("%d tool results sent, want %d: %+v", len(got), len(cases), got)
+	}
+	for i, c := range cases {
+		if got[i].Content != c.want {
+			t.Errorf("%s: sent %q, want %q", c.name, got[i].Content, c.want)
+		}
 	}
 }

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 )
@@ -118,7 +117,8 @@ func TestRunMCPCallAllowListedVersusDeniedWithoutTerminal(t *testing.T) {
 				t.Errorf("stderr does not say the approval was denied for lack of a terminal:\n%s", stderr)
 			}
 			trs := e.model.Requests()[1].ToolResults()
-			if len(trs) != 1 || strings.TrimPrefix(trs[0].Content, model.ErrorPrefix) != "ERROR: denied by the user" {
+			// Both formats carry the denial as written (never "Error: ERROR: ...").
+			if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" || !trs[0].IsError {
 				t.Fatalf("tool results = %+v, want the denial", trs)
 			}
 		})

@@ -10,9 +10,17 @@ type ToolResult struct {
 	ToolUseID string
 	Content   string
 	// IsError is Anthropic's is_error. OpenAI has no such flag: there it is
-	// true when the content starts with "Error:" (the prefix agentls's
-	// OpenAI provider writes for failed tools).
+	// true when the content starts with "error:" in any case (agentls's
+	// OpenAI provider prefixes "Error: " to a failed result that does not
+	// already start so, e.g. its own "ERROR: ...").
 	IsError bool
+}
+
+// saysError is the OpenAI error marker test (the model package's SaysError;
+// modeltest cannot import model, whose tests import modeltest).
+func saysError(c string) bool {
+	const marker = "error:"
+	return len(c) >= len(marker) && strings.EqualFold(c[:len(marker)], marker)
 }
 
 // body is the union of both formats' request fields the helpers read.
@@ -100,7 +108,7 @@ func (r Request) ToolResults() []ToolResult {
 		if r.Format == "openai" {
 			if m.Role == "tool" {
 				c := text(m.Content)
-				out = append(out, ToolResult{ToolUseID: m.ToolCallID, Content: c, IsError: strings.HasPrefix(c, "Error:")})
+				out = append(out, ToolResult{ToolUseID: m.ToolCallID, Content: c, IsError: saysError(c)})
 			}
 			continue
 		}

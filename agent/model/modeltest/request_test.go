@@ -31,7 +31,9 @@ const openaiBody = `{
   {"role": "user", "content": [{"type": "text", "text": "What's the weather?"}]},
   {"role": "assistant", "content": null, "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
   {"role": "tool", "tool_call_id": "call_1", "content": "15 degrees"},
-  {"role": "tool", "tool_call_id": "call_2", "content": "Error: boom"}
+  {"role": "tool", "tool_call_id": "call_2", "content": "Error: boom"},
+  {"role": "tool", "tool_call_id": "call_3", "content": "ERROR: denied by the user"},
+  {"role": "tool", "tool_call_id": "call_4", "content": "errors: none"}
  ]}`
 
 func TestRequestHelpersReadBothFormats(t *testing.T) {
@@ -50,7 +52,9 @@ func TestRequestHelpersReadBothFormats(t *testing.T) {
 			"You are terse.", "What's the weather?", "claude-sonnet-4-5"},
 		{"openai", modeltest.Request{Format: "openai", Body: []byte(openaiBody)},
 			[]string{"get_weather"},
-			[]modeltest.ToolResult{{ToolUseID: "call_1", Content: "15 degrees"}, {ToolUseID: "call_2", Content: "Error: boom", IsError: true}},
+			[]modeltest.ToolResult{{ToolUseID: "call_1", Content: "15 degrees"}, {ToolUseID: "call_2", Content: "Error: boom", IsError: true},
+				// agentls sends a result that already says ERROR: (any case) unprefixed.
+				{ToolUseID: "call_3", Content: "ERROR: denied by the user", IsError: true}, {ToolUseID: "call_4", Content: "errors: none"}},
 			"You are terse.", "What's the weather?", "gpt-4.1"},
 	}
 	for _, c := range cases {
