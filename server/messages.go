@@ -29,14 +29,15 @@ func (s *Server) notify(method string, params any) {
 	}
 }
 
-// logMessage sends window/logMessage: warnings (a server failed, a config
-// error with file:line) go here, not into pop-ups.
+// logMessage queues window/logMessage: warnings (a server failed, a config
+// error with file:line) go here, not into pop-ups. It never blocks (see
+// logQueue): the registry and the read loop call it.
 func (s *Server) logMessage(typ protocol.MessageType, msg string) {
 	// G4: a server's stderr or an error text may carry a token; logs are
 	// copied around (bug reports, screen shares), so secrets are redacted.
 	msg = trust.Redact(msg)
 	s.opts.Logf("%s", msg)
-	s.notify(protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: typ, Message: msg})
+	s.logs.enqueue(typ, msg)
 }
 
 // showMessage sends window/showMessage, for one-line summaries.
@@ -44,7 +45,8 @@ func (s *Server) showMessage(typ protocol.MessageType, msg string) {
 	s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: typ, Message: msg})
 }
 
-// serversChanged is the registry's OnChange: it reports each new server
+// serversChanged runs on the log queue's goroutine after the registry's
+// OnChange: it reports each new server
 // failure once through window/logMessage.
 func (s *Server) serversChanged() {
 	s.mu.Lock()

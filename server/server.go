@@ -45,6 +45,7 @@ type Server struct {
 	requests      map[string]requestHandler
 	notifications map[string]notificationHandler
 	approvals     *approvals
+	logs          *logQueue // window/logMessage, written by one goroutine
 	closeOnce     sync.Once
 
 	// mu guards the fields below.
@@ -89,6 +90,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, exitCh: make(chan struct{}), loggedFails: map[string]string{}, progressTasks: map[string]string{}}
 	s.approvals = newApprovals(s)
+	s.logs = newLogQueue()
 	s.requests, s.notifications = s.requestHandlers(), s.notificationHandlers()
 	return s
 }
@@ -102,6 +104,12 @@ func New(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	logsDone := make(chan struct{})
+	go func() {
+		defer close(logsDone)
+		defer s.recoverPanic("log queue")
+		s.drainLogs()
+	}()
 	s.conn.Go(s.ctx, s.handle)
 
 	code := 0
@@ -119,12 +127,23 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	// stream closes: a client that closed only its end still reads them. A
 	// client that stopped reading could block a reply forever: the wait is
 	// bounded, and the process exits after it.
+	// The log queue drains last: handlers finishing now still log.
+	limit, cancelLimit := context.WithTimeout(context.Background(), drainLimit)
+	defer cancelLimit()
 	drained := make(chan struct{})
 	go func() { s.wg.Wait(); close(drained) }()
 	select {
 	case <-drained:
-	case <-time.After(drainLimit):
-		s.opts.Logf("agentls: replies still pending after %s; exiting anyway", drainLimit)
+		close(s.logs.stop)
+		select {
+		case <-logsDone:
+		case <-limit.Done():
+		}
+	case <-limit.Done():
+		close(s.logs.stop)
+	}
+	if limit.Err() != nil {
+		s.opts.Logf("agentls: replies or log messages still pending after %s; exiting anyway", drainLimit)
 	}
 	s.conn.Close()
 	return code
@@ -199,6 +218,7 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 	}
 	cfg := config.Load(userPath, folders)
 	s.cfg = cfg
+	logf, onChange := s.registryCallbacks()
 	s.store = trust.OpenStore(filepath.Join(s.stateDir(), "trust.json"))
 	s.registry = mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
 		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
@@ -206,8 +226,8 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
 		Reserved:            agent.BuiltinToolNames(),
 		Gate:                agent.LaunchGate(s.store),
-		Logf:                func(f string, a ...any) { s.logMessage(logLog, fmt.Sprintf(f, a...)) },
-		OnChange:            s.serversChanged,
+		Logf:                logf,
+		OnChange:            onChange,
 	})
 	s.core, s.coreErr = agent.New(agent.Options{
 		Config:   cfg,
