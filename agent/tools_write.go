@@ -65,7 +65,7 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail); err != nil {
 		return "", err
 	}
-	where, err := writeWithTimeout(ctx, env, t, *a.Content)
+	where, err := writeWithTimeout(WithToolName(ctx, "write_file"), env, t, *a.Content)
 	if err != nil {
 		return "", err
 	}
@@ -105,7 +105,7 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail); err != nil {
 		return "", err
 	}
-	where, err := writeWithTimeout(ctx, env, t, updated)
+	where, err := writeWithTimeout(WithToolName(ctx, "edit_file"), env, t, updated)
 	if err != nil {
 		return "", err
 	}
