@@ -76,6 +76,9 @@ type Core struct {
 	tasks     map[string]*Task         // running tasks
 	sessLocks map[string]chan struct{} // one task per session at a time
 	approvals atomic.Int64
+
+	launchMu sync.Mutex
+	launches map[launchKey]*launchFlight // launch cards on screen (launch_join.go)
 }
 
 // New makes a Core. It starts nothing.

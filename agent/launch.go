@@ -41,6 +41,10 @@ func (c *Core) ServerList() []ServerRow {
 // A denial (or no approver) returns the unchanged state and ErrDenied.
 // When the store already trusts the server's current fingerprint it asks
 // nothing: it starts the server unless it is running and returns its state.
+// A caller asking while a card for the same server (root, name and
+// fingerprint) is on screen shows no second card: it waits for that card's
+// outcome, or its own ctx, and gets the same result; if the first caller
+// went away unanswered, it asks its own user.
 func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.State, error) {
 	if c.reg == nil {
 		return "", errors.New("no MCP servers are configured")
@@ -57,24 +61,44 @@ func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.S
 		return c.serverState(name), errors.New("no trust store: cannot record a launch approval")
 	}
 	fp := trust.ServerFingerprint(srv)
-	// Only an approval of this exact fingerprint skips the card; a store
-	// that cannot be read asks again (a changed command never rides an old yes).
-	if ls, err := c.store.LaunchState(srv.WorkspaceRoot, name, fp); err == nil && ls == trust.Trusted {
-		return c.reg.StartServer(ctx, name)
+	key := launchKey{srv.WorkspaceRoot, name, fp}
+	for {
+		f, lead, trusted := c.joinLaunch(key)
+		switch {
+		case trusted:
+			return c.reg.StartServer(ctx, name)
+		case lead:
+			return c.leadLaunch(ctx, key, f, srv, ap)
+		}
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			c.leaveLaunch(f)
+			return c.serverState(name), fmt.Errorf("start MCP server %q: stopped waiting for its launch card: %w", name, ctx.Err())
+		}
+		if !f.retry {
+			return f.state, f.err
+		}
 	}
+}
+
+// leadLaunch shows the launch card, records consent and starts the server,
+// then hands the outcome to every caller that joined the card meanwhile.
+func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, srv config.Server, ap Approver) (st mcp.State, err error) {
+	defer func() { c.endLaunch(key, f, st, err, err != nil && ctx.Err() != nil) }()
 	title, detail := trust.LaunchCard(srv)
 	a := Approval{
 		ApprovalID: c.newApprovalID(), Kind: "mcp_launch", Title: title, Detail: detail,
-		Server: name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
+		Server: key.name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
 		Options: []ApprovalOption{{OptionID: "allow_once", Name: "Trust and start", Kind: "allow_once"}, rejectOnce},
 	}
 	if _, how := c.ask(ctx, a, ap); how != approved {
-		return c.serverState(name), fmt.Errorf("start MCP server %q: %w", name, ErrDenied)
+		return c.serverState(key.name), fmt.Errorf("start MCP server %q: %w", key.name, ErrDenied)
 	}
-	if err := c.store.ApproveLaunch(srv.WorkspaceRoot, name, fp); err != nil {
-		return c.serverState(name), fmt.Errorf("record launch approval for %q: %w", name, err)
+	if err := c.store.ApproveLaunch(key.root, key.name, key.fingerprint); err != nil {
+		return c.serverState(key.name), fmt.Errorf("record launch approval for %q: %w", key.name, err)
 	}
-	return c.reg.StartServer(ctx, name)
+	return c.reg.StartServer(ctx, key.name)
 }
 
 // RevokeServer forgets launch consent (one server, or all when name is "").

@@ -1,0 +1,84 @@
+package agent
+
+import (
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+)
+
+// launchKey names one launch question: the same server with a changed
+// command (another fingerprint) is another question and gets its own card.
+type launchKey struct{ root, name, fingerprint string }
+
+// launchFlight is a launch card on screen and, once done is closed, what
+// came of it. TrustServer callers asking the same question while it waits
+// join it instead of showing a second card (the start-up card and a
+// client's trust command would otherwise both be on screen, and the user
+// could answer them differently).
+type launchFlight struct {
+	done    chan struct{} // closed when state, err and retry are final
+	waiters int           // callers joined and still waiting; guarded by Core.launchMu
+	state   mcp.State
+	err     error
+	// retry: the asker's ctx ended before the outcome was final (nobody
+	// answered, or it went away mid-start). That is no answer for the
+	// joiners, whose own user may still be there: they ask again.
+	retry bool
+}
+
+// joinLaunch decides, under one lock, how a TrustServer caller proceeds:
+// join the card already on screen for key, start without asking because
+// the store trusts this fingerprint, or lead a new card. The store is read
+// under the same lock as the card list, so a caller arriving as a card
+// ends sees either the card or the approval it recorded, never neither.
+func (c *Core) joinLaunch(key launchKey) (f *launchFlight, lead, trusted bool) {
+	c.launchMu.Lock()
+	defer c.launchMu.Unlock()
+	if f := c.launches[key]; f != nil {
+		f.waiters++
+		return f, false, false
+	}
+	// Only an approval of this exact fingerprint skips the card; a store
+	// that cannot be read asks again (a changed command never rides an old yes).
+	if ls, err := c.store.LaunchState(key.root, key.name, key.fingerprint); err == nil && ls == trust.Trusted {
+		return nil, false, true
+	}
+	if c.launches == nil {
+		c.launches = map[launchKey]*launchFlight{}
+	}
+	f = &launchFlight{done: make(chan struct{})}
+	c.launches[key] = f
+	return f, true, false
+}
+
+// endLaunch publishes a card's outcome to its joiners. The consent is
+// already in the store, so later callers start without a card.
+func (c *Core) endLaunch(key launchKey, f *launchFlight, st mcp.State, err error, retry bool) {
+	c.launchMu.Lock()
+	defer c.launchMu.Unlock()
+	f.state, f.err, f.retry = st, err, retry
+	f.waiters = 0
+	delete(c.launches, key)
+	close(f.done)
+}
+
+// leaveLaunch is a joiner giving up (its own ctx ended); the card stays.
+func (c *Core) leaveLaunch(f *launchFlight) {
+	c.launchMu.Lock()
+	defer c.launchMu.Unlock()
+	if f.waiters > 0 {
+		f.waiters--
+	}
+}
+
+// launchJoiners is how many callers wait on the card for server name.
+func (c *Core) launchJoiners(name string) int {
+	c.launchMu.Lock()
+	defer c.launchMu.Unlock()
+	n := 0
+	for k, f := range c.launches {
+		if k.name == name {
+			n += f.waiters
+		}
+	}
+	return n
+}
