@@ -44,6 +44,7 @@ else
 	# Short tasks need many rounds to beat the noise, long ones few.
 	run ./agent 'LoopTurnOverhead/turns=(1|10|50)$' 5s
 	run ./agent 'LoopTurnOverhead/turns=200$' 4x
+	run ./agent 'LoopServers' 6x
 	run ./internal/bench 'ServeInitialize' 30x
 	run ./internal/bench 'ServeRSS' 3x
 	run ./internal/bench 'EventLatency' 40x

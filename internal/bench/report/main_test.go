@@ -14,6 +14,9 @@ BenchmarkParallelConnect/servers=100-2   	       3	2159132925 ns/op	       310.5
 BenchmarkEventLatency/deltas-2           	      10	 286732312 ns/op	        20.02 added-µs	        43.11 base-p99-µs	        14.55 base-µs	       500.0 deltas	        22.52 p99-ratio	       970.7 p99-µs	         2.377 ratio	        34.57 µs
 BenchmarkServeRSS/idle-2                 	       3	 414929398 ns/op	        31.57 MB	         8.398 base-MB	         3.759 ratio
 BenchmarkLoopTurnOverhead/turns=1-2      	       3	  13381447 ns/op	       500 added-µs	      1052 base-µs	         1.475 ratio	      1552 µs
+BenchmarkLoopTurnOverhead/turns=10-2     	       3	  13381447 ns/op	       900 added-µs	      1052 base-µs	         1.475 ratio	      1952 µs
+BenchmarkLoopServers/servers=1-2         	       3	  41173761 ns/op	       235.3 added-µs	      1326 base-µs	         1.178 ratio	        21.00 tools	      1561 µs
+BenchmarkLoopServers/servers=100-2       	       3	 224756143 ns/op	      1293 added-µs	      6352 base-µs	         1.204 ratio	      1209 tools	      7645 µs
 BenchmarkLoopTurnOverhead/turns=200-2    	       3	1279815393 ns/op	       226.7 added-µs	      2563 base-µs	         1.088 ratio	      2790 µs
 PASS
 `
@@ -33,7 +36,8 @@ func TestReportLines(t *testing.T) {
 		"6. peak RSS of agentls serve idle vs bare Go process: 31.6 MB (baseline: 8.40 MB, ratio: 3.76); goal < 30 MB: MISSED\n",
 		"(EventLatency/deltas: 500 deltas)",
 		"8. scaling, parallel connect (ms per server beyond the first): 5.74 at 10 servers, 14.7 at 100 servers: worse than linear\n",
-		"8. scaling, agent loop (µs added per turn): 500 at 1 turns, 227 at 200 turns: better than linear\n",
+		"8. scaling, agent loop over history (µs added per turn): 500 at 1 turns, 900 at 10 turns, 227 at 200 turns: better than linear (judged from 10 turns)\n",
+		"8. scaling, agent loop over servers connected (µs added per turn): 235 at 1 servers, 1293 at 100 servers: better than linear\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q; got:\n%s", want, got)
