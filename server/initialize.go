@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
 )
 
 // initializeParams is the part of InitializeParams agentls reads, decoded
@@ -154,11 +155,15 @@ func (s *Server) initialized(json.RawMessage) {
 	s.mu.Unlock()
 	if cfg != nil {
 		for _, d := range cfg.Diagnostics {
-			s.logMessage(logWarning, "agentls: config: "+d.String())
+			msg := "agentls: config: " + d.String()
+			s.logMessage(logWarning, msg)
+			// A config error is a real problem: stderr too, once (initialized runs once).
+			s.opts.Logf("%s", trust.Redact(msg))
 		}
 	}
 	if err != nil {
 		s.logMessage(logError, err.Error())
+		s.opts.Logf("%s", trust.Redact(err.Error()))
 		return
 	}
 	reg.Start(s.ctx)

@@ -25,7 +25,8 @@ func (s *Server) notify(method string, params any) {
 		return
 	}
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
-		s.opts.Logf("agentls: %s: %v", method, err)
+		// Once the connection is gone every write fails: one line says so.
+		s.notifyFailOnce.Do(func() { s.opts.Logf("agentls: cannot write to the editor (%s): %v", method, err) })
 	}
 }
 
@@ -36,7 +37,7 @@ func (s *Server) logMessage(typ protocol.MessageType, msg string) {
 	// G4: a server's stderr or an error text may carry a token; logs are
 	// copied around (bug reports, screen shares), so secrets are redacted.
 	msg = trust.Redact(msg)
-	s.opts.Logf("%s", msg)
+	// Not to Options.Logf: editors log a server's stderr as errors.
 	s.logs.enqueue(typ, msg)
 }
 

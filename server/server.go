@@ -22,7 +22,10 @@ type Options struct {
 	Version    string // reported in serverInfo
 	UserConfig string // the user config file; "" = config.UserPath()
 	StateDir   string // sessions, transcripts, trust store; "" = config.StateDir()
-	// Logf receives the server's own diagnostics (stderr in the binary).
+	// Logf receives real problems only (stderr in the binary): a recovered
+	// panic, the agent failing to start, config errors (once), a connection
+	// that cannot be written. Editors log every stderr line as an error, so
+	// everything informational goes to window/logMessage instead.
 	Logf func(format string, args ...any)
 }
 
@@ -47,6 +50,8 @@ type Server struct {
 	approvals     *approvals
 	logs          *logQueue // window/logMessage, written by one goroutine
 	closeOnce     sync.Once
+	// notifyFailOnce reports the first failed write to the editor.
+	notifyFailOnce sync.Once
 
 	// mu guards the fields below.
 	mu            sync.Mutex

@@ -42,6 +42,8 @@ func cmdServe(args []string) int {
 	srv := server.New(server.Options{
 		Version:    version,
 		UserConfig: *configPath,
+		// Only real problems reach stderr (editors log it as errors);
+		// informational notes go to window/logMessage.
 		Logf: func(format string, a ...any) {
 			fmt.Fprintf(os.Stderr, format+"\n", a...)
 		},
