@@ -1,11 +1,13 @@
 package bench
 
 import (
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 )
 
@@ -112,4 +114,52 @@ func maxOf(v []float64) float64 {
 		m = max(m, x)
 	}
 	return m
+}
+
+// BenchmarkServeRSSHistory is figure 6 against history: the peak resident
+// set of `agentls serve` after one task of k tool turns (the fake model
+// calling the fault server's echo, allowed by policy, events on), against
+// idle agentls in the same run.
+func BenchmarkServeRSSHistory(b *testing.B) {
+	fault := testenv.GoBinary(b, "./internal/faultserver")
+	const marker = "agentls-bench-rss-history"
+	model := modeltest.New(b)
+	servers := fmt.Sprintf("[agent]\nmax_iterations = 1000\n\n[mcp.servers.f]\ncommand = %q\nargs = [\"-marker\", %q]\n\n[mcp.policy]\n\"f__echo\" = \"allow\"\n", fault, marker)
+	h := newHome(b, model.URL(), servers)
+	idleHome := newHome(b, model.URL(), "")
+	idle := func() float64 {
+		c := startAgentls(b, idleHome, nil)
+		defer c.stop()
+		c.initialize(idleHome.root, true)
+		c.serverStates()
+		time.Sleep(200 * time.Millisecond)
+		return peakRSS(b, c.cmd.Process.Pid)
+	}
+	for _, k := range []int{1, 10, 200} {
+		b.Run(fmt.Sprintf("turns=%d", k), func(b *testing.B) {
+			after := func() float64 {
+				c := startAgentls(b, h, func(string, json.RawMessage, time.Time) {})
+				defer c.stop()
+				c.initialize(h.root, true)
+				c.waitConnected(1)
+				for i := 0; i < k; i++ {
+					model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{Name: "f__echo", Input: fmt.Sprintf(`{"text":"turn %d"}`, i)}}})
+				}
+				model.Script(modeltest.Turn{Text: "done"})
+				var res struct{ StopReason, Text, Error string }
+				c.call("agent/run", map[string]any{"prompt": "grow the history"}, &res)
+				if res.StopReason != "end_turn" || res.Text != "done" {
+					b.Fatalf("agent/run ended %+v", res)
+				}
+				return peakRSS(b, c.cmd.Process.Pid)
+			}
+			var subj, base []float64
+			for i := 0; i < b.N; i++ {
+				subj = append(subj, after())
+				base = append(base, idle())
+			}
+			ReportPair(b, "", UnitMB, maxOf(subj), maxOf(base))
+		})
+	}
+	testenv.WaitNoProcesses(b, marker, 10*time.Second)
 }

@@ -86,6 +86,8 @@ func title(bench, prefix string) string {
 			return "6. peak RSS of agentls serve idle vs bare Go process"
 		}
 		return fmt.Sprintf("6. peak RSS of agentls serve, %s connected, vs idle", strings.Replace(sub, ",tools=", " servers, ", 1)[len("servers="):]+" tools")
+	case "ServeRSSHistory":
+		return fmt.Sprintf("6. peak RSS of agentls serve after a task of %s tool turns, vs idle", param("turns"))
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -218,6 +220,8 @@ func growth(w io.Writer, results []*result) {
 			func(m map[string]float64, _ float64) float64 { return m["added-µs"] }},
 		{"peak RSS (MB per server above idle)", "ServeRSS", "servers", "servers", true, 10,
 			func(m map[string]float64, n float64) float64 { return (m["MB"] - m["base-MB"]) / n }},
+		{"peak RSS over history (KB per turn above idle)", "ServeRSSHistory", "turns", "turns", true, 10,
+			func(m map[string]float64, n float64) float64 { return (m["MB"] - m["base-MB"]) * 1024 / n }},
 	}
 	for _, s := range series {
 		type point struct{ n, v float64 }
