@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agentls/agentls/agent"
 	"go.lsp.dev/protocol"
 )
 
@@ -79,7 +80,11 @@ func (w *workspace) WriteFile(ctx context.Context, path, text string) (bool, err
 	path = filepath.Clean(path)
 	uri := pathToURI(path)
 	var p applyEditParams
-	p.Label = "agentls: write_file " + path
+	tool := agent.ToolNameFromContext(ctx)
+	if tool == "" {
+		tool = "write"
+	}
+	p.Label = "agentls: " + tool + " " + path
 	if doc, ok := s.docs.byPath(path); ok {
 		uri = doc.uri
 		p.Edit.Changes = map[string][]textEdit{uri: {{Range: lspRange{End: endPosition(doc.text)}, NewText: text}}}

@@ -50,6 +50,7 @@ func TestReadsSeeTheBufferAndWritesGoThroughTheEditor(t *testing.T) {
 	e.model.Script(
 		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "r1", Name: "read_file", Input: `{"path":"a.txt"}`}}},
 		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"a.txt","content":"new text\n"}`}}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file", Input: `{"path":"a.txt","old_text":"unsaved","new_text":"edited"}`}}},
 		modeltest.Turn{Text: "written"},
 	)
 	res, errc := c.runAsync(map[string]any{"prompt": "rewrite a.txt"})
@@ -62,12 +63,15 @@ func TestReadsSeeTheBufferAndWritesGoThroughTheEditor(t *testing.T) {
 	}
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	if len(rec.edits) != 1 {
-		t.Fatalf("applyEdit requests = %d, want 1", len(rec.edits))
+	if len(rec.edits) != 2 {
+		t.Fatalf("applyEdit requests = %d, want 2 (write_file, then edit_file)", len(rec.edits))
 	}
 	ed := rec.edits[0]
 	if ed.Label != "agentls: write_file "+path {
 		t.Errorf("label = %q", ed.Label)
+	}
+	if got := rec.edits[1].Label; got != "agentls: edit_file "+path {
+		t.Errorf("edit_file's label = %q, want the tool that wrote", got)
 	}
 	want := []textEdit{{Range: lspRange{End: position{Line: 1}}, NewText: "new text\n"}}
 	if got := ed.Edit.Changes[uri]; len(got) != 1 || got[0] != want[0] {
