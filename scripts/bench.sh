@@ -4,8 +4,8 @@
 # Every baseline is measured in the same run as its subject, interleaved, so
 # the ratios hold on a busy shared machine where absolute times do not.
 #
-#   scripts/bench.sh           all figures (about 4 minutes on 2 cores)
-#   scripts/bench.sh --quick   fewer rounds and no large scaling points (about 1 minute)
+#   scripts/bench.sh           all figures (about 2 minutes on 2 cores)
+#   scripts/bench.sh --quick   fewer rounds, no large scaling points (about 30 seconds)
 #
 # Needs what scripts/test.sh needs (Go, and Node with tools/node for the
 # reference servers). The raw `go test -bench` output is kept in a file
