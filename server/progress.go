@@ -54,15 +54,14 @@ type progressParams struct {
 	Value progressValue `json:"value"`
 }
 
-// newTaskSink starts the sink's sender. Call finish exactly once.
+// newTaskSink makes a task's sink; events queue until its sender is
+// started with s.goFn(t.run). Call finish exactly once.
 func (s *Server) newTaskSink(token, prompt string) *taskSink {
 	s.mu.Lock()
 	info := s.client
 	s.mu.Unlock()
-	t := &taskSink{s: s, token: token, prompt: prompt, events: info.events, prog: info.workDoneProgress,
+	return &taskSink{s: s, token: token, prompt: prompt, events: info.events, prog: info.workDoneProgress,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
-	s.goFn(t.run)
-	return t
 }
 
 // Event queues one agent event.
@@ -192,6 +191,9 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 	s.mu.Lock()
 	s.progressTasks[token] = task.ID
 	s.mu.Unlock()
+	// The sender starts only now: once the editor sees "begin" it may press
+	// cancel, and the token must already lead to the task.
+	s.goFn(sink.run)
 	s.goFn(func() {
 		defer func() {
 			s.mu.Lock()
