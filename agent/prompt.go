@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 	"unicode/utf16"
 )
 
@@ -16,7 +14,6 @@ const (
 	maxSelection   = 8 << 10
 	maxAgentsMD    = 16 << 10
 	maxDiagnostics = 50
-	gitTimeout     = 2 * time.Second
 )
 
 const systemIntro = `You are agentls, an AI coding agent running inside the user's editor through a language server. You help with the code in the workspace folders below, using the tools you are given. Be direct and concise. Prefer reading before editing; make the smallest change that does the job.
@@ -62,30 +59,6 @@ func systemPrompt(ctx context.Context, ws Workspace, tc turnContext) string {
 		}
 	}
 	return b.String()
-}
-
-// gitBranch is the current branch ("detached at <sha>" without one), or ""
-// outside a repository or when git is slow.
-func gitBranch(ctx context.Context, dir string) string {
-	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
-	defer cancel()
-	git := func(args ...string) string {
-		cmd := exec.CommandContext(ctx, "git", args...)
-		cmd.Dir = dir
-		out, err := cmd.Output()
-		if err != nil {
-			return ""
-		}
-		return strings.TrimSpace(string(out))
-	}
-	// symbolic-ref also names a branch with no commit yet.
-	if br := git("symbolic-ref", "--short", "-q", "HEAD"); br != "" {
-		return br
-	}
-	if sha := git("rev-parse", "--short", "HEAD"); sha != "" {
-		return "detached at " + sha
-	}
-	return ""
 }
 
 func agentsMD(root string) string {
