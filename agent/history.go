@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -59,8 +60,7 @@ func ValidHistory(msgs []model.Message) error {
 				if seen[b.ID] {
 					return fmt.Errorf("message %d block %d: duplicate tool_use id %q", i, j, b.ID)
 				}
-				var obj map[string]json.RawMessage
-				if err := json.Unmarshal(b.Input, &obj); err != nil || obj == nil {
+				if !isJSONObject(b.Input) {
 					return fmt.Errorf("message %d block %d: tool_use %q input is not a JSON object", i, j, b.ID)
 				}
 				seen[b.ID] = true
@@ -72,6 +72,14 @@ func ValidHistory(msgs []model.Message) error {
 		return fmt.Errorf("history ends with an assistant message: the next request needs a user message")
 	}
 	return nil
+}
+
+// isJSONObject reports whether raw is one valid JSON object, the verdict of
+// unmarshalling it into a map, without building the map: every turn checks
+// every earlier tool input, so this runs once per tool call per turn.
+func isJSONObject(raw json.RawMessage) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }
 
 // sendable joins consecutive user messages (a prompt after a cancelled or
