@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/agentls/agentls/config"
@@ -82,7 +83,7 @@ func globMatch(pattern, name string) bool {
 // with DecideCommand and DecideWrite.
 func (p *Policy) ClassifyCall(t ToolInfo) Decision {
 	if t.Builtin {
-		return Decision{Action: Ask, Reason: fmt.Sprintf("%s is a built-in tool: [mcp.policy] does not apply; the command classifier and autopilot decide it", t.Name)}
+		return Decision{Action: Ask, Reason: t.Name + " is a built-in tool: [mcp.policy] does not apply; the command classifier and autopilot decide it"}
 	}
 	var rules []config.PolicyRule
 	if p != nil {
@@ -100,13 +101,13 @@ func (p *Policy) ClassifyCall(t ToolInfo) Decision {
 			continue // a repo can never allow a tool
 		}
 		if strictness(a) > strictness(d.Action) {
-			d = Decision{Action: a, Reason: fmt.Sprintf("%s the workspace's %s (workspace rules may only tighten)", verb(a), ruleText(r))}
+			d = Decision{Action: a, Reason: verb(a) + " the workspace's " + ruleText(r) + " (workspace rules may only tighten)"}
 		}
 	}
 
 	// An annotation may tighten, never loosen: a hostile server gains nothing by lying.
 	if d.Action == Allow && t.DestructiveHint != nil && *t.DestructiveHint {
-		d = Decision{Action: Ask, Reason: fmt.Sprintf("the server marks %s destructive (destructiveHint), which always asks, even though it would be %s", t.Name, d.Reason)}
+		d = Decision{Action: Ask, Reason: "the server marks " + t.Name + " destructive (destructiveHint), which always asks, even though it would be " + d.Reason}
 	}
 	return d
 }
@@ -124,12 +125,12 @@ func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
 			best, bestSpec = &rules[i], s
 		}
 	}
-	d := Decision{Action: Ask, Reason: fmt.Sprintf("no [mcp.policy] entry matches %s, so it asks (the default for every MCP tool)", t.Name)}
+	d := Decision{Action: Ask, Reason: "no [mcp.policy] entry matches " + t.Name + ", so it asks (the default for every MCP tool)"}
 	if best != nil {
 		a := normAction(best.Action)
-		d = Decision{Action: a, Reason: fmt.Sprintf("%s %s", verb(a), ruleText(*best))}
+		d = Decision{Action: a, Reason: verb(a) + " " + ruleText(*best)}
 		if a != Action(strings.ToLower(strings.TrimSpace(best.Action))) {
-			d.Reason = fmt.Sprintf("asks: %s has the unknown action %q (expected allow, ask or deny)", ruleText(*best), best.Action)
+			d.Reason = "asks: " + ruleText(*best) + " has the unknown action " + strconv.Quote(best.Action) + " (expected allow, ask or deny)"
 		}
 	}
 	if d.Action == Deny || p == nil || p.Store == nil {
@@ -146,12 +147,12 @@ func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
 		if d.Action == Allow {
 			return d
 		}
-		return Decision{Action: Ask, Reason: fmt.Sprintf("asks: %s was always-allowed, but the server has changed its definition (description or input schema) since", t.Name)}
+		return Decision{Action: Ask, Reason: "asks: " + t.Name + " was always-allowed, but the server has changed its definition (description or input schema) since"}
 	}
 	if d.Action == Allow {
 		return d
 	}
-	return Decision{Action: Allow, Reason: fmt.Sprintf("allowed: you chose \"always allow\" for %s and its definition has not changed since", t.Name)}
+	return Decision{Action: Allow, Reason: "allowed: you chose \"always allow\" for " + t.Name + " and its definition has not changed since"}
 }
 
 // verb starts a reason: "allowed by", "denied by", "asks because of".
@@ -165,19 +166,24 @@ func verb(a Action) string {
 	return "asks because of"
 }
 
-// ruleText names a rule the way the user wrote it and where.
+// ruleText names a rule the way the user wrote it and where. Reasons are
+// built on every call decision, so by concatenation: strconv.Quote is what
+// %q prints for a string.
 func ruleText(r config.PolicyRule) string {
-	return fmt.Sprintf("[mcp.policy] %q = %q in %s", r.Pattern, r.Action, homeRel(r.Source))
+	return "[mcp.policy] " + strconv.Quote(r.Pattern) + " = " + strconv.Quote(r.Action) + " in " + homeRel(r.Source)
 }
 
-// homeRel shortens the home directory to ~ in a source location.
+// homeRel shortens the home directory to ~ in a source location. The home
+// directory is looked up each time (an environment read): it is not cached
+// for the process, so a changed HOME is honored as before.
 func homeRel(src config.Source) string {
-	s := src.String()
-	if home, err := os.UserHomeDir(); err == nil && home != "" && src.File != "" {
+	if src.File == "" {
+		return src.String() // nothing to shorten
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
 		if rel, err := filepath.Rel(home, src.File); err == nil && !strings.HasPrefix(rel, "..") {
 			src.File = filepath.Join("~", rel)
-			s = src.String()
 		}
 	}
-	return s
+	return src.String()
 }
