@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"unicode/utf8"
 )
 
 // lineFilter sits between a server's stdout and the SDK. The SDK ends the
@@ -99,6 +100,8 @@ func (f *lineFilter) next() {
 
 // isJSONRPC accepts an object carrying "jsonrpc" (or a non-empty batch of
 // them); a JSON log line on stdout is junk, not a reason to end the session.
+// Its verdict is exactly isJSONRPCDecoded's (the SDK's own decoding rules),
+// reached without decoding: the SDK parses every line again anyway.
 func isJSONRPC(line []byte) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) > bigLine {
@@ -107,6 +110,132 @@ func isJSONRPC(line []byte) bool {
 		head, tail := line[:256], line[len(line)-256:]
 		return (line[0] == '{' || line[0] == '[') && (bytes.Contains(head, jsonrpcKey) || bytes.Contains(tail, jsonrpcKey))
 	}
+	// Broken JSON must never reach the SDK: it ends the session.
+	if len(line) == 0 || (line[0] != '{' && line[0] != '[') || !json.Valid(line) {
+		return false
+	}
+	if line[0] == '{' {
+		ok, exact, _ := objectHasJSONRPC(line, 0)
+		if !exact {
+			return isJSONRPCDecoded(line)
+		}
+		return ok
+	}
+	i := skipWS(line, 1)
+	if line[i] == ']' {
+		return false // an empty batch
+	}
+	for {
+		if line[i] != '{' {
+			return false // null, a scalar or an array in a batch
+		}
+		ok, exact, end := objectHasJSONRPC(line, i)
+		if !exact {
+			return isJSONRPCDecoded(line)
+		}
+		if !ok {
+			return false
+		}
+		i = skipWS(line, end)
+		if line[i] == ']' {
+			return true
+		}
+		i = skipWS(line, i+1) // past ','
+	}
+}
+
+// objectHasJSONRPC reads the valid JSON object at b[i] as decoding it into
+// struct{ JSONRPC string `json:"jsonrpc"` } would: keys match "jsonrpc"
+// ignoring case, the last string value wins, null changes nothing, and any
+// other value is a type error. exact is false for a key with an escape or a
+// non-ASCII byte, whose matching only a decoder gets right. end is just
+// past the object.
+func objectHasJSONRPC(b []byte, i int) (ok, exact bool, end int) {
+	bad := false
+	i = skipWS(b, i+1)
+	if b[i] == '}' {
+		return false, true, i + 1
+	}
+	for {
+		ks := i + 1 // b[i] is the key's opening quote
+		j := ks
+		for b[j] != '"' {
+			if b[j] == '\\' || b[j] >= utf8.RuneSelf {
+				return false, false, 0
+			}
+			j++
+		}
+		key := b[ks:j]
+		v := skipWS(b, skipWS(b, j+1)+1) // past ':'
+		i = skipValue(b, v)
+		if len(key) == len("jsonrpc") && bytes.EqualFold(key, jsonrpcName) {
+			switch b[v] {
+			case '"':
+				ok = i-v > 2 // any character, escaped or not, makes it non-empty
+			case 'n': // null leaves the field as it was
+			default:
+				bad = true
+			}
+		}
+		i = skipWS(b, i)
+		if b[i] == '}' {
+			return ok && !bad, true, i + 1
+		}
+		i = skipWS(b, i+1) // past ','
+	}
+}
+
+// skipValue returns the index just past the valid JSON value at b[i].
+func skipValue(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return skipString(b, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch b[i] {
+			case '"':
+				i = skipString(b, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for ; i < len(b); i++ { // a number, true, false or null
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index just past the valid JSON string at b[i].
+func skipString(b []byte, i int) int {
+	for i++; b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
+}
+
+// skipWS skips JSON whitespace.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\r' || b[i] == '\n') {
+		i++
+	}
+	return i
+}
+
+// isJSONRPCDecoded is the reference check: decode the line the way the SDK
+// will and look at "jsonrpc".
+func isJSONRPCDecoded(line []byte) bool {
 	switch line[0] {
 	case '{':
 		var m struct {
@@ -133,7 +262,10 @@ func isJSONRPC(line []byte) bool {
 // bigLine is the size above which a line is only checked at its ends.
 const bigLine = 64 << 10
 
-var jsonrpcKey = []byte(`"jsonrpc"`)
+var (
+	jsonrpcKey  = []byte(`"jsonrpc"`)
+	jsonrpcName = []byte("jsonrpc")
+)
 
 func appendTail(tail, chunk []byte, n int) []byte {
 	tail = append(tail, chunk...)
