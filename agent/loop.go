@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -83,7 +84,6 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	if err != nil {
 		return fail("%v", err)
 	}
-	tools := r.toolSet(ctx)
 	system := systemPrompt(ctx, r.ws, turnContext{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
 
 	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
@@ -97,6 +97,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 
 	lastText := ""
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
+		// Re-read every turn: a server that connected (or re-listed)
+		// since the last request hot-plugs its tools into this one.
+		tools := r.toolSet(ctx, iter == 0)
 		msgs := sendable(history)
 		if err := ValidHistory(msgs); err != nil {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
@@ -195,23 +198,21 @@ func textOf(blocks []model.Block) string {
 	return b.String()
 }
 
-// toolSet is this run's tools: the built-ins, then the registry's tools of
-// the moment (after waiting up to startup_wait for servers still connecting).
-func (r *run) toolSet(ctx context.Context) []model.ToolDef {
+// toolSet is this turn's tools: the built-ins, then the registry's tools of
+// the moment. The first turn (first) waits up to startup_wait for servers
+// still connecting; later turns take whatever is connected by then.
+func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 	c := r.core
 	defs := builtinDefs()
 	r.mcpTools = map[string]mcp.Tool{}
 	if c.reg == nil {
 		return defs
 	}
-	for _, s := range c.reg.Servers() {
-		if s.State == mcp.Connecting {
-			r.emit(Event{Type: "status", Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
-			wctx, cancel := context.WithTimeout(ctx, c.cfg.MCP.StartupWait)
-			c.reg.Wait(wctx)
-			cancel()
-			break
-		}
+	if first && slices.ContainsFunc(c.reg.Servers(), func(s mcp.ServerInfo) bool { return s.State == mcp.Connecting }) {
+		r.emit(Event{Type: "status", Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
+		wctx, cancel := context.WithTimeout(ctx, c.cfg.MCP.StartupWait)
+		c.reg.Wait(wctx)
+		cancel()
 	}
 	for _, t := range c.reg.Tools() {
 		if _, clash := builtins[t.Name]; clash || !legalToolName.MatchString(t.Name) || r.mcpTools[t.Name].Name != "" {
