@@ -21,7 +21,8 @@ const usage = `agentls: an LSP server that hosts an AI coding agent
 
 usage:
   agentls [serve]                         serve LSP on stdio (what editors run)
-  agentls run [--json] "prompt"           run one task in the current directory
+  agentls run [--json] [--config FILE] "prompt"
+                                          run one task in the current directory
   agentls mcp list [--json] [--config FILE] [--workspace DIR]
   agentls mcp trust NAME [--workspace DIR]
   agentls mcp revoke NAME|--all [--workspace DIR]
@@ -49,7 +50,7 @@ func run(args []string) int {
 		return cmdRun(args)
 	case "mcp":
 		if len(args) == 0 {
-			fmt.Fprint(os.Stderr, usage)
+			fmt.Fprint(os.Stderr, "agentls mcp: missing subcommand (expected list, trust or revoke)\n\n"+usage)
 			return 2
 		}
 		sub, rest := args[0], args[1:]
@@ -66,6 +67,10 @@ func run(args []string) int {
 	case "doctor":
 		return cmdDoctor(args)
 	case "version", "--version", "-v":
+		if len(args) > 0 {
+			fmt.Fprintf(os.Stderr, "agentls version: unexpected argument %q (usage: agentls version)\n", args[0])
+			return 2
+		}
 		fmt.Println("agentls", version)
 		return 0
 	case "help", "--help", "-h":

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+func TestUsageErrorsSayWhatWasWrongAndWhatIsExpected(t *testing.T) {
+	bin := testenv.Agentls(t)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // a part of what stdout must carry
+		stderr string // a part of what stderr must carry
+	}{
+		{"version prints the version", []string{"version"}, 0, "agentls ", ""},
+		{"help prints the usage", []string{"help"}, 0, "agentls run [--json] [--config FILE] \"prompt\"", ""},
+		{"version takes no argument", []string{"version", "x"}, 2, "", `agentls version: unexpected argument "x" (usage: agentls version)`},
+		{"mcp needs a subcommand", []string{"mcp"}, 2, "", "agentls mcp: missing subcommand (expected list, trust or revoke)"},
+		{"mcp names an unknown subcommand", []string{"mcp", "frob"}, 2, "", `agentls mcp: unknown subcommand "frob" (expected list, trust or revoke)`},
+		{"unknown command", []string{"frob"}, 2, "", `agentls: unknown command "frob"`},
+		{"run needs a prompt", []string{"run"}, 2, "", "agentls run: no prompt (usage: agentls run"},
+		{"run rejects unknown flags", []string{"run", "--bogus", "x"}, 2, "", "flag provided but not defined: -bogus"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(bin, tc.args...)
+			cmd.Dir = t.TempDir()
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			code := 0
+			var ee *exec.ExitError
+			if errors.As(err, &ee) {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) || !strings.Contains(stderr.String(), tc.stderr) {
+				t.Errorf("agentls %v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+					tc.args, code, stdout.String(), stderr.String(), tc.code, tc.stdout, tc.stderr)
+			}
+		})
+	}
+}
