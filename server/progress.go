@@ -22,7 +22,8 @@ type taskSink struct {
 	events bool // forward agent/event
 	prog   bool // send $/progress
 
-	reported map[string]bool // tool calls already reported (sender goroutine only)
+	reported map[string]bool            // tool calls already reported (sender goroutine only)
+	args     map[string]json.RawMessage // each tool call's arguments (sender goroutine only)
 
 	mu     sync.Mutex
 	queue  []sinkItem
@@ -136,7 +137,7 @@ func (t *taskSink) run() {
 
 func (t *taskSink) send(e agent.Event) {
 	if t.events {
-		t.s.notify("agent/event", e)
+		t.s.notify("agent/event", t.eventWire(e))
 	}
 	// One report per tool call, at its first event.
 	if t.prog && e.Type == "tool_call" && !t.reported[e.ToolCallID] {

@@ -1,0 +1,66 @@
+package server
+
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// eventWire is one agent/event as PROTOCOL.md section 3 gives it: every
+// field of its type is present, zero or not, so a plugin can read
+// ev.isError or ev.text without checking that it exists (agent.Event omits
+// zero fields). A tool_call update carries its call's arguments again,
+// from the call's first event. It runs on the task's sender goroutine.
+func (t *taskSink) eventWire(e agent.Event) json.RawMessage {
+	if e.Type == "tool_call" {
+		if len(e.Arguments) > 0 {
+			if t.args == nil {
+				t.args = map[string]json.RawMessage{}
+			}
+			t.args[e.ToolCallID] = e.Arguments
+		} else {
+			e.Arguments = t.args[e.ToolCallID]
+		}
+	}
+	b, err := json.Marshal(e)
+	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
+		return b
+	}
+	b = b[:len(b)-1]
+	str := func(key, v string) {
+		if v == "" {
+			b = append(b, `,"`+key+`":""`...)
+		}
+	}
+	switch e.Type {
+	case "text":
+		str("delta", e.Delta)
+	case "tool_call":
+		str("toolCallId", e.ToolCallID)
+		str("tool", e.Tool)
+		str("title", e.Title)
+		str("status", e.Status)
+		if len(e.Arguments) == 0 {
+			b = append(b, `,"arguments":{}`...)
+		}
+	case "tool_result":
+		str("toolCallId", e.ToolCallID)
+		str("status", e.Status)
+		str("output", e.Output)
+		if !e.IsError {
+			b = append(b, `,"isError":false`...)
+		}
+	case "approval":
+		str("approvalId", e.ApprovalID)
+		str("state", e.State)
+	case "status":
+		str("message", e.Message)
+	case "done":
+		str("stopReason", e.StopReason)
+		str("text", e.Text)
+		if e.Usage == nil {
+			b = append(b, `,"usage":{"inputTokens":0,"outputTokens":0}`...)
+		}
+	}
+	return append(b, '}')
+}
