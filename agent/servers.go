@@ -9,7 +9,7 @@ import (
 // ToolInfo is what the call policy knows of an MCP tool. The agent's call
 // gate and the server list both go through it.
 func ToolInfo(t mcp.Tool) trust.ToolInfo {
-	info := trust.ToolInfo{Name: t.Name, DefinitionHash: t.DefinitionHash}
+	info := trust.ToolInfo{Name: t.Name, Server: t.Server, DefinitionHash: t.DefinitionHash}
 	if t.Annotations != nil {
 		info.DestructiveHint = t.Annotations.DestructiveHint
 		info.ReadOnlyHint = t.Annotations.ReadOnlyHint

@@ -76,6 +76,31 @@ func globMatch(pattern, name string) bool {
 	return err == nil && ok
 }
 
+// namesServer reports whether an allow pattern may apply to a tool of server.
+// A pattern whose literal start runs past the server's name must continue
+// with exactly server + "__": otherwise "github__*" would allow the tools of
+// a repo's server named "github_" ("github___x"), "github__evil" or
+// "git.hub" (sanitized to "git_hub"), since the glob matches across the
+// separator. A wildcard that starts within the name, before any "__"
+// ("*", "git*"), is a deliberate pattern over server names and applies. An unknown server ("")
+// is not checked.
+func namesServer(pattern, server string) bool {
+	if server == "" {
+		return true
+	}
+	lit := pattern
+	if i := strings.IndexAny(pattern, `*?[\`); i >= 0 {
+		lit = pattern[:i]
+	}
+	return strings.HasPrefix(lit, server+"__") || !strings.Contains(lit, "__") && len(lit) <= len(server)
+}
+
+// ruleServer is the server a pattern names: its text before the first "__".
+func ruleServer(pattern string) string {
+	s, _, _ := strings.Cut(pattern, "__")
+	return s
+}
+
 // ClassifyCall decides one MCP tool call: allow, ask or deny, with a reason a
 // person can read. It is the only decision code for MCP calls: the agent uses
 // it to decide and the server list uses it to fill the policy column.
@@ -114,10 +139,14 @@ func (p *Policy) ClassifyCall(t ToolInfo) Decision {
 
 // userDecision is the user tier's decision, with "always allow" from the store.
 func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
-	var best *config.PolicyRule
+	var best, skipped *config.PolicyRule
 	bestSpec := -1
 	for i, r := range rules {
 		if r.Origin != config.User || !globMatch(r.Pattern, t.Name) {
+			continue
+		}
+		if normAction(r.Action) == Allow && !namesServer(r.Pattern, t.Server) {
+			skipped = &rules[i]
 			continue
 		}
 		s := specificity(r.Pattern)
@@ -126,6 +155,10 @@ func (p *Policy) userDecision(t ToolInfo, rules []config.PolicyRule) Decision {
 		}
 	}
 	d := Decision{Action: Ask, Reason: "no [mcp.policy] entry matches " + t.Name + ", so it asks (the default for every MCP tool)"}
+	if skipped != nil {
+		d.Reason = "asks: " + ruleText(*skipped) + " names the server " + strconv.Quote(ruleServer(skipped.Pattern)) +
+			", not this tool's server " + strconv.Quote(t.Server) + ", so it does not allow " + t.Name
+	}
 	if best != nil {
 		a := normAction(best.Action)
 		d = Decision{Action: a, Reason: verb(a) + " " + ruleText(*best)}

@@ -34,6 +34,7 @@ const (
 // ToolInfo is what the call policy needs to know about a tool.
 type ToolInfo struct {
 	Name            string // namespaced name, as the model sees it
+	Server          string // config name of the tool's server; "" skips the check that an allow rule names it
 	Builtin         bool   // an agentls built-in tool, not from an MCP server
 	DestructiveHint *bool
 	ReadOnlyHint    bool
