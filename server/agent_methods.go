@@ -195,11 +195,7 @@ func (s *Server) mcpServers(context.Context, json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := core.ServerList()
-	if rows == nil {
-		rows = []agent.ServerRow{}
-	}
-	return map[string]any{"servers": rows}, nil
+	return map[string]any{"servers": serverRowsWire(core.ServerList())}, nil
 }
 
 type serverParams struct {
