@@ -32,6 +32,7 @@ var (
 	idle           = flag.Bool("idle", false, "do nothing until killed (the grandchild of -child)")
 	linger         = flag.Bool("linger", false, "keep running after stdin closes, like server-everything")
 	ignoreTerm     = flag.Bool("ignore-term", false, "ignore SIGTERM, so only SIGKILL stops it")
+	pageSize       = flag.Int("page-size", 0, "list at most this many tools or resources per page (0: the SDK's default)")
 	marker         = flag.String("marker", "", "ignored; tests find this process by it in the process table")
 )
 
@@ -65,7 +66,7 @@ func main() {
 	}
 	time.Sleep(*handshakeDelay)
 
-	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, &mcp.ServerOptions{PageSize: *pageSize})
 	addTools(s)
 	if *listDelay > 0 {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
