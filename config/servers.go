@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -32,9 +33,39 @@ func (l *loader) servers(f *tomlFile, v any) {
 				fmt.Sprintf("server %q ignored: %s (%s)", name, why, prev.Source))
 			continue
 		}
+		if f.origin == Workspace {
+			if other, ok := l.sharedNamespace(name); ok {
+				// Stops a repo server "a" with a tool "b__c" from taking the name
+				// "a__b__c" (and its allow rule) of the user's server "a__b".
+				l.diag(f, SeverityWarning, []string{"mcp", "servers", name},
+					fmt.Sprintf("server %q ignored: its tool names (%s__TOOL) would share a namespace with the server %q (%s), so a tool of one could take the name, and the policy, of a tool of the other; rename it",
+						name, name, other.Name, other.Source))
+				continue
+			}
+		}
 		l.seen[name] = s
 		l.cfg.MCP.Servers = append(l.cfg.MCP.Servers, s)
 	}
+}
+
+// sharedNamespace finds an already declared server whose "NAME__" tool
+// prefix is a prefix of name's, or the other way round ("a" and "a__b",
+// "github" and "github_"): their namespaced tool names can coincide.
+func (l *loader) sharedNamespace(name string) (Server, bool) {
+	mine := name + "__"
+	var found []Server
+	for other, s := range l.seen {
+		theirs := other + "__"
+		if strings.HasPrefix(mine, theirs) || strings.HasPrefix(theirs, mine) {
+			found = append(found, s)
+		}
+	}
+	if len(found) == 0 {
+		return Server{}, false
+	}
+	// Name the same server on every run (map order is random).
+	sort.Slice(found, func(i, j int) bool { return found[i].Name < found[j].Name })
+	return found[0], true
 }
 
 // server reads one [mcp.servers.NAME] entry. Every problem is a diagnostic;
