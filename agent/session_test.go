@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -120,5 +121,38 @@ func TestTasksAndNewChat(t *testing.T) {
 	}
 	if f.core.Cancel(task.ID) {
 		t.Error("Cancel of a finished task returned true")
+	}
+}
+
+func TestSessionsAreJSONLPerWorkspace(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	f.model.Script(modeltest.Turn{Text: "answer"})
+	r1 := f.run(t, RunRequest{Prompt: "in the first workspace"}, TaskIO{})
+	// A second Core on the same state directory but another workspace
+	// neither lists nor continues the first workspace's session.
+	other, err := New(Options{Config: &f.core.cfg, Provider: f.core.provider, StateDir: f.state, Root: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if list, err := other.Sessions(); err != nil || len(list) != 0 {
+		t.Errorf("other workspace lists %+v, %v; want none", list, err)
+	}
+	if list, err := f.core.Sessions(); err != nil || len(list) != 1 || list[0].SessionID != r1.SessionID {
+		t.Errorf("first workspace lists %+v, %v; want %s", list, err, r1.SessionID)
+	}
+	// The file is JSONL: one JSON message per line (the prompt, the answer).
+	raw, err := os.ReadFile(f.core.sessions.path(r1.SessionID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	for _, l := range lines {
+		if !json.Valid([]byte(l)) {
+			t.Errorf("session line is not JSON: %q", l)
+		}
+	}
+	if len(lines) != 2 {
+		t.Errorf("session file has %d lines, want 2:\n%s", len(lines), raw)
 	}
 }
