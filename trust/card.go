@@ -140,11 +140,64 @@ func LaunchCard(s config.Server) (title, detail string) {
 			fmt.Fprintf(&b, "  %s=%s\n", quoteWord(k, true), quoteWord(s.Env[k], false))
 		}
 	}
+	if vars := envReferences(s.Env); len(vars) > 0 {
+		// Stops a repo from reading an API key the minimal environment keeps from it, unnoticed.
+		fmt.Fprintf(&b, "passes these variables' values from agentls's environment: %s\n", shown(strings.Join(vars, ", ")))
+	}
 	fmt.Fprintf(&b, "cwd:     %s\n", quoteWord(s.Cwd, false))
+	if s.Origin == config.Workspace && s.WorkspaceRoot != "" {
+		// The fingerprint pins the command line, not the bytes of what it runs.
+		switch {
+		case within(s.WorkspaceRoot, programPath(s.Command, s.Cwd)):
+			b.WriteString("note:    this runs a program inside the workspace; the repository can change it without a new approval\n")
+		case within(s.WorkspaceRoot, s.Cwd):
+			b.WriteString("note:    this runs in the workspace, so npx, node, python and the like may load code from it (node_modules, a venv) that the repository can change without a new approval\n")
+		}
+	}
 	fmt.Fprintf(&b, "from:    %s\n", shown(s.Source.String()))
 	if s.WorkspaceRoot != "" {
 		fmt.Fprintf(&b, "for:     the workspace %s only\n", shown(s.WorkspaceRoot))
 	}
 	fmt.Fprintf(&b, "sha256:  %s (any change to command, args, env or cwd asks again)", ServerFingerprint(s))
 	return title, b.String()
+}
+
+// envReferences lists the variables that env values read from agentls's
+// environment through ${VAR} or ${VAR:-default}, sorted and unique.
+func envReferences(env map[string]string) []string {
+	seen := map[string]bool{}
+	for _, v := range env {
+		// Only the names are wanted; config already reported malformed values.
+		_, _ = config.ExpandEnv(v, func(name string) (string, bool) {
+			seen[name] = true
+			return "x", true
+		})
+	}
+	names := make([]string, 0, len(seen))
+	for n := range seen {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// programPath is where a command with a slash runs from (relative to cwd,
+// as the spawner resolves it); "" for a bare name found on PATH.
+func programPath(command, cwd string) string {
+	if !strings.Contains(command, "/") {
+		return ""
+	}
+	if !filepath.IsAbs(command) {
+		command = filepath.Join(cwd, command)
+	}
+	return filepath.Clean(command)
+}
+
+// within reports whether p is root or below it.
+func within(root, p string) bool {
+	if p == "" {
+		return false
+	}
+	rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(p))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
