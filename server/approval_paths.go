@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 )
 
 // requestApprovalResult is agent/requestApproval's result.
@@ -83,7 +84,7 @@ func path3Message(a agent.Approval, hasDoc bool) string {
 	var b strings.Builder
 	b.WriteString("agentls: approval needed: " + subject)
 	detail := strings.TrimSpace(a.Detail)
-	if first, _, _ := strings.Cut(detail, "\n"); first != "" && first != subject {
+	if first, _, _ := strings.Cut(detail, "\n"); first != "" && !strings.Contains(subject, first) {
 		b.WriteString(" — " + first)
 	}
 	where := "run code action"
@@ -159,12 +160,34 @@ func (s *Server) diagnosticURI(path string) string {
 }
 
 // approvalSubject is how an approval is named in one line: "fs · write_file"
-// for tool calls, the title otherwise.
+// for MCP calls, "run_command <argv>" for commands (their title, "Run
+// command?", would make two waiting commands read alike), the title
+// otherwise.
 func approvalSubject(a agent.Approval) string {
-	if a.Server != "" && a.Tool != "" {
+	switch {
+	case a.Server != "" && a.Tool != "" && a.Kind != "mcp_launch":
 		return a.Server + " · " + a.Tool
+	case a.Kind == "command" && len(a.Command) > 0:
+		tool := a.Tool
+		if tool == "" {
+			tool = "command"
+		}
+		return capRunes(tool+" "+trust.ShellQuote(a.Command), subjectMax)
 	}
 	return a.Title
+}
+
+// subjectMax caps a subject in a code action title (a picker line); the
+// diagnostic and agent/approvals carry the whole command.
+const subjectMax = 100
+
+// capRunes cuts s to n runes, marking the cut.
+func capRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func firstOptionName(a agent.Approval) string {

@@ -150,6 +150,15 @@ func approveViaCodeAction(t *testing.T, c *testClient, doc string) {
 	if len(actions) < 2 || !strings.HasPrefix(actions[0].Title, "agentls: Allow once: ") {
 		t.Fatalf("code actions = %+v, want the approval actions first", actions)
 	}
+	// Each title names what would run: `server · tool` for an MCP call,
+	// the command line for run_command (two waiting commands must not read
+	// alike).
+	for _, a := range actions[:2] {
+		subject := strings.SplitN(a.Title, ": ", 3)
+		if a.Kind != "source" || len(subject) != 3 || !(strings.Contains(subject[2], "echo approved-run") || strings.Contains(subject[2], " · ")) {
+			t.Errorf("approval action %q has kind %q, want source, titled `agentls: <option>: <what would run>`", a.Title, a.Kind)
+		}
+	}
 	cmd := actions[0].Command
 	if cmd.Command != "agentls.approve" || len(cmd.Arguments) != 2 || cmd.Arguments[1] != "allow_once" {
 		t.Fatalf("first approval action's command = %+v, want agentls.approve [id, allow_once]", cmd)

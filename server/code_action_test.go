@@ -52,6 +52,9 @@ func TestCodeActions(t *testing.T) {
 				t.Fatalf("titles = %q, want %q", got, tt.want)
 			}
 			for _, a := range actions {
+				if a.Title != "agentls: Fix with agent" && a.Kind != "source" {
+					t.Errorf("%q has kind %q, want source", a.Title, a.Kind)
+				}
 				if a.Command == nil || a.Command.Command != "agentls.run" {
 					t.Errorf("%q carries %+v, want an agentls.run command", a.Title, a.Command)
 				}
