@@ -83,18 +83,27 @@ func (s sessionStore) load(id string) ([]model.Message, error) {
 	return kept, nil
 }
 
-func (s sessionStore) rewrite(id string, msgs []model.Message) error {
+// jsonLines is msgs as JSONL: one JSON message per line.
+func jsonLines(msgs []model.Message) ([]byte, error) {
 	var b bytes.Buffer
 	for _, m := range msgs {
 		line, err := json.Marshal(m)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		b.Write(line)
 		b.WriteByte('\n')
 	}
+	return b.Bytes(), nil
+}
+
+func (s sessionStore) rewrite(id string, msgs []model.Message) error {
+	data, err := jsonLines(msgs)
+	if err != nil {
+		return err
+	}
 	tmp := s.path(id) + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
 		return fmt.Errorf("repair session %s: %w", id, err)
 	}
 	return os.Rename(tmp, s.path(id))
@@ -105,20 +114,15 @@ func (s sessionStore) append(id string, msgs ...model.Message) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("save session %s: %w", id, err)
 	}
-	var b bytes.Buffer
-	for _, m := range msgs {
-		line, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		b.Write(line)
-		b.WriteByte('\n')
+	data, err := jsonLines(msgs)
+	if err != nil {
+		return err
 	}
 	f, err := os.OpenFile(s.path(id), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("save session %s: %w", id, err)
 	}
-	if _, err := f.Write(b.Bytes()); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return fmt.Errorf("save session %s: %w", id, err)
 	}
