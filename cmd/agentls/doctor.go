@@ -26,37 +26,16 @@ const probeTimeout = 3 * time.Second
 // says what to do about each problem. Exit 0 when everything is usable.
 func cmdDoctor(args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
-	workspace := fs.String("workspace", "", "workspace folder (default the current directory)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "agentls doctor: unexpected argument %q (usage: agentls doctor [--config FILE] [--workspace DIR])\n", fs.Arg(0))
-		return 2
-	}
-	if *configPath == "" {
-		*configPath = config.UserPath()
-	}
-	if *workspace == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "agentls doctor: cannot find the current directory: %v (pass --workspace DIR)\n", err)
-			return 2
-		}
-		*workspace = wd
-	}
-	if st, err := os.Stat(*workspace); err != nil || !st.IsDir() {
-		fmt.Fprintf(os.Stderr, "agentls doctor: --workspace %q is not a directory\n", *workspace)
-		return 2
+	configPath, workspace, code := parseConfigWorkspace(fs, args, "agentls doctor [--config FILE] [--workspace DIR]")
+	if code >= 0 {
+		return code
 	}
 
 	d := &doctor{out: os.Stdout}
-	cfg := config.Load(*configPath, []string{*workspace})
-	d.config(cfg, *configPath, *workspace)
-	d.model(cfg, *configPath)
-	d.servers(cfg, *workspace)
+	cfg := config.Load(configPath, []string{workspace})
+	d.config(cfg, configPath, workspace)
+	d.model(cfg, configPath)
+	d.servers(cfg, workspace)
 	if d.problems > 0 {
 		fmt.Fprintf(d.out, "\n%d problem(s) found; see above.\n", d.problems)
 		return 1

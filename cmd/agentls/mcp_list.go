@@ -31,32 +31,12 @@ func cmdMCPList(args []string) int {
 	fs := flag.NewFlagSet("mcp list", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
 	asJSON := fs.Bool("json", false, `print {"servers": [...]} (PROTOCOL.md section 2)`)
-	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
-	workspace := fs.String("workspace", "", "workspace folder (default the current directory)")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "agentls mcp list: unexpected argument %q (usage: agentls mcp list [--json] [--config FILE] [--workspace DIR])\n", fs.Arg(0))
-		return 2
-	}
-	if *configPath == "" {
-		*configPath = config.UserPath()
-	}
-	if *workspace == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "agentls mcp list: cannot find the current directory: %v (pass --workspace DIR)\n", err)
-			return 2
-		}
-		*workspace = wd
-	}
-	if st, err := os.Stat(*workspace); err != nil || !st.IsDir() {
-		fmt.Fprintf(os.Stderr, "agentls mcp list: --workspace %q is not a directory\n", *workspace)
-		return 2
+	configPath, workspace, code := parseConfigWorkspace(fs, args, "agentls mcp list [--json] [--config FILE] [--workspace DIR]")
+	if code >= 0 {
+		return code
 	}
 
-	cfg := config.Load(*configPath, []string{*workspace})
+	cfg := config.Load(configPath, []string{workspace})
 	for _, d := range cfg.Diagnostics {
 		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
 	}
@@ -96,7 +76,7 @@ func cmdMCPList(args []string) int {
 		}
 		return 0
 	}
-	printServerRows(os.Stdout, rows, *workspace)
+	printServerRows(os.Stdout, rows, workspace)
 	return 0
 }
 
