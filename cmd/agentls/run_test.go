@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -170,6 +171,23 @@ func TestRunExitCodes(t *testing.T) {
 		e := newRunEnv(t, "openai", "")
 		if code, _, stderr := e.run(t); code != 2 || !strings.Contains(stderr, "no prompt") {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("no model configured exits 1 and says how to configure one", func(t *testing.T) {
+		if c, err := net.Dial("tcp", "127.0.0.1:11434"); err == nil {
+			c.Close()
+			t.Skip("something listens on Ollama's port, so a model is found")
+		}
+		home := t.TempDir()
+		cmd := exec.Command(testenv.Agentls(t), "run", "hello")
+		cmd.Dir = home
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=" + filepath.Join(home, "state")}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 || !strings.HasPrefix(stderr.String(), "agentls run: no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY") {
+			t.Fatalf("wait = %v, stderr %q; want exit 1 and the no-model message", err, stderr.String())
 		}
 	})
 	t.Run("SIGINT cancels the task and exits 130", func(t *testing.T) {
