@@ -63,7 +63,8 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
-	switch d := decideCommand(classify, a.Shell, env.autopilot); d.Action {
+	d := guardGit(ctx, decideCommand(classify, a.Shell, env.autopilot), classify, a.Shell, dir.Real, commandEnv(env.hideEnv))
+	switch d.Action {
 	case trust.Deny:
 		return "", &deniedError{"ERROR: denied by policy: " + d.Reason}
 	case trust.Ask:
