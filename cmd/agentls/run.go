@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 )
@@ -48,6 +49,10 @@ func cmdRun(args []string) int {
 	cfg := config.Load(*configPath, []string{root})
 	for _, d := range cfg.Diagnostics {
 		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
+	}
+	if err := modelUsable(cfg.Model); err != nil {
+		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
+		return 1
 	}
 	store, err := openStore()
 	if err != nil {
@@ -248,4 +253,20 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 		fmt.Fprintln(t.out, "(no answer: denied)")
 		return "", ctx.Err()
 	}
+}
+
+// modelUsable fails fast, before any MCP server is spawned or waited for,
+// when no model can be had: a [model] that does not resolve, or nothing
+// configured and no Ollama answering where agentls guessed it.
+func modelUsable(m config.Model) error {
+	r, err := model.Resolve(m, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if r.Fallback {
+		if _, err := probe(r.BaseURL); err != nil {
+			return &model.NoModelError{URL: r.BaseURL, Err: &model.ConnectError{Provider: r.Provider, URL: r.BaseURL, Err: err}}
+		}
+	}
+	return nil
 }

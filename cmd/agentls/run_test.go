@@ -178,8 +178,16 @@ func TestRunExitCodes(t *testing.T) {
 			c.Close()
 			t.Skip("something listens on Ollama's port, so a model is found")
 		}
+		// A configured MCP server is never started for a task that cannot
+		// run: the model is resolved first.
 		home := t.TempDir()
-		cmd := exec.Command(testenv.Agentls(t), "run", "hello")
+		started := filepath.Join(home, "server-started")
+		cfg := filepath.Join(home, "config.toml")
+		toml := fmt.Sprintf("[mcp.servers.s]\ncommand = \"sh\"\nargs = [\"-c\", \"touch '%s'; exec sleep 60\"]\n", started)
+		if err := os.WriteFile(cfg, []byte(toml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(testenv.Agentls(t), "run", "--config", cfg, "hello")
 		cmd.Dir = home
 		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=" + filepath.Join(home, "state")}
 		var stderr bytes.Buffer
@@ -189,6 +197,10 @@ func TestRunExitCodes(t *testing.T) {
 		if !ok || ee.ExitCode() != 1 || !strings.HasPrefix(stderr.String(), "agentls run: no model configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY") {
 			t.Fatalf("wait = %v, stderr %q; want exit 1 and the no-model message", err, stderr.String())
 		}
+		if _, err := os.Stat(started); err == nil {
+			t.Errorf("the MCP server was started although no model is configured")
+		}
+		testenv.WaitNoProcesses(t, started, 10*time.Second)
 	})
 	t.Run("SIGINT cancels the task and exits 130", func(t *testing.T) {
 		e := newRunEnv(t, "anthropic", "")
