@@ -80,6 +80,13 @@ func resolveExisting(abs string) (string, error) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return "", err
 		}
+		// A link whose target is missing resolves to nothing, so it would pass
+		// as a new file inside while an editor writing it creates the target
+		// wherever it points (a committed link to ~/.ssh/authorized_keys).
+		if st, lerr := os.Lstat(cur); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			dest, _ := os.Readlink(cur)
+			return "", fmt.Errorf("%s is a symlink to %q, which does not exist: file tools do not follow dangling links", cur, dest)
+		}
 		parent := filepath.Dir(cur)
 		if parent == cur {
 			return "", err
