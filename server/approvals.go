@@ -67,6 +67,10 @@ func (t *taskApprover) RequestApproval(ctx context.Context, a agent.Approval) (s
 	return t.s.approvals.ask(ctx, t, a)
 }
 
+// noPathReason says why a client with no approval path is never asked.
+const noPathReason = "this editor cannot be asked (it announced none of experimental.agentls.approvals, " +
+	"window.showMessage, textDocument.codeAction)"
+
 // errDenied is returned with an empty optionId when nobody said yes.
 var errDenied = errors.New("approval denied")
 
@@ -78,6 +82,10 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 	if state != initialized || s.ctx == nil {
 		// Nothing is ever approved because nobody could be asked.
 		return "", fmt.Errorf("%w: no client to ask", errDenied)
+	}
+	if !info.approvals && !info.showMessageReq && !info.codeActions {
+		// No path at all: waiting out the timeout would only hang the task.
+		return "", fmt.Errorf("%w: %s", errDenied, noPathReason)
 	}
 	timeout := defaultApprovalTimeout
 	if cfg != nil && cfg.Agent.ApprovalTimeout > 0 {
@@ -118,6 +126,10 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 				ap.mu.Lock()
 				ap.noShowMessageRequest = true
 				ap.mu.Unlock()
+				if !info.codeActions {
+					ap.deliver(p, "")
+					return
+				}
 				ap.viaCodeActions(p)
 				return
 			}

@@ -44,7 +44,7 @@ type initializeParams struct {
 			} `json:"workspaceEdit"`
 		} `json:"workspace"`
 		TextDocument struct {
-			CodeAction struct {
+			CodeAction *struct {
 				CodeActionLiteralSupport *json.RawMessage `json:"codeActionLiteralSupport"`
 			} `json:"codeAction"`
 		} `json:"textDocument"`
@@ -61,6 +61,7 @@ type clientInfo struct {
 	applyEdit        bool
 	createFiles      bool // documentChanges with a CreateFile operation
 	codeActionLits   bool
+	codeActions      bool // textDocument.codeAction announced: path 3 can be answered
 }
 
 // commandNames are every command of PROTOCOL.md section 5; Neovim only
@@ -86,7 +87,10 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		workDoneProgress: c.Window.WorkDoneProgress,
 		showDocument:     c.Window.ShowDocument != nil && c.Window.ShowDocument.Support,
 		applyEdit:        c.Workspace.ApplyEdit,
-		codeActionLits:   c.TextDocument.CodeAction.CodeActionLiteralSupport != nil,
+		codeActions:      c.TextDocument.CodeAction != nil,
+	}
+	if c.TextDocument.CodeAction != nil {
+		info.codeActionLits = c.TextDocument.CodeAction.CodeActionLiteralSupport != nil
 	}
 	if c.Workspace.WorkspaceEdit.DocumentChanges {
 		for _, op := range c.Workspace.WorkspaceEdit.ResourceOperations {
