@@ -4,9 +4,12 @@ import (
 	"sort"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 )
 
-// Servers lists every configured server, sorted by name.
+// Servers lists every configured server, sorted by name. The error and the
+// stderr tail are redacted: a failing server often prints its token, and
+// this list reaches editors, the CLI, doctor and issue reports.
 func (r *Registry) Servers() []ServerInfo {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -15,7 +18,7 @@ func (r *Registry) Servers() []ServerInfo {
 		srv := r.servers[name]
 		s := srv.cfg
 		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: append([]string{s.Command}, s.Args...),
-			EnvKeys: envKeys(s), Cwd: s.Cwd, Error: srv.err, StderrTail: srv.tail.Tail(20, 2000),
+			EnvKeys: envKeys(s), Cwd: s.Cwd, Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
 			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
 		if srv.state == Connected {
 			info.Tools = r.toolsLocked(srv)
