@@ -187,6 +187,11 @@ func (s *Server) cmdTranscript(sid string) (any, error) {
 	if path == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q", sid)
 	}
+	if _, err := os.Stat(path); err != nil {
+		// Opening a file that is not there shows an empty buffer, as if
+		// the session had said nothing.
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q (see agent/sessions for the sessions there are)", sid)
+	}
 	s.openDocument(path)
 	return map[string]string{"sessionId": sid, "path": path, "uri": pathToURI(path)}, nil
 }

@@ -76,3 +76,17 @@ func TestMCPListOpensTheReportUnderTheStateDir(t *testing.T) {
 		t.Errorf("showDocument %s, want the report %s", show.Params, res.Path)
 	}
 }
+
+func TestTranscriptOfAnUnknownSessionIsAnError(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	c.setAnswer(answerWith("window/showDocument", map[string]any{"success": true}))
+	c.initialize(e.root, caps(false, false, false))
+	err := c.call("workspace/executeCommand", map[string]any{"command": "agentls.transcript", "arguments": []any{"nosuch"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "nosuch") || !strings.Contains(err.Error(), "agent/sessions") {
+		t.Errorf("transcript of an unknown session: %v, want an error naming it and where sessions are listed", err)
+	}
+	if n := len(c.messages("window/showDocument")); n != 0 {
+		t.Errorf("opened %d documents for a session that has no transcript", n)
+	}
+}
