@@ -28,7 +28,7 @@ var ErrCorrupt = errors.New("trust store is corrupt")
 // an atomic rename, so two agentls processes (or two Stores in one process)
 // writing at once never lose an update and a reader never sees half a file.
 //
-// A corrupt file (unparsable, an unknown version, or writable by other users)
+// A corrupt file (unparsable, an unknown version, owned or writable by other users)
 // trusts nothing: LaunchState reports NeedsApproval together with an error
 // that says to move the file aside, and every change fails with that error
 // rather than overwriting it, so nobody's approvals vanish silently.
@@ -228,6 +228,10 @@ func (s *Store) read() (*storeFile, error) {
 	st, err := fh.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("trust: read %s: %w", s.path, err)
+	}
+	// A file another user swapped in (their own, any mode) would approve their servers for us.
+	if uid, foreign := foreignOwner(st); foreign {
+		return nil, s.corrupt(fmt.Sprintf("it is owned by another user (uid %d), not by you", uid))
 	}
 	// Another user able to write the file could approve servers for us.
 	if st.Mode().Perm()&0o022 != 0 {
