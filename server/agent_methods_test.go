@@ -91,12 +91,17 @@ func TestSessionsListEveryField(t *testing.T) {
 func TestRunResultSaysWhyATurnFailed(t *testing.T) {
 	e := newEnv(t, "")
 	c := e.start(t)
-	c.initialize(e.root, caps(false, false, false))
+	c.initialize(e.root, caps(false, true, false))
 	e.model.Script(modeltest.Turn{Status: 401})
 	var raw map[string]any
 	c.mustCall("agent/run", map[string]string{"prompt": "hi"}, &raw)
 	if raw["stopReason"] != "error" || raw["error"] == nil || raw["error"] == "" {
 		t.Errorf("result = %v, want stopReason error with the error text", raw)
+	}
+	// The done event says the same, under the same name.
+	evs := checkEvents(t, c)
+	if done := evs[len(evs)-1]; done["type"] != "done" || done["stopReason"] != "error" || done["error"] != raw["error"] {
+		t.Errorf("done event = %v, want stopReason error and the result's error %q", done, raw["error"])
 	}
 	for _, k := range []string{"taskId", "sessionId", "stopReason", "text"} {
 		if _, ok := raw[k]; !ok {

@@ -10,7 +10,8 @@ import (
 // field of its type is present, zero or not, so a plugin can read
 // ev.isError or ev.text without checking that it exists (agent.Event omits
 // zero fields). A tool_call update carries its call's arguments again,
-// from the call's first event. It runs on the task's sender goroutine.
+// from the call's first event; a done event of a failed turn carries
+// error, as the agent/run result does. It runs on the task's sender goroutine.
 func (t *taskSink) eventWire(e agent.Event) json.RawMessage {
 	if e.Type == "tool_call" {
 		if len(e.Arguments) > 0 {
@@ -60,6 +61,13 @@ func (t *taskSink) eventWire(e agent.Event) json.RawMessage {
 		str("text", e.Text)
 		if e.Usage == nil {
 			b = append(b, `,"usage":{"inputTokens":0,"outputTokens":0}`...)
+		}
+		if e.Message != "" {
+			// The agent/run result names it error; so does its done event
+			// (message stays, for clients that read it).
+			if q, err := json.Marshal(e.Message); err == nil {
+				b = append(append(b, `,"error":`...), q...)
+			}
 		}
 	}
 	return append(b, '}')
