@@ -148,7 +148,7 @@ func LaunchCard(s config.Server) (title, detail string) {
 	if s.Origin == config.Workspace && s.WorkspaceRoot != "" {
 		// The fingerprint pins the command line, not the bytes of what it runs.
 		switch {
-		case within(s.WorkspaceRoot, programPath(s.Command, s.Cwd)):
+		case within(s.WorkspaceRoot, programPath(s.Command, s.Cwd)) || pathInside(s):
 			b.WriteString("note:    this runs a program inside the workspace; the repository can change it without a new approval\n")
 		case within(s.WorkspaceRoot, s.Cwd):
 			b.WriteString("note:    this runs in the workspace, so npx, node, python and the like may load code from it (node_modules, a venv) that the repository can change without a new approval\n")
@@ -191,6 +191,21 @@ func programPath(command, cwd string) string {
 		command = filepath.Join(cwd, command)
 	}
 	return filepath.Clean(command)
+}
+
+// pathInside reports whether a bare command may be found through a
+// declared PATH entry inside the workspace (PATH = "/repo/bin:/usr/bin").
+func pathInside(s config.Server) bool {
+	p, ok := s.Env["PATH"]
+	if !ok || strings.Contains(s.Command, "/") {
+		return false
+	}
+	for _, dir := range filepath.SplitList(p) {
+		if filepath.IsAbs(dir) && within(s.WorkspaceRoot, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 // within reports whether p is root or below it.

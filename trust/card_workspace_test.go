@@ -29,6 +29,8 @@ func TestLaunchCardSaysWhatTheFingerprintDoesNotCover(t *testing.T) {
 		{"a node_modules program is the repo's program", ws("node_modules/.bin/x", "/repo", nil), []string{inside}, nil},
 		{"an absolute path inside the root is the repo's program", ws("/repo/bin/x", "/tmp", nil), []string{inside}, []string{runsIn}},
 		{"a relative command resolves against cwd", ws("../x", "/repo/a/b", nil), []string{inside}, nil},
+		{"a bare command found through a declared PATH inside the root is the repo's program", ws("node", "/tmp", map[string]string{"PATH": "/repo/bin:/usr/bin"}), []string{inside}, nil},
+		{"a declared PATH outside the root is not flagged", ws("node", "/tmp", map[string]string{"PATH": "/opt/bin:/usr/bin"}), nil, []string{inside}},
 		{"a bare command run in the workspace can load code from it", ws("npx", "/repo", nil), []string{runsIn}, []string{inside}},
 		{"a program outside run outside is not flagged", ws("/usr/bin/node", "/tmp", nil), nil, []string{inside, runsIn}},
 		{"a path that only shares a prefix with the root is outside", ws("/repository/x", "/tmp", nil), nil, []string{inside}},
