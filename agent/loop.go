@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
@@ -34,7 +33,9 @@ type run struct {
 	emitMu sync.Mutex
 	seq    int
 
-	mcpTools          map[string]mcp.Tool // this run's MCP tools by name
+	mcpTools          map[string]mcp.Tool // this turn's MCP tools by name
+	listed            []mcp.Tool          // the registry's tools toolDefs was built from
+	toolDefs          []model.ToolDef     // this turn's tools, rebuilt only when listed changes
 	curTool, curTitle string              // the tool call being run, for events
 	usage             Usage
 }
@@ -196,48 +197,6 @@ func textOf(blocks []model.Block) string {
 		}
 	}
 	return b.String()
-}
-
-// toolSet is this turn's tools: the built-ins, then the registry's tools of
-// the moment. The first turn (first) waits up to startup_wait for servers
-// still connecting; later turns take whatever is connected by then.
-func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
-	c := r.core
-	defs := builtinDefs()
-	r.mcpTools = map[string]mcp.Tool{}
-	if c.reg == nil {
-		return defs
-	}
-	if first && slices.ContainsFunc(c.reg.Servers(), func(s mcp.ServerInfo) bool { return s.State == mcp.Connecting }) {
-		r.emit(Event{Type: "status", Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
-		wctx, cancel := context.WithTimeout(ctx, c.cfg.MCP.StartupWait)
-		c.reg.Wait(wctx)
-		cancel()
-	}
-	for _, t := range c.reg.Tools() {
-		if _, clash := builtins[t.Name]; clash || !legalToolName.MatchString(t.Name) || r.mcpTools[t.Name].Name != "" {
-			c.logf("agent: MCP tool %q of server %q left out: its name is illegal or taken", t.Name, t.Server)
-			continue
-		}
-		r.mcpTools[t.Name] = t
-		desc := fmt.Sprintf("[MCP server %q, tool %q] %s", t.Server, t.ServerTool, capRunes(t.Description, c.cfg.MCP.DescriptionMaxChars))
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object"}`)
-		}
-		defs = append(defs, model.ToolDef{Name: t.Name, Description: desc, Schema: schema})
-	}
-	return defs
-}
-
-// capRunes cuts a server-authored description (G4: a description is
-// third-party text the model reads on every turn).
-func capRunes(s string, max int) string {
-	r := []rune(s)
-	if max <= 0 || len(r) <= max {
-		return s
-	}
-	return string(r[:max]) + "…"
 }
 
 // callTool runs one tool_use and returns its result text. Its events are
