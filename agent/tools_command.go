@@ -64,6 +64,7 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
 	d := guardGit(ctx, decideCommand(classify, a.Shell, env.autopilot), classify, a.Shell, dir.Real, commandEnv(env.hideEnv))
+	d = guardLinks(d, classify, a.Shell, dir.Real, env.ws.Folders())
 	switch d.Action {
 	case trust.Deny:
 		return "", &deniedError{"ERROR: denied by policy: " + d.Reason}
