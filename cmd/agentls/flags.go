@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -16,7 +17,9 @@ func parseConfigWorkspace(fs *flag.FlagSet, args []string, usage string) (config
 	fs.SetOutput(os.Stderr)
 	cfgFlag := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
 	wsFlag := fs.String("workspace", "", "workspace folder (default the current directory)")
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return "", "", 0 // -h asked for the usage, which flag printed
+	} else if err != nil {
 		return "", "", 2 // flag printed what was wrong and the usage
 	}
 	if fs.NArg() > 0 {

@@ -25,6 +25,8 @@ func TestUsageErrorsSayWhatWasWrongAndWhatIsExpected(t *testing.T) {
 		{"mcp needs a subcommand", []string{"mcp"}, 2, "", "agentls mcp: missing subcommand (expected list, trust or revoke)"},
 		{"mcp names an unknown subcommand", []string{"mcp", "frob"}, 2, "", `agentls mcp: unknown subcommand "frob" (expected list, trust or revoke)`},
 		{"unknown command", []string{"frob"}, 2, "", `agentls: unknown command "frob"`},
+		{"mcp list -h is a help request, not an error", []string{"mcp", "list", "-h"}, 0, "", "Usage of mcp list:"},
+		{"doctor -h is a help request, not an error", []string{"doctor", "-h"}, 0, "", "Usage of doctor:"},
 		{"run needs a prompt", []string{"run"}, 2, "", "agentls run: no prompt (usage: agentls run"},
 		{"run rejects unknown flags", []string{"run", "--bogus", "x"}, 2, "", "flag provided but not defined: -bogus"},
 	} {
