@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -123,7 +124,11 @@ func (l *loader) diag(f *tomlFile, sev Severity, path []string, msg string) Diag
 // not be read; f is nil when it was read but is not valid TOML (the whole
 // file is then ignored: a half-parsed file could mean anything).
 func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, read bool) {
-	b, err := readConfigFile(path)
+	var b []byte
+	err := outsideRoot(path, origin, root)
+	if err == nil {
+		b, err = readConfigFile(path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false
 	}
@@ -151,6 +156,28 @@ func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, rea
 		return nil, true
 	}
 	return &tomlFile{path: path, origin: origin, root: root, data: data, lines: locateKeys(b)}, true
+}
+
+// outsideRoot refuses a workspace config whose real location is outside its
+// workspace root. Stops a repo from linking .agentls/config.toml (or
+// .agentls) to /proc/self/environ, whose bytes would surface in a parse
+// error, or to a /proc file whose read blocks forever.
+func outsideRoot(path string, origin Origin, root string) error {
+	if origin != Workspace {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil // missing: readConfigFile says so
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return fmt.Errorf("cannot resolve the workspace root: %v", err)
+	}
+	if rel, err := filepath.Rel(realRoot, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("it is a link to %s, outside the workspace %s; a workspace config must be a file inside the workspace", real, realRoot)
+	}
+	return nil
 }
 
 // maxConfigBytes caps a config file; real ones are a few KB.
