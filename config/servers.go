@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 var serverKeys = []string{"command", "args", "env", "cwd", "connect_timeout", "list_timeout", "call_timeout", "disabled"}
@@ -98,6 +100,10 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 	if name == "" {
 		fail(path, errors.New(`a server needs a name: [mcp.servers.NAME]`))
 	}
+	if !printableName(name) {
+		// A terminal escape in a name printed as is could overwrite a launch card on screen.
+		fail(path, fmt.Errorf("server name %q has control or invisible characters: expected letters, digits, '-' and '_'", name))
+	}
 	t, err := asTable(v, fmt.Sprintf(`a table [mcp.servers.%s] with command = "program"`, displayKey([]string{name})))
 	if err != nil {
 		fail(path, err)
@@ -145,6 +151,20 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 		fail(append(append([]string{}, path...), "command"), err)
 	}
 	return s
+}
+
+// printableName is false for invalid UTF-8, control characters and
+// invisible formatting characters (zero-width, bidi overrides).
+func printableName(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // commandLine catches a whole command line written into command (a habit
