@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
@@ -146,12 +145,7 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		d.printf("  none configured\n")
 		return
 	}
-	reg := mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
-		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
-		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
-		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
-		Gate:                agent.LaunchGate(trust.OpenStore(trust.DefaultStorePath())),
-	})
+	reg := newRegistry(cfg, trust.OpenStore(trust.DefaultStorePath()))
 	defer reg.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

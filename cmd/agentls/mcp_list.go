@@ -41,13 +41,7 @@ func cmdMCPList(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
 	}
 	store := trust.OpenStore(trust.DefaultStorePath())
-	reg := mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
-		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
-		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
-		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
-		Reserved:            agent.BuiltinToolNames(), // the names the agent hands out, exactly
-		Gate:                agent.LaunchGate(store),
-	})
+	reg := newRegistry(cfg, store)
 	defer reg.Close()
 
 	// Ctrl-C stops waiting and lists what is known; Close still reaps.

@@ -64,13 +64,7 @@ func cmdRun(args []string) int {
 	// every MCP server and command.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	reg := mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
-		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
-		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
-		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
-		Reserved:            agent.BuiltinToolNames(),
-		Gate:                agent.LaunchGate(store),
-	})
+	reg := newRegistry(cfg, store)
 	defer reg.Close()
 	reg.Start(context.WithoutCancel(ctx))
 	for _, s := range reg.Servers() {
