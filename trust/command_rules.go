@@ -101,8 +101,10 @@ var gitWhy = map[string]string{
 }
 
 // checkGit accepts read-only subcommands. A repository's own .git/config can
-// still name programs git runs (core.fsmonitor, core.pager); that is the
-// repository's state, not the command's, and a cloned repo cannot ship it.
+// still name programs git runs (core.fsmonitor, diff.external); that is the
+// repository's state, not the command's: a cloned repo cannot ship it, but
+// an archive or a committed bare repository can, so the agent checks it
+// with GitConfigRisks before autopilot runs git.
 func checkGit(prog string, args []string) []string {
 	i := 0
 	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
@@ -141,8 +143,45 @@ func checkGit(prog string, args []string) []string {
 	}
 	if r := gitSubcommandWrites(sub, rest); r != "" {
 		reasons = append(reasons, r)
+	} else if sub == "config" {
+		if r := gitConfigReadsOutside(rest); r != "" {
+			reasons = append(reasons, r)
+		}
 	}
 	return append(reasons, readsPaths("git "+sub, rest)...)
+}
+
+// gitConfigReadsOutside flags a git config read that reaches the user's
+// global or system file, outside the workspace, where credentials live
+// (http.extraHeader, credential helpers, url.*.insteadOf with tokens): a
+// dump of the merged config, --global/--system, or a key named like a
+// secret. --local reads only the repository's own file.
+func gitConfigReadsOutside(rest []string) string {
+	flags := map[string]bool{}
+	var keys []string
+	for _, a := range rest {
+		if strings.HasPrefix(a, "-") {
+			flags[a] = true
+		} else {
+			keys = append(keys, a)
+		}
+	}
+	switch {
+	case flags["--global"] || flags["--system"]:
+		return "git config --global/--system reads your git config outside the workspace, which can hold credentials"
+	case flags["--local"]:
+		return ""
+	case flags["--list"] || flags["-l"] || flags["--get-regexp"]:
+		return "git config " + strings.Join(rest, " ") + " prints the merged config, including your global file outside the workspace, which can hold credentials (add --local for the repository's own)"
+	}
+	for _, k := range keys {
+		section, _, _ := strings.Cut(strings.ToLower(k), ".")
+		switch {
+		case section == "http" || section == "credential" || section == "url" || section == "include" || section == "includeif" || secretKey(k):
+			return "git config reads " + k + ", which can hold a credential from your global config outside the workspace (add --local for the repository's own)"
+		}
+	}
+	return ""
 }
 
 // gitSubcommandWrites catches the read-only subcommands that also have a
