@@ -139,6 +139,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	what := fmt.Sprintf("the connection broke during the call (%v); stopped the server", err)
 	if c.proc.waitFor(500 * time.Millisecond) {
 		what = "exited during the call: " + c.proc.exitDescription()
+		c.proc.drainStderr()
 	}
 	return errorResult(name, r.markFailed(srv, c, what)+"; it will be restarted on next use")
 }

@@ -295,6 +295,7 @@ func (r *Registry) watchExit(srv *server, c *conn) {
 		return
 	}
 	if !c.stopped.Load() {
+		c.proc.drainStderr()
 		r.markFailed(srv, c, "exited: "+c.proc.exitDescription())
 	}
 }

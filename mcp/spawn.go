@@ -234,14 +234,22 @@ func (p *process) stop() {
 		if p.guarded {
 			guardForget(pgid)
 		}
-		// A descendant that escaped the group may still hold stderr open.
-		select {
-		case <-p.stderrDone:
-		case <-time.After(100 * time.Millisecond):
-		}
+		p.drainStderr()
 		p.stderr.Close()
 		<-p.stderrDone
 	})
+}
+
+// drainStderr gives the stderr reader a moment to take in what an exited
+// server wrote last (usually why it died) before the tail is quoted. Bounded:
+// a grandchild that escaped the group may hold stderr open.
+func (p *process) drainStderr() {
+	t := time.NewTimer(100 * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-p.stderrDone:
+	case <-t.C:
+	}
 }
 
 func (p *process) waitFor(d time.Duration) bool {
