@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"sort"
 
 	"github.com/agentls/agentls/config"
@@ -29,6 +31,19 @@ func (r *Registry) Servers() []ServerInfo {
 		out = append(out, info)
 	}
 	return out
+}
+
+// boundHash is the definition hash "always allow" is bound to. A
+// workspace-tier tool's is also bound to its workspace and launch
+// fingerprint: a repo's server "fs" copying the tools of the one the user
+// always-allowed in another repo (descriptions are public) must not
+// inherit the allow. A user-tier tool's is the plain definition hash.
+func boundHash(def string, s config.Server) string {
+	if s.Origin == config.User {
+		return def
+	}
+	sum := sha256.Sum256([]byte("agentls workspace tool v1\x00" + def + "\x00" + s.WorkspaceRoot + "\x00" + trust.ServerFingerprint(s)))
+	return hex.EncodeToString(sum[:])
 }
 
 func envKeys(s config.Server) []string {
@@ -77,7 +92,7 @@ func (r *Registry) toolsLocked(srv *server) []Tool {
 	for _, d := range srv.tools {
 		name := r.byKey[ToolKey{Server: srv.cfg.Name, Tool: d.orig}]
 		out = append(out, Tool{Name: name, Server: srv.cfg.Name, ServerTool: d.orig, Description: d.description,
-			InputSchema: d.schema, Annotations: d.annotations, DefinitionHash: d.hash,
+			InputSchema: d.schema, Annotations: d.annotations, DefinitionHash: boundHash(d.hash, srv.cfg),
 			SchemaTokens: EstimateTokens(name, d.description, d.schema)})
 	}
 	return out
