@@ -222,7 +222,14 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	if isBuiltin {
 		ev.title = builtinTitle(u.Name, u.Input)
 		r.curTool, r.curTitle = u.Name, ev.title
-		ev.status("running")
+		// A call an approval may follow is not running until it is allowed
+		// (PROTOCOL.md section 3), so a client never shows it as acting yet.
+		if b.gated {
+			ev.status("pending")
+		} else {
+			ev.status("running")
+		}
+		env.running = func() { ev.status("running") }
 		env.approve = func(ctx context.Context, a Approval) error {
 			_, err := r.approve(ctx, u.ID, a)
 			return err

@@ -8,8 +8,10 @@ import (
 )
 
 // callEvents emits the events of one tool call (PROTOCOL.md section 3).
-// Order: the first tool_call carries the (redacted) arguments; later ones
-// (awaiting_approval, running) carry only the status; every call ends with
+// Order: the first tool_call carries the (redacted) arguments and its
+// status: pending for a call an approval may follow (an MCP call or a gated
+// built-in), running for a read-only built-in; later ones (awaiting_approval,
+// running once allowed) carry only the status; every call ends with
 // a tool_call carrying its final status (completed, failed, denied or
 // cancelled) immediately followed by its tool_result, which is always the
 // call's last event. A client that only watches tool_call sees every call

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
@@ -113,6 +114,64 @@ func TestEveryToolCallEndsWithAFinalStatusBeforeItsResult(t *testing.T) {
 			for id, want := range tc.want {
 				checkCallLifecycle(t, all, id, want)
 			}
+		})
+	}
+}
+
+// TestToolCallStatusOrder pins each call's tool_call statuses in order
+// (PROTOCOL.md section 3): a call an approval may follow starts pending, and
+// is running only once it is allowed; a read-only built-in starts running.
+func TestToolCallStatusOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		call      modeltest.ToolCall
+		approver  Approver
+		autopilot bool
+		want      []string
+	}{
+		{name: "a read-only built-in goes straight to running",
+			call: modeltest.ToolCall{ID: "c1", Name: "read_file", Input: `{"path":"notes.txt"}`},
+			want: []string{"running", "completed"}},
+		{name: "an approved write is pending, awaiting_approval, then running",
+			call:     modeltest.ToolCall{ID: "c1", Name: "write_file", Input: `{"path":"a.txt","content":"x"}`},
+			approver: &answer{opt: "allow_once"},
+			want:     []string{"pending", "awaiting_approval", "running", "completed"}},
+		{name: "an approved edit is pending, awaiting_approval, then running",
+			call:     modeltest.ToolCall{ID: "c1", Name: "edit_file", Input: `{"path":"notes.txt","old_text":"text","new_text":"new"}`},
+			approver: &answer{opt: "allow_once"},
+			want:     []string{"pending", "awaiting_approval", "running", "completed"}},
+		{name: "a rejected write never runs",
+			call:     modeltest.ToolCall{ID: "c1", Name: "write_file", Input: `{"path":"a.txt","content":"x"}`},
+			approver: &answer{opt: "reject_once"},
+			want:     []string{"pending", "awaiting_approval", "denied"}},
+		{name: "an approved command is pending, awaiting_approval, then running",
+			call:     modeltest.ToolCall{ID: "c1", Name: "run_command", Input: `{"command":"ls"}`},
+			approver: &answer{opt: "allow_once"},
+			want:     []string{"pending", "awaiting_approval", "running", "completed"}},
+		{name: "a command autopilot allows is pending, then running",
+			call:      modeltest.ToolCall{ID: "c1", Name: "run_command", Input: `{"command":"ls"}`},
+			autopilot: true,
+			want:      []string{"pending", "running", "completed"}},
+		{name: "a gated built-in whose arguments fail before the gate never runs",
+			call: modeltest.ToolCall{ID: "c1", Name: "run_command", Input: `{"command":""}`},
+			want: []string{"pending", "failed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, "anthropic", func(o *Options) { o.Config.Agent.Autopilot = tc.autopilot })
+			writeFileT(t, filepath.Join(f.dir, "notes.txt"), "text\n")
+			f.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{tc.call}}, modeltest.Turn{Text: "ok"})
+			ev := &events{}
+			f.run(t, RunRequest{Prompt: "go"}, TaskIO{Events: ev, Approver: tc.approver})
+			var got []string
+			for _, e := range ev.ofType("tool_call") {
+				if e.ToolCallID == tc.call.ID {
+					got = append(got, e.Status)
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("tool_call statuses = %v, want %v", got, tc.want)
+			}
+			checkCallLifecycle(t, ev.list(), tc.call.ID, tc.want[len(tc.want)-1])
 		})
 	}
 }

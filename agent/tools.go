@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
 )
 
 // builtin is one agentls built-in tool: its definition for the model and the
@@ -21,6 +22,9 @@ type builtin struct {
 	run func(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error)
 	// timeout bounds one call; run_command brings its own.
 	timeout time.Duration
+	// gated tools may ask before they act, so their call starts pending and
+	// is running only once their gate (toolEnv.gate) lets them act.
+	gated bool
 }
 
 // toolEnv is what a built-in may touch during one task.
@@ -33,6 +37,24 @@ type toolEnv struct {
 	// approve asks the user; nil error means allowed. A *deniedError says
 	// how it was denied.
 	approve func(ctx context.Context, a Approval) error
+	// running marks the call running when its gate allows it without
+	// asking; an approval marks it running itself.
+	running func()
+}
+
+// gate applies a gated built-in's decision before it acts: Deny refuses,
+// Ask asks the user, Allow marks the call running.
+func (env *toolEnv) gate(ctx context.Context, d trust.Decision, a Approval) error {
+	switch d.Action {
+	case trust.Deny:
+		return &deniedError{"ERROR: denied by policy: " + d.Reason}
+	case trust.Allow:
+		if env.running != nil {
+			env.running()
+		}
+		return nil
+	}
+	return env.approve(ctx, a)
 }
 
 // deniedError is a gate's refusal; its text goes to the model as the result.

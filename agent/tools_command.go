@@ -26,7 +26,8 @@ func init() {
 				"cwd":             str("directory to run in, inside the workspace (default: the workspace folder)"),
 				"timeout_seconds": integer("kill the command after this many seconds (default 60, at most 600)"),
 			}),
-		run: runCommand,
+		run:   runCommand,
+		gated: true,
 	})
 }
 
@@ -65,19 +66,13 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	}
 	d := guardGit(ctx, decideCommand(classify, a.Shell, env.autopilot), classify, a.Shell, dir.Real, commandEnv(env.hideEnv))
 	d = guardLinks(d, classify, a.Shell, dir.Real, env.ws.Folders())
-	switch d.Action {
-	case trust.Deny:
-		return "", &deniedError{"ERROR: denied by policy: " + d.Reason}
-	case trust.Ask:
-		detail := a.Command + "\n\nin " + dir.Path + "\n(" + d.Reason + ")"
-		err := env.approve(ctx, Approval{
-			Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
-			Command: argv, Cwd: dir.Path,
-			Options: []ApprovalOption{allowOnce, rejectOnce},
-		})
-		if err != nil {
-			return "", err
-		}
+	detail := a.Command + "\n\nin " + dir.Path + "\n(" + d.Reason + ")"
+	if err := env.gate(ctx, d, Approval{
+		Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
+		Command: argv, Cwd: dir.Path,
+		Options: []ApprovalOption{allowOnce, rejectOnce},
+	}); err != nil {
+		return "", err
 	}
 	res, err := runProcess(ctx, argv, dir.Real, commandEnv(env.hideEnv), timeout, env.maxBytes)
 	if err != nil {

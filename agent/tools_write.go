@@ -21,7 +21,8 @@ func init() {
 				"path":    str("file path, relative to the workspace folder or absolute inside it"),
 				"content": str("the whole new text of the file"),
 			}),
-		run: writeFile,
+		run:   writeFile,
+		gated: true,
 	})
 	register(builtin{
 		def: toolDef("edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is asked first (unless autopilot is on).",
@@ -31,7 +32,8 @@ func init() {
 				"new_text":    str("the replacement text"),
 				"replace_all": boolean("replace every occurrence instead of exactly one"),
 			}),
-		run: editFile,
+		run:   editFile,
+		gated: true,
 	})
 }
 
@@ -114,13 +116,7 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 
 // gateWrite asks before a write when trust's decision says so.
 func gateWrite(ctx context.Context, env *toolEnv, t target, tool, title, detail string) error {
-	switch d := decideWrite(env.ws.Folders(), t, env.autopilot); d.Action {
-	case trust.Allow:
-		return nil
-	case trust.Deny:
-		return &deniedError{"ERROR: denied by policy: " + d.Reason}
-	}
-	return env.approve(ctx, Approval{
+	return env.gate(ctx, decideWrite(env.ws.Folders(), t, env.autopilot), Approval{
 		Kind: "write", Tool: tool, Title: title, Detail: detail,
 		Options: []ApprovalOption{allowOnce, rejectOnce},
 	})
