@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
@@ -101,23 +102,18 @@ func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, s
 	return c.reg.StartServer(ctx, key.name)
 }
 
-// RevokeServer forgets launch consent (one server, or all when name is "").
-// It never kills a running server.
+// RevokeServer forgets launch consent (one server, or all when name is "")
+// and returns the names whose consent it forgot: none for a configured server
+// that had no approval. A name neither configured nor approved is an error
+// naming the workspace servers, so a misspelt revoke never looks like it
+// worked while the real server stays trusted. It never kills a running
+// server.
 func (c *Core) RevokeServer(name string) ([]string, error) {
 	if c.store == nil {
 		return nil, errors.New("no trust store: nothing to revoke")
 	}
 	if name != "" {
-		root := c.root
-		if c.reg != nil {
-			if srv, ok := c.reg.Server(name); ok && srv.WorkspaceRoot != "" {
-				root = srv.WorkspaceRoot
-			}
-		}
-		if err := c.store.Revoke(root, name); err != nil {
-			return nil, err
-		}
-		return []string{name}, nil
+		return c.revokeOne(name)
 	}
 	roots := map[string]bool{c.root: true}
 	if c.reg != nil {
@@ -137,6 +133,54 @@ func (c *Core) RevokeServer(name string) ([]string, error) {
 	}
 	sort.Strings(revoked)
 	return revoked, nil
+}
+
+// revokeOne forgets one server's launch consent. A name no longer
+// configured may still be revoked when the workspace holds its approval
+// (consent outlives a removed config entry and would apply again if it came
+// back with the same command).
+func (c *Core) revokeOne(name string) ([]string, error) {
+	root, configured := c.root, false
+	if c.reg != nil {
+		if srv, ok := c.reg.Server(name); ok {
+			configured = true
+			if srv.WorkspaceRoot != "" {
+				root = srv.WorkspaceRoot
+			}
+		}
+	}
+	approvals, err := c.store.Approvals(root)
+	if err != nil {
+		return nil, err
+	}
+	if _, approved := approvals[name]; !approved {
+		if !configured {
+			return nil, fmt.Errorf("no server %q is configured or approved in this workspace; workspace servers: %s", name, c.workspaceServerNames())
+		}
+		return []string{}, nil
+	}
+	if err := c.store.Revoke(root, name); err != nil {
+		return nil, err
+	}
+	return []string{name}, nil
+}
+
+// workspaceServerNames lists the configured workspace servers for an error
+// message, sorted, or says there are none.
+func (c *Core) workspaceServerNames() string {
+	var names []string
+	if c.reg != nil {
+		for _, s := range c.reg.Servers() {
+			if s.Origin == config.Workspace {
+				names = append(names, s.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "(none)"
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 func (c *Core) serverState(name string) mcp.State {
