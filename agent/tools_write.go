@@ -16,7 +16,7 @@ const writeTimeout = 30 * time.Second
 
 func init() {
 	register(builtin{
-		def: toolDef("write_file", "Create or replace a file of the workspace with the given text. The user is asked first (unless autopilot is on). The change lands in the editor's buffer when the editor can apply it.",
+		def: toolDef("write_file", "Create or replace a file of the workspace with the given text. The user is always asked first, even under autopilot. The change lands in the editor's buffer when the editor can apply it.",
 			[]string{"path", "content"}, map[string]string{
 				"path":    str("file path, relative to the workspace folder or absolute inside it"),
 				"content": str("the whole new text of the file"),
@@ -25,7 +25,7 @@ func init() {
 		gated: true,
 	})
 	register(builtin{
-		def: toolDef("edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is asked first (unless autopilot is on).",
+		def: toolDef("edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is always asked first, even under autopilot.",
 			[]string{"path", "old_text", "new_text"}, map[string]string{
 				"path":        str("file path, relative to the workspace folder or absolute inside it"),
 				"old_text":    str("the exact text to replace, including whitespace"),

@@ -179,7 +179,12 @@ function M.show(bufnr, on_done)
           return
         end
         request(client, bufnr, method, params_of(name), function(r)
-          local what = r and (r.state or (r.revoked and ("revoked " .. table.concat(r.revoked, ", ")))) or "done"
+          local what = "done"
+          if r and r.state then
+            what = r.state
+          elseif r and r.revoked then
+            what = #r.revoked > 0 and ("revoked " .. table.concat(r.revoked, ", ")) or "nothing to revoke (it had no approval)"
+          end
           vim.notify("agentls: " .. name .. ": " .. tostring(what), vim.log.levels.INFO)
           refresh()
         end)
