@@ -11,6 +11,7 @@ import (
 type anthropic struct {
 	ep        endpoint
 	maxTokens int
+	tools     toolBlock
 }
 
 // DefaultAnthropicURL is Anthropic's API base URL.
@@ -71,34 +72,58 @@ type anthropicMessage struct {
 	Content []anthropicBlock `json:"content"`
 }
 
+// anthropicRequest is the request object in wire order. body writes its
+// three parts itself (joinBody), the tools from the provider's cached block.
 type anthropicRequest struct {
+	anthropicHead
+	Tools []anthropicTool `json:"tools,omitempty"`
+	anthropicTail
+}
+
+type anthropicHead struct {
 	Model     string             `json:"model"`
 	MaxTokens int                `json:"max_tokens"`
 	System    string             `json:"system,omitempty"`
 	Messages  []anthropicMessage `json:"messages"`
-	Tools     []anthropicTool    `json:"tools,omitempty"`
-	Stream    bool               `json:"stream"`
+}
+
+type anthropicTail struct {
+	Stream bool `json:"stream"`
 }
 
 // body builds the request JSON. Thinking blocks go back verbatim (the API
 // checks their signatures); tool results lead their user message, as the
 // API requires.
 func (p *anthropic) body(req Request) ([]byte, error) {
-	if err := checkTools("anthropic", req.Tools); err != nil {
+	tools, err := p.tools.get(req.Tools, func(t []ToolDef) error { return checkTools("anthropic", t) }, encodeAnthropicTools)
+	if err != nil {
 		return nil, err
 	}
-	out := anthropicRequest{
-		Model: p.ep.model, MaxTokens: p.maxTokens, System: req.System, Stream: true,
-		Messages: []anthropicMessage{},
+	out := p.request(req)
+	return joinBody(out.anthropicHead, tools, out.anthropicTail)
+}
+
+// anthropicTools is the tools array of a request.
+func anthropicTools(defs []ToolDef) []anthropicTool {
+	var out []anthropicTool
+	for _, t := range defs {
+		out = append(out, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrObject(t.Schema)})
 	}
+	return out
+}
+
+func encodeAnthropicTools(defs []ToolDef) ([]byte, error) { return json.Marshal(anthropicTools(defs)) }
+
+// request is the request object without its tools.
+func (p *anthropic) request(req Request) anthropicRequest {
+	var out anthropicRequest
+	out.Model, out.MaxTokens, out.System, out.Stream = p.ep.model, p.maxTokens, req.System, true
+	out.Messages = []anthropicMessage{}
 	if req.Model != "" {
 		out.Model = req.Model
 	}
 	if req.MaxTokens > 0 {
 		out.MaxTokens = req.MaxTokens
-	}
-	for _, t := range req.Tools {
-		out.Tools = append(out.Tools, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrObject(t.Schema)})
 	}
 	for _, m := range req.Messages {
 		var results, rest []anthropicBlock
@@ -132,7 +157,7 @@ func (p *anthropic) body(req Request) ([]byte, error) {
 		}
 		out.Messages = append(out.Messages, anthropicMessage{Role: m.Role, Content: content})
 	}
-	return json.Marshal(out)
+	return out
 }
 
 // schemaOrObject passes a tool's schema verbatim; a missing one becomes the

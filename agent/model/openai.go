@@ -20,6 +20,7 @@ type openai struct {
 	// newTokenField: api.openai.com wants max_completion_tokens (its
 	// reasoning models reject max_tokens); compatible servers know max_tokens.
 	newTokenField bool
+	tools         toolBlock
 }
 
 func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *openai {
@@ -81,13 +82,23 @@ type openaiMessage struct {
 	ToolCallID string       `json:"tool_call_id,omitempty"`
 }
 
+// openaiRequest is the request object in wire order. body writes its three
+// parts itself (joinBody), the tools from the provider's cached block.
 type openaiRequest struct {
-	Model               string          `json:"model"`
-	Messages            []openaiMessage `json:"messages"`
-	Tools               []openaiTool    `json:"tools,omitempty"`
-	MaxTokens           int             `json:"max_tokens,omitempty"`
-	MaxCompletionTokens int             `json:"max_completion_tokens,omitempty"`
-	Stream              bool            `json:"stream"`
+	openaiHead
+	Tools []openaiTool `json:"tools,omitempty"`
+	openaiTail
+}
+
+type openaiHead struct {
+	Model    string          `json:"model"`
+	Messages []openaiMessage `json:"messages"`
+}
+
+type openaiTail struct {
+	MaxTokens           int  `json:"max_tokens,omitempty"`
+	MaxCompletionTokens int  `json:"max_completion_tokens,omitempty"`
+	Stream              bool `json:"stream"`
 	StreamOptions       struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
@@ -110,10 +121,29 @@ func SaysError(content string) bool {
 // string), tool_result blocks as "tool" messages right after them.
 // Thinking blocks are Anthropic's and are dropped.
 func (p *openai) body(req Request) ([]byte, error) {
-	if err := checkTools("openai", req.Tools); err != nil {
+	tools, err := p.tools.get(req.Tools, func(t []ToolDef) error { return checkTools("openai", t) }, encodeOpenAITools)
+	if err != nil {
 		return nil, err
 	}
-	out := openaiRequest{Model: p.ep.model, Stream: true, Messages: []openaiMessage{}}
+	out := p.request(req)
+	return joinBody(out.openaiHead, tools, out.openaiTail)
+}
+
+// openaiTools is the tools array of a request.
+func openaiTools(defs []ToolDef) []openaiTool {
+	var out []openaiTool
+	for _, t := range defs {
+		out = append(out, openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schemaOrObject(t.Schema)}})
+	}
+	return out
+}
+
+func encodeOpenAITools(defs []ToolDef) ([]byte, error) { return json.Marshal(openaiTools(defs)) }
+
+// request is the request object without its tools.
+func (p *openai) request(req Request) openaiRequest {
+	var out openaiRequest
+	out.Model, out.Stream, out.Messages = p.ep.model, true, []openaiMessage{}
 	out.StreamOptions.IncludeUsage = true
 	if req.Model != "" {
 		out.Model = req.Model
@@ -129,9 +159,6 @@ func (p *openai) body(req Request) ([]byte, error) {
 	}
 	if req.System != "" {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
-	}
-	for _, t := range req.Tools {
-		out.Tools = append(out.Tools, openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schemaOrObject(t.Schema)}})
 	}
 	for _, m := range req.Messages {
 		var texts []string
@@ -171,5 +198,5 @@ func (p *openai) body(req Request) ([]byte, error) {
 		}
 		out.Messages = append(out.Messages, msg)
 	}
-	return json.Marshal(out)
+	return out
 }

@@ -1,0 +1,99 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+)
+
+// toolBlock keeps a provider's "tools" array, checked and encoded, for the
+// last tool set it was asked to send. The agent offers the same tools on
+// every turn (with 100 MCP servers connected, 1209 of them), and encoding
+// them again each time (json.Marshal re-validates and compacts every schema)
+// was most of the agent's own cost per turn.
+type toolBlock struct {
+	mu    sync.Mutex
+	defs  []ToolDef // a deep copy of the set last encoded
+	block []byte    // its checked, encoded JSON array; never written once set
+}
+
+// get returns the encoded tools array for tools, or nil for none. It checks
+// and encodes a set that differs in any byte from the last one: the cache is
+// keyed by the set's full content, compared against a private copy, so a
+// set replaced or mutated in place between requests is never sent stale.
+func (c *toolBlock) get(tools []ToolDef, check func([]ToolDef) error, encode func([]ToolDef) ([]byte, error)) ([]byte, error) {
+	if len(tools) == 0 {
+		return nil, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.block != nil && sameDefs(c.defs, tools) {
+		return c.block, nil
+	}
+	if err := check(tools); err != nil {
+		return nil, err
+	}
+	block, err := encode(tools)
+	if err != nil {
+		return nil, err
+	}
+	c.defs, c.block = copyDefs(tools), block
+	return block, nil
+}
+
+func sameDefs(a, b []ToolDef) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Description != b[i].Description || !bytes.Equal(a[i].Schema, b[i].Schema) {
+			return false
+		}
+	}
+	return true
+}
+
+// copyDefs copies every schema into one private buffer, so a caller that
+// later rewrites a schema's bytes in place is seen as a new set. (Strings
+// are immutable and need no copy.)
+func copyDefs(tools []ToolDef) []ToolDef {
+	n := 0
+	for _, t := range tools {
+		n += len(t.Schema)
+	}
+	buf := make([]byte, 0, n)
+	out := make([]ToolDef, len(tools))
+	for i, t := range tools {
+		start := len(buf)
+		buf = append(buf, t.Schema...)
+		out[i] = ToolDef{Name: t.Name, Description: t.Description, Schema: buf[start:len(buf):len(buf)]}
+	}
+	return out
+}
+
+// joinBody writes the request object: head's fields, then "tools" (when
+// there are any), then tail's fields: the order of the one struct
+// json.Marshal would write, without walking the tools block again.
+func joinBody(head any, tools []byte, tail any) ([]byte, error) {
+	h, err := json.Marshal(head)
+	if err != nil {
+		return nil, err
+	}
+	t, err := json.Marshal(tail)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(h)+len(`,"tools":`)+len(tools)+len(t))
+	out = append(out, h[:len(h)-1]...) // head is an object with fields: drop its '}'
+	if tools != nil {
+		out = append(out, `,"tools":`...)
+		out = append(out, tools...)
+	}
+	if len(t) > 2 { // tail has fields: drop its '{'
+		out = append(out, ',')
+		out = append(out, t[1:]...)
+	} else {
+		out = append(out, '}')
+	}
+	return out, nil
+}
