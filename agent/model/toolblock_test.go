@@ -2,8 +2,12 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -178,6 +182,40 @@ func BenchmarkBody(b *testing.B) {
 				if _, err := body(req); err != nil {
 					b.Fatal(err)
 				}
+			}
+		})
+	}
+}
+
+// The server gets one plain body of the declared length, byte for byte the
+// request JSON with the cached tools block spliced in.
+func TestStreamSendsTheWholeBodyWithItsLength(t *testing.T) {
+	type got struct {
+		length   int64
+		encoding []string
+		body     []byte
+	}
+	seen := make(chan got, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		raw, _ := io.ReadAll(r.Body)
+		seen <- got{r.ContentLength, r.TransferEncoding, raw}
+		http.Error(w, `{"error":{"message":"no"}}`, http.StatusBadRequest)
+	}))
+	defer srv.Close()
+	req := conversation()
+	req.Tools = benchTools(50)
+	for _, p := range []Provider{newAnthropic(srv.URL, "m", "k", "", 100, srv.Client()), newOpenAI(srv.URL+"/v1", "m", "", "", 100, srv.Client())} {
+		t.Run(p.Name(), func(t *testing.T) {
+			if _, err := p.Stream(context.Background(), req, nil); err == nil {
+				t.Fatal("the server answered 400, yet Stream did not fail")
+			}
+			g := <-seen
+			want := marshalBody(t, p, req)
+			if !bytes.Equal(g.body, want) {
+				t.Fatalf("server got a body other than the request JSON:\n got %s\nwant %s", g.body, want)
+			}
+			if g.length != int64(len(want)) || len(g.encoding) != 0 {
+				t.Fatalf("Content-Length %d, Transfer-Encoding %v: want %d and none", g.length, g.encoding, len(want))
 			}
 		})
 	}
