@@ -36,6 +36,7 @@ type run struct {
 	mcpTools          map[string]mcp.Tool // this turn's MCP tools by name
 	listed            []mcp.Tool          // the registry's tools toolDefs was built from
 	toolDefs          []model.ToolDef     // this turn's tools, rebuilt only when listed changes
+	listedGen         uint64              // the registry's ToolsGeneration read before listed
 	curTool, curTitle string              // the tool call being run, for events
 	usage             Usage
 }

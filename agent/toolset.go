@@ -25,8 +25,15 @@ func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 		c.reg.Wait(wctx)
 		cancel()
 	}
+	// Read before Tools: a change in between makes the next turn's
+	// generation differ, so the worst case is one comparison too many.
+	gen := c.reg.ToolsGeneration()
+	if r.toolDefs != nil && gen == r.listedGen {
+		return r.toolDefs // same generation: Tools would list the same
+	}
 	listed := c.reg.Tools()
 	if r.toolDefs != nil && slices.EqualFunc(listed, r.listed, sameTool) {
+		r.listedGen = gen
 		return r.toolDefs // nothing changed since the last turn
 	}
 	defs := builtinDefs()
@@ -44,7 +51,7 @@ func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 		}
 		defs = append(defs, model.ToolDef{Name: t.Name, Description: desc, Schema: schema})
 	}
-	r.listed, r.toolDefs = listed, defs
+	r.listed, r.toolDefs, r.listedGen = listed, defs, gen
 	return defs
 }
 

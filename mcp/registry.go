@@ -100,6 +100,7 @@ type Registry struct {
 	byKey   map[ToolKey]string // and back
 	changed chan struct{}      // closed and replaced on every change
 	closed  bool
+	listing listingGen // ToolsGeneration's counter
 }
 
 // NewRegistry makes a registry for the given servers; it starts nothing.
@@ -123,6 +124,7 @@ func NewRegistry(servers []config.Server, opts Options) *Registry {
 		r.order = append(r.order, s.Name)
 	}
 	sort.Strings(r.order)
+	r.listing.shown = make([]bool, len(r.order))
 	r.renameLocked()
 	return r
 }
@@ -264,10 +266,12 @@ func (r *Registry) renameLocked() {
 	for k, n := range r.byKey {
 		r.names[n] = k
 	}
+	r.listing.gen++ // every tool list and every name may have changed
 }
 
 // notifyLocked wakes Wait and tells OnChange (outside the lock).
 func (r *Registry) notifyLocked() {
+	r.listing.gen++ // a state changed: who is shown in Tools may have too
 	close(r.changed)
 	r.changed = make(chan struct{})
 	r.wg.Add(1)
@@ -370,6 +374,7 @@ func (r *Registry) Restart(ctx context.Context, name string) (State, error) {
 	if srv.state == Connected || srv.state == Connecting {
 		srv.state = Stopped
 	}
+	r.listing.gen++ // StartServer may return without a notify (closed registry)
 	r.mu.Unlock()
 	if c != nil {
 		c.close()
@@ -417,6 +422,7 @@ func (r *Registry) Close() error {
 			srv.state = Stopped
 		}
 	}
+	r.listing.gen++ // every server just left the listing
 	r.mu.Unlock()
 	r.cancel()
 	var wg sync.WaitGroup

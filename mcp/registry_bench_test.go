@@ -235,3 +235,33 @@ func BenchmarkSchemaTokens(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkToolsGeneration is what the agent pays per turn to learn whether
+// the tool listing changed with 100 servers connected: reading the
+// generation, against copying and sorting the whole listing.
+func BenchmarkToolsGeneration(b *testing.B) {
+	bin := testenv.GoBinary(b, "./internal/faultserver")
+	dir := b.TempDir()
+	var servers []config.Server
+	for i := 0; i < 100; i++ {
+		servers = append(servers, benchServer(bin, fmt.Sprintf("s%03d", i), dir))
+	}
+	r := startRegistry(b, servers)
+	b.Run("generation", func(b *testing.B) {
+		g := r.ToolsGeneration()
+		for i := 0; i < b.N; i++ {
+			if r.ToolsGeneration() != g {
+				b.Fatal("an idle registry's generation moved")
+			}
+		}
+	})
+	b.Run("listing", func(b *testing.B) {
+		n := len(r.Tools())
+		for i := 0; i < b.N; i++ {
+			if len(r.Tools()) != n {
+				b.Fatal("an idle registry's listing changed")
+			}
+		}
+		b.ReportMetric(float64(n), "tools")
+	})
+}
