@@ -33,15 +33,6 @@ func toolResult(t *testing.T, m *modeltest.Server) modeltest.ToolResult {
 	return res[0]
 }
 
-// approvalParams decodes an approval from a server-to-client request.
-func approvalParams(t *testing.T, raw json.RawMessage) map[string]any {
-	var a map[string]any
-	if err := json.Unmarshal(raw, &a); err != nil {
-		t.Fatal(err)
-	}
-	return a
-}
-
 func TestApprovalPaths(t *testing.T) {
 	allowed := func(t *testing.T, r modeltest.ToolResult) {
 		if r.IsError || !strings.Contains(r.Content, "approved-run") {

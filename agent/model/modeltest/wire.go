@@ -3,7 +3,6 @@ package modeltest
 import (
 	"encoding/json"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -171,8 +170,6 @@ func splitRunes(s string, n int) []string {
 // inputChunks splits a tool input into three pieces so that no single chunk
 // is valid JSON on its own (for inputs long enough).
 func inputChunks(s string) []string { return splitRunes(s, 3) }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 func (a answer) errorMessage() string {
 	if a.ErrorMessage != "" {
