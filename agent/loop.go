@@ -237,7 +237,7 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		}
 		return ev.finish(runBuiltin(ctx, b, env, u.Input))
 	}
-	ev.server, ev.title = t.Server, t.Server+" · "+t.ServerTool
+	ev.server, ev.title = t.Server, t.Server+" · "+trust.Visible(t.ServerTool)
 	r.curTool, r.curTitle = t.Name, ev.title
 	ev.status("pending")
 	d := r.core.policy().ClassifyCall(ToolInfo(t))
@@ -247,9 +247,9 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	case trust.Allow:
 		ev.status("running")
 	default:
+		title, detail := mcpCallCard(t, ev.args)
 		opt, err := r.approve(ctx, u.ID, Approval{
-			Kind: "mcp_call", Title: fmt.Sprintf("Call %s · %s?", t.Server, t.ServerTool),
-			Detail: t.Server + " · " + t.ServerTool + "\n" + indentJSON(ev.args), Server: t.Server, Tool: t.ServerTool, Arguments: ev.args,
+			Kind: "mcp_call", Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: ev.args,
 			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
 		})
 		if err != nil {
@@ -285,6 +285,14 @@ func builtinTitle(name string, in json.RawMessage) string {
 		}
 	}
 	return name
+}
+
+// mcpCallCard is the title and detail of an mcp_call approval: server ·
+// tool, then the arguments as indented JSON.
+func mcpCallCard(t mcp.Tool, args []byte) (title, detail string) {
+	// The server picks ServerTool: escaped, it cannot fake or hide a line.
+	name := t.Server + " · " + trust.Visible(t.ServerTool)
+	return "Call " + name + "?", name + "\n" + indentJSON(args)
 }
 
 func indentJSON(raw []byte) string {
