@@ -184,10 +184,22 @@ func outsideRoot(path string, origin Origin, root string) error {
 const maxConfigBytes = 1 << 20
 
 // readConfigFile reads a regular file of at most maxConfigBytes. A repo can
-// commit .agentls/config.toml as a symlink to /dev/zero or a FIFO: checking
-// before opening stops it from hanging agentls or eating its memory.
+// commit .agentls/config.toml as a symlink to /dev/zero or a FIFO: the file
+// is opened without blocking and checked as opened (not stat'ed first, then
+// opened: a FIFO swapped in between would hang agentls).
 func readConfigFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	fh, err := openConfigFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	return readOpened(fh)
+}
+
+// readOpened reads fh if it is a regular file of at most maxConfigBytes.
+// The checks are on the open file itself, so they hold for what is read.
+func readOpened(fh *os.File) ([]byte, error) {
+	st, err := fh.Stat()
 	if err != nil {
 		return nil, err
 	}
@@ -197,11 +209,7 @@ func readConfigFile(path string) ([]byte, error) {
 	if st.Size() > maxConfigBytes {
 		return nil, fmt.Errorf("%d bytes is too large for a config file (at most %d)", st.Size(), maxConfigBytes)
 	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
+	// Capped anyway: a file may grow between the fstat and the read.
 	b, err := io.ReadAll(io.LimitReader(fh, maxConfigBytes+1))
 	if err == nil && len(b) > maxConfigBytes {
 		err = fmt.Errorf("too large for a config file (at most %d bytes)", maxConfigBytes)
