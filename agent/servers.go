@@ -58,3 +58,17 @@ func LaunchGate(store *trust.Store) mcp.LaunchGate {
 		return mcp.NeedsApproval
 	}
 }
+
+// RegistryOptions are the registry options every front end builds from cfg:
+// the config's limits, the built-in tool names reserved (so the names a list
+// shows are the names the model gets) and workspace servers gated on store.
+// The editor server and the command line share it so the two cannot drift.
+func RegistryOptions(cfg *config.Config, store *trust.Store) mcp.Options {
+	return mcp.Options{
+		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
+		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
+		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
+		Reserved:            BuiltinToolNames(),
+		Gate:                LaunchGate(store),
+	}
+}

@@ -225,15 +225,9 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 	s.cfg = cfg
 	logf, onChange := s.registryCallbacks()
 	s.store = trust.OpenStore(filepath.Join(s.stateDir(), "trust.json"))
-	s.registry = mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
-		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
-		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
-		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
-		Reserved:            agent.BuiltinToolNames(),
-		Gate:                agent.LaunchGate(s.store),
-		Logf:                logf,
-		OnChange:            onChange,
-	})
+	opts := agent.RegistryOptions(cfg, s.store)
+	opts.Logf, opts.OnChange = logf, onChange
+	s.registry = mcp.NewRegistry(cfg.MCP.Servers, opts)
 	s.core, s.coreErr = agent.New(agent.Options{
 		Config:   cfg,
 		Registry: s.registry,

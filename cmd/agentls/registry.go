@@ -11,11 +11,5 @@ import (
 // limits, the agent's built-in tool names reserved (so listed names are the
 // names the model gets), and workspace servers gated on the trust store.
 func newRegistry(cfg *config.Config, store *trust.Store) *mcp.Registry {
-	return mcp.NewRegistry(cfg.MCP.Servers, mcp.Options{
-		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
-		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
-		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
-		Reserved:            agent.BuiltinToolNames(),
-		Gate:                agent.LaunchGate(store),
-	})
+	return mcp.NewRegistry(cfg.MCP.Servers, agent.RegistryOptions(cfg, store))
 }
