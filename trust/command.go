@@ -132,18 +132,24 @@ func secretFile(base string) bool {
 // "--flag=" prefix) and then checks paths.
 func withFlags(bad map[string]string) func(string, []string) []string {
 	return func(prog string, args []string) []string {
-		var reasons []string
-		for _, a := range args {
-			name := a
-			if i := strings.IndexByte(a, '='); i > 0 && strings.HasPrefix(a, "-") {
-				name = a[:i]
-			}
-			if r, ok := bad[name]; ok {
-				reasons = append(reasons, fmt.Sprintf("%s %s %s", prog, a, r))
-			}
-		}
-		return append(reasons, readsPaths(prog, args)...)
+		return append(flaggedArgs(prog, args, bad), readsPaths(prog, args)...)
 	}
+}
+
+// flaggedArgs gives a reason, "<label> <arg> <why>", for each argument found
+// in bad, exactly or as the "--flag=" prefix of "--flag=value".
+func flaggedArgs(label string, args []string, bad map[string]string) []string {
+	var reasons []string
+	for _, a := range args {
+		name := a
+		if i := strings.IndexByte(a, '='); i > 0 && strings.HasPrefix(a, "-") {
+			name = a[:i]
+		}
+		if why, ok := bad[name]; ok {
+			reasons = append(reasons, label+" "+a+" "+why)
+		}
+	}
+	return reasons
 }
 
 // onlyFlags accepts only the listed arguments: for programs that change the

@@ -131,16 +131,7 @@ func checkGit(prog string, args []string) []string {
 		}
 		return []string{fmt.Sprintf("git %s is not a known read-only git command", sub)}
 	}
-	var reasons []string
-	for _, a := range rest {
-		name := a
-		if j := strings.IndexByte(a, '='); j > 0 && strings.HasPrefix(a, "-") {
-			name = a[:j]
-		}
-		if why, ok := gitBadFlags[name]; ok {
-			reasons = append(reasons, fmt.Sprintf("git %s %s %s", sub, a, why))
-		}
-	}
+	reasons := flaggedArgs("git "+sub, rest, gitBadFlags)
 	if r := gitSubcommandWrites(sub, rest); r != "" {
 		reasons = append(reasons, r)
 	} else if sub == "config" {
