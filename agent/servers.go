@@ -21,6 +21,7 @@ func ToolInfo(t mcp.Tool) trust.ToolInfo {
 // each tool. It is the only place the policy column is filled, and it uses
 // the same Policy.ClassifyCall the agent uses to decide a call.
 func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []ServerRow {
+	pol = pol.Snapshot() // one read of the trust store for the whole list
 	rows := make([]ServerRow, 0, len(servers))
 	for _, s := range servers {
 		row := ServerRow{ServerInfo: s, Tools: make([]ToolRow, 0, len(s.Tools))}

@@ -32,7 +32,10 @@ var ErrCorrupt = errors.New("trust store is corrupt")
 // trusts nothing: LaunchState reports NeedsApproval together with an error
 // that says to move the file aside, and every change fails with that error
 // rather than overwriting it, so nobody's approvals vanish silently.
-type Store struct{ path string }
+type Store struct {
+	path   string
+	frozen *frozenRead // set on a Policy.Snapshot copy: reads return it, writes fail
+}
 
 // storeFile is the on-disk shape of trust.json.
 type storeFile struct {
@@ -214,6 +217,9 @@ func (s *Store) corrupt(what string) error {
 
 // read loads the file; a missing file is an empty store.
 func (s *Store) read() (*storeFile, error) {
+	if s != nil && s.frozen != nil {
+		return s.frozen.file, s.frozen.err
+	}
 	if s == nil || s.path == "" {
 		return nil, errors.New("trust: no trust store path: set XDG_STATE_HOME or HOME so agentls has a state directory")
 	}
@@ -267,6 +273,9 @@ func (s *Store) read() (*storeFile, error) {
 // update is one read-modify-write under the exclusive lock, written
 // atomically: a temp file in the same directory, fsync, rename, fsync dir.
 func (s *Store) update(change func(*storeFile)) error {
+	if s != nil && s.frozen != nil {
+		return errors.New("trust: a policy snapshot is read-only: write through the store itself")
+	}
 	if s == nil || s.path == "" {
 		_, err := s.read()
 		return err
