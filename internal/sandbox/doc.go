@@ -1,0 +1,16 @@
+// Package sandbox confines a program the agent starts without a card, with
+// the kernel's help: Landlock limits which files it may read, run and write
+// and which TCP ports it may use, and a seccomp filter refuses the sockets
+// Landlock cannot judge (UDP, raw, unix sockets) unless the policy allows
+// network.
+//
+// The rules are applied in a launcher, this binary re-executed with a hidden
+// first argument (see [Hook]), between fork and exec of the target: never in
+// agentls's own process, which must keep its full access. The launcher locks
+// its thread, sets no_new_privs, restricts itself and then execs the target,
+// which inherits the restriction and can never lift it.
+//
+// The package never decides what should be confined: callers (run_command,
+// the MCP registry) build a [Policy]; this package only makes the kernel
+// enforce it, or reports that it cannot ([Support]).
+package sandbox

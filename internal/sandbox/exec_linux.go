@@ -1,0 +1,31 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// confineAndExec restricts this thread to p and replaces the process with
+// the program at path. It returns only on failure. Landlock, no_new_privs
+// and seccomp are per thread: the goroutine stays locked so that the exec
+// happens from the thread that carries them (execve ends the others).
+func confineAndExec(p Policy, path string, argv []string) error {
+	runtime.LockOSThread()
+	abi := landlockABI()
+	if err := restrictThread(p, abi); err != nil {
+		return err
+	}
+	if !p.Network {
+		// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made
+		// and the port rules decide; without them no socket at all.
+		if err := installSocketFilter(abi >= 4 && len(p.Connect)+len(p.Bind) > 0); err != nil {
+			return err
+		}
+	}
+	if err := syscall.Exec(path, argv, os.Environ()); err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	return nil
+}

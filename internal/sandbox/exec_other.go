@@ -1,0 +1,9 @@
+//go:build !linux
+
+package sandbox
+
+import "errors"
+
+func confineAndExec(Policy, string, []string) error {
+	return errors.New("this system has no Landlock")
+}
