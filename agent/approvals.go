@@ -75,6 +75,7 @@ func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID strin
 func (r *run) approve(ctx context.Context, callID string, a Approval) (string, error) {
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
+	a.ToolCallID = callID
 	r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: r.curTool, Server: a.Server, Title: r.curTitle, Status: "awaiting_approval"})
 	r.emit(Event{Type: "approval", ApprovalID: a.ApprovalID, State: "waiting"})
 	r.task.setState("awaiting_approval")

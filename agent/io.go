@@ -26,6 +26,19 @@ type Approval struct {
 	Env        [][2]string      `json:"env,omitempty"`
 	Cwd        string           `json:"cwd,omitempty"`
 	Options    []ApprovalOption `json:"options"`
+	// ToolCallID is the tool call this approval gates ("" for a launch
+	// card). Diff is the whole change a write approval asks for. Neither is
+	// part of the LSP approval (PROTOCOL.md section 4); ACP shows both.
+	ToolCallID string    `json:"-"`
+	Diff       *FileDiff `json:"-"`
+}
+
+// FileDiff is one file's change as a write approval shows it: the absolute
+// path, the text before (none for a new file) and the whole text after.
+type FileDiff struct {
+	Path    string
+	OldText *string // nil: the file does not exist yet
+	NewText string
 }
 
 // Approver asks the user. It returns the chosen optionId; any error, a
@@ -64,6 +77,11 @@ type Event struct {
 	StopReason string          `json:"stopReason,omitempty"`
 	Text       string          `json:"text,omitempty"`
 	Usage      *Usage          `json:"usage,omitempty"`
+	// Kind and Locations come with a call's first tool_call: what the tool
+	// does and the files it names (absolute). They are not part of the LSP
+	// event (PROTOCOL.md section 3); ACP's tool_call carries them.
+	Kind      ToolKind `json:"-"`
+	Locations []string `json:"-"`
 }
 
 // Usage is the token count of a task.

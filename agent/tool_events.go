@@ -21,11 +21,13 @@ type callEvents struct {
 	id                  string
 	tool, server, title string
 	args                json.RawMessage
+	locations           []string
 	announced           bool
 }
 
 func (r *run) callEvents(u model.Block) *callEvents {
-	return &callEvents{r: r, id: u.ID, tool: u.Name, title: u.Name, args: trust.RedactJSON(u.Input)}
+	return &callEvents{r: r, id: u.ID, tool: u.Name, title: u.Name, args: trust.RedactJSON(u.Input),
+		locations: callLocations(r.ws.Folders(), u.Name, u.Input)}
 }
 
 // status emits a tool_call with the given status; the first one announces
@@ -35,6 +37,7 @@ func (c *callEvents) status(s string) {
 	if !c.announced {
 		c.announced = true
 		e.Arguments = c.args
+		e.Kind, e.Locations = toolKind(c.tool), c.locations
 		defer c.r.tr.toolCall(c.title, c.args)
 	}
 	c.r.emit(e)

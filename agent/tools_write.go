@@ -64,7 +64,11 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	// The preview is redacted like every argument shown on a card (G4); the
 	// path is not, so the user always sees which file changes.
 	detail := t.Path + "\n\n" + trust.Redact(previewDiff(old, *a.Content, exists))
-	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail); err != nil {
+	diff := &FileDiff{Path: t.Path, NewText: *a.Content}
+	if exists {
+		diff.OldText = &old
+	}
+	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail, diff); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(WithToolName(ctx, "write_file"), env, t, *a.Content)
@@ -104,7 +108,8 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	}
 	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
 	detail := t.Path + "\n\n" + trust.Redact(previewDiff(a.OldText, a.NewText, true))
-	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail); err != nil {
+	diff := &FileDiff{Path: t.Path, OldText: &old, NewText: updated}
+	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail, diff); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(WithToolName(ctx, "edit_file"), env, t, updated)
@@ -114,10 +119,12 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	return fmt.Sprintf("replaced %d occurrence(s) in %s (%s)", n, t.Path, where), nil
 }
 
-// gateWrite asks before a write when trust's decision says so.
-func gateWrite(ctx context.Context, env *toolEnv, t target, tool, title, detail string) error {
+// gateWrite asks before a write when trust's decision says so. diff is the
+// whole change, for fronts that show it as such (the editor receives the
+// same text when the write goes through it).
+func gateWrite(ctx context.Context, env *toolEnv, t target, tool, title, detail string, diff *FileDiff) error {
 	return env.gate(ctx, decideWrite(env.ws.Folders(), t, env.autopilot), Approval{
-		Kind: "write", Tool: tool, Title: title, Detail: detail,
+		Kind: "write", Tool: tool, Title: title, Detail: detail, Diff: diff,
 		Options: []ApprovalOption{allowOnce, rejectOnce},
 	})
 }
