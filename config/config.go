@@ -18,6 +18,10 @@ const (
 	User Origin = "user"
 	// Workspace is <root>/.agentls/config.toml: repo-authored, untrusted.
 	Workspace Origin = "workspace"
+	// Editor is a server the editor passed for a session (ACP session/new
+	// mcpServers). It may come from a repository's project settings, so it
+	// is untrusted like Workspace: launch-gated by fingerprint.
+	Editor Origin = "editor"
 )
 
 // Source is where a value was written. Line is 0 when unknown; Col is set

@@ -145,7 +145,7 @@ func LaunchCard(s config.Server) (title, detail string) {
 		fmt.Fprintf(&b, "passes these variables' values from agentls's environment: %s\n", shown(strings.Join(vars, ", ")))
 	}
 	fmt.Fprintf(&b, "cwd:     %s\n", quoteWord(s.Cwd, false))
-	if s.Origin == config.Workspace && s.WorkspaceRoot != "" {
+	if s.Origin != config.User && s.WorkspaceRoot != "" {
 		// The fingerprint pins the command line, not the bytes of what it runs.
 		switch {
 		case within(s.WorkspaceRoot, programPath(s.Command, s.Cwd)) || pathInside(s):

@@ -1,0 +1,87 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// EditorServer is one stdio MCP server an editor passes for a session
+// (ACP's McpServerStdio): env as the editor lists it, in order.
+type EditorServer struct {
+	Name    string
+	Command string
+	Args    []string
+	Env     [][2]string
+}
+
+// AddEditorServers adds the servers an editor passed for a session rooted
+// at root to cfg as the Editor tier: untrusted, launch-gated like workspace
+// servers, never replacing a configured one. A server it refuses is left out
+// with a diagnostic saying why; a broken entry is kept with Err set (listed
+// as failed, never started), as a broken config entry is.
+func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagnostic {
+	var diags []Diagnostic
+	src := Source{File: "the editor's session/new mcpServers"}
+	refuse := func(name, why string) {
+		diags = append(diags, Diagnostic{Source: src, Key: name, Severity: SeverityWarning,
+			Message: fmt.Sprintf("server %q ignored: %s", name, why)})
+	}
+	for _, e := range servers {
+		if prev, ok := findServer(cfg.MCP.Servers, e.Name); ok {
+			// Stops a project's editor settings from replacing a server the user configured.
+			refuse(e.Name, fmt.Sprintf("a server of that name is already configured (%s)", prev.Source))
+			continue
+		}
+		if other, ok := namespaceClash(cfg.MCP.Servers, e.Name); ok {
+			refuse(e.Name, fmt.Sprintf("its tool names (%s__TOOL) would share a namespace with the server %q (%s); rename it", e.Name, other.Name, other.Source))
+			continue
+		}
+		s := Server{Name: e.Name, Origin: Editor, Source: src, WorkspaceRoot: root, Cwd: root,
+			Command: e.Command, Args: e.Args, ConnectTimeout: DefaultConnectTimeout,
+			ListTimeout: DefaultListTimeout, CallTimeout: DefaultCallTimeout}
+		if len(e.Env) > 0 {
+			s.Env = make(map[string]string, len(e.Env))
+			for _, kv := range e.Env {
+				s.Env[kv[0]] = kv[1]
+			}
+		}
+		var errs []string
+		switch {
+		case e.Name == "" || !printableName(e.Name):
+			errs = append(errs, fmt.Sprintf("name %q must be non-empty without control or invisible characters: expected letters, digits, '-' and '_'", e.Name))
+		case strings.Contains(e.Name, "__"):
+			errs = append(errs, fmt.Sprintf("name %q must not contain \"__\" (it separates a server's name from its tools' names)", e.Name))
+		}
+		if strings.TrimSpace(e.Command) == "" {
+			errs = append(errs, "command is empty: expected a program to run")
+		}
+		if len(errs) > 0 {
+			s.Err = "invalid editor server, not started: " + strings.Join(errs, "; ")
+			diags = append(diags, Diagnostic{Source: src, Key: e.Name, Severity: SeverityError, Message: s.Err})
+		}
+		cfg.MCP.Servers = append(cfg.MCP.Servers, s)
+	}
+	cfg.Diagnostics = append(cfg.Diagnostics, diags...)
+	return diags
+}
+
+func findServer(servers []Server, name string) (Server, bool) {
+	for _, s := range servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// namespaceClash is sharedNamespace over a merged list.
+func namespaceClash(servers []Server, name string) (Server, bool) {
+	mine := name + "__"
+	for _, s := range servers {
+		theirs := s.Name + "__"
+		if strings.HasPrefix(mine, theirs) || strings.HasPrefix(theirs, mine) {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
