@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"syscall"
 	"time"
+
+	"github.com/agentls/agentls/mcp"
 )
 
 // killGrace is how long a command's process group gets between SIGTERM and SIGKILL.
@@ -49,6 +51,8 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		return procResult{}, err
 	}
 	pgid := cmd.Process.Pid
+	// The guard ends the group if agentls is killed before it can.
+	defer mcp.WatchGroup(pgid, killGrace)()
 
 	var out []byte
 	cut := 0

@@ -2,7 +2,11 @@ package agent
 
 import (
 	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,5 +136,48 @@ func TestRunCommandDoesNotPassTheModelKeyOn(t *testing.T) {
 	out, _, _ := tt.call("run_command", `{"command":"env"}`)
 	if strings.Contains(out, "not-for-commands") || !strings.Contains(out, "AGENTLS_VISIBLE=visible") {
 		t.Errorf("env output:\n%s", out)
+	}
+}
+
+// TestRunCommandGroupDiesWithAgentlsKilled: a shell command that leaves
+// `sleep &` behind, running when agentls is killed with SIGKILL. The
+// parent-death signal reaches only the shell; the guard must end the rest.
+func TestRunCommandGroupDiesWithAgentlsKilled(t *testing.T) {
+	marker := "agentls-killed-host-" + t.Name()
+	sl := sleeper(t, marker)
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), commandHostEnv+"="+sl+" 777 & "+sl+" 778; wait")
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !waitProcesses(t, marker, 2) {
+		host.Process.Kill()
+		host.Wait()
+		return
+	}
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}
+
+// TestRunCommandIgnoresRelativePathEntries: with "" or "." in the user's
+// PATH, `shell: true` made sh run ./ls shipped by the repository instead of
+// the system's ls, even after the user approved "ls".
+func TestRunCommandIgnoresRelativePathEntries(t *testing.T) {
+	for _, path := range []string{":" + os.Getenv("PATH"), ".:" + os.Getenv("PATH"), "bin:" + os.Getenv("PATH") + ":"} {
+		t.Run(strings.SplitN(path, ":", 2)[0], func(t *testing.T) {
+			t.Setenv("PATH", path)
+			tt := newToolTest(t)
+			writeFileT(t, filepath.Join(tt.dir, "ls"), "#!/bin/sh\necho REPO-LS-RAN\n")
+			os.Mkdir(filepath.Join(tt.dir, "bin"), 0o755)
+			writeFileT(t, filepath.Join(tt.dir, "bin", "ls"), "#!/bin/sh\necho REPO-LS-RAN\n")
+			for _, f := range []string{"ls", "bin/ls"} {
+				os.Chmod(filepath.Join(tt.dir, f), 0o755)
+			}
+			out, _, _ := tt.call("run_command", `{"command":"ls","shell":true}`)
+			if strings.Contains(out, "REPO-LS-RAN") || !strings.Contains(out, "bin") {
+				t.Errorf("PATH %q: approved `ls` ran the repository's ls: %q", path, out)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -154,6 +155,7 @@ func splitWords(s string) ([]string, error) {
 // commandEnv is agentls's environment without the model API key variables:
 // a command the model runs (say a prompt-injected `env`) must not hand the
 // key to the model's context and from there to whoever wrote the injection.
+// PATH keeps only its absolute entries (see absolutePath).
 func commandEnv(hide []string) []string {
 	hidden := map[string]bool{"ANTHROPIC_API_KEY": true, "OPENAI_API_KEY": true}
 	for _, h := range hide {
@@ -161,10 +163,26 @@ func commandEnv(hide []string) []string {
 	}
 	var out []string
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !hidden[k] {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case hidden[k]:
+		case k == "PATH":
+			out = append(out, "PATH="+absolutePath(v))
+		default:
 			out = append(out, kv)
 		}
 	}
 	return out
+}
+
+// absolutePath drops the relative and empty entries of a PATH value: with
+// "" or "." in it, `sh -c ls` in a repository runs the ./ls it ships.
+func absolutePath(path string) string {
+	var keep []string
+	for _, dir := range filepath.SplitList(path) {
+		if filepath.IsAbs(dir) {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
