@@ -84,10 +84,18 @@ type Event struct {
 	Locations []string `json:"-"`
 }
 
-// Usage is the token count of a task.
+// Usage is the token count of a task. InputTokens counts every input token
+// of its requests, cached ones included; CacheReadTokens and
+// CacheWriteTokens are the parts read from and written to the provider's
+// prompt cache. ContextTokens is how full the window was after the last
+// response (its input and output), of ContextWindow.
 type Usage struct {
-	InputTokens  int `json:"inputTokens"`
-	OutputTokens int `json:"outputTokens"`
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens"`
+	CacheWriteTokens int `json:"cacheWriteTokens"`
+	ContextTokens    int `json:"contextTokens,omitempty"`
+	ContextWindow    int `json:"contextWindow,omitempty"`
 }
 
 // EventSink receives a task's events in order. It must not block for long.

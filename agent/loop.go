@@ -39,6 +39,8 @@ type run struct {
 	listedGen         uint64              // the registry's ToolsGeneration read before listed
 	curTool, curTitle string              // the tool call being run, for events
 	usage             Usage
+	window            int       // the model's context window, in tokens
+	view              viewState // how the session's history is sent (compact.go)
 }
 
 func (r *run) emit(e Event) {
@@ -59,7 +61,7 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	}
 	res := r.execute(ctx, req)
 	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
-	r.tr.end(res.StopReason, res.Error)
+	r.tr.end(res.StopReason, res.Error, r.usage)
 	usage := r.usage
 	r.emit(Event{Type: "done", StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
 	return res
@@ -98,21 +100,42 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	}
 
 	lastText := ""
+	r.window = c.contextWindow()
+	r.view = c.sessions.loadView(r.task.SessionID, history)
+	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: r.window, onUsage: r.billUsage}
+	var m meter
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
 		// Re-read every turn: a server that connected (or re-listed)
 		// since the last request hot-plugs its tools into this one.
 		tools := r.toolSet(ctx, iter == 0)
-		msgs := sendable(history)
+		msgs := sendable(applyView(history, r.view))
+		fixed := len(system)/4 + toolsTokens(tools)
+		if m.next(system, tools, msgs) > int(compactAt*float64(r.window)) {
+			r.compact(ctx, cmp, history, fixed, false)
+			msgs = sendable(applyView(history, r.view))
+		}
 		if err := ValidHistory(msgs); err != nil {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
 		}
 		var streamed strings.Builder
-		resp, err := provider.Stream(ctx, model.Request{
-			Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: tools, MaxTokens: c.cfg.Model.MaxTokens,
-		}, func(delta string) {
-			streamed.WriteString(delta)
-			r.emit(Event{Type: "text", Delta: delta})
-		})
+		send := func() (*model.Response, error) {
+			return provider.Stream(ctx, model.Request{
+				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: tools, MaxTokens: c.cfg.Model.MaxTokens,
+			}, func(delta string) {
+				streamed.WriteString(delta)
+				r.emit(Event{Type: "text", Delta: delta})
+			})
+		}
+		resp, err := send()
+		if err != nil && streamed.Len() == 0 && ctx.Err() == nil && IsContextLengthError(err) {
+			// The model's window is smaller than agentls thought (or its
+			// tokenizer counts more): compact harder and try once more.
+			r.emitStatus("the model refused the request as too long for its context window: compacting and retrying once")
+			if r.compact(ctx, cmp, history, fixed, true) {
+				msgs = sendable(applyView(history, r.view))
+				resp, err = send()
+			}
+		}
 		if err != nil {
 			// A partial assistant message is dropped, never stored: the
 			// history stays as it was before this request, which is valid.
@@ -122,8 +145,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			}
 			return Result{StopReason: "error", Error: err.Error(), Text: streamed.String()}
 		}
-		r.usage.InputTokens += resp.Usage.InputTokens
-		r.usage.OutputTokens += resp.Usage.OutputTokens
+		m.reported(tools, msgs, resp.Usage.InputTokens)
+		r.addUsage(resp.Usage)
 		content, uses := normalizeAssistant(resp.Content, iter)
 		lastText = textOf(content)
 		r.tr.assistant(lastText)

@@ -65,12 +65,21 @@ func (t *transcript) toolResult(status, output string) {
 	t.write(fmt.Sprintf("\n### Result (%s)\n\n%s\n", status, fence("", output)))
 }
 
-func (t *transcript) end(stopReason, errMsg string) {
+func (t *transcript) end(stopReason, errMsg string, u Usage) {
 	line := "\n---\n*" + stopReason
 	if errMsg != "" {
 		line += ": " + errMsg
 	}
+	line += fmt.Sprintf(" · tokens in %d (cache read %d, cache write %d), out %d", u.InputTokens, u.CacheReadTokens, u.CacheWriteTokens, u.OutputTokens)
+	if u.ContextWindow > 0 {
+		line += fmt.Sprintf(" · context %d of %d", u.ContextTokens, u.ContextWindow)
+	}
 	t.write(line + "*\n")
+}
+
+// note records something agentls did to the conversation (a compaction).
+func (t *transcript) note(s string) {
+	t.write("\n> agentls: " + s + "\n")
 }
 
 // fence wraps text in a code fence longer than any backtick run inside it,

@@ -84,6 +84,12 @@ type Model struct {
 	BaseURL   string
 	APIKeyEnv string
 	MaxTokens int
+	// ContextWindow is the model's window in tokens; 0: guessed from the
+	// model's name (ContextWindowFor).
+	ContextWindow int
+	// MaxTools caps the tools one request offers; 0: the provider's limit
+	// (MaxToolsFor).
+	MaxTools int
 }
 
 // Agent is the [agent] table.
@@ -99,8 +105,12 @@ type MCP struct {
 	ResultMaxBytes      int
 	DescriptionMaxChars int
 	MaxToolsPerServer   int
-	Servers             []Server     // sorted by name
-	Policy              []PolicyRule // both tiers; workspace rules are never "allow"
+	// ToolBudgetTokens is how many tokens of MCP tool definitions a request
+	// may carry before the rest are found by search; 0: a share of the
+	// window (ToolBudgetFor).
+	ToolBudgetTokens int
+	Servers          []Server     // sorted by name
+	Policy           []PolicyRule // both tiers; workspace rules are never "allow"
 }
 
 // Server is one [mcp.servers.NAME] entry.

@@ -8,9 +8,9 @@ import (
 
 var (
 	topKeys   = []string{"model", "agent", "mcp"}
-	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens"}
+	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
-	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "servers", "policy"}
+	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "servers", "policy"}
 )
 
 // userTier applies the trusted user file: every key of SPEC.md is allowed.
@@ -131,6 +131,20 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 			if n, err = asPositiveInt(v); err == nil {
 				m.MaxTokens = n
 			}
+		case "context_window":
+			var n int
+			if n, err = asPositiveInt(v); err == nil {
+				if n < 1024 {
+					err = fmt.Errorf("a context window of %d tokens is too small to hold a conversation: expected the model's window in tokens, at least 1024 (e.g. 32768)", n)
+				} else {
+					m.ContextWindow = n
+				}
+			}
+		case "max_tools":
+			var n int
+			if n, err = asPositiveInt(v); err == nil {
+				m.MaxTools = n
+			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))
 			continue
@@ -183,7 +197,7 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 		case "policy":
 			l.policy(f, v)
 			continue
-		case "startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server":
+		case "startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens":
 			if f.origin == Workspace {
 				l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
 				continue
@@ -205,6 +219,8 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 			err = setPositive(&m.DescriptionMaxChars, v)
 		case "max_tools_per_server":
 			err = setPositive(&m.MaxToolsPerServer, v)
+		case "tool_budget_tokens":
+			err = setPositive(&m.ToolBudgetTokens, v)
 		}
 		if err != nil {
 			l.diag(f, SeverityError, path, err.Error()+"; the default is used")

@@ -48,10 +48,19 @@ func (p *anthropic) Stream(ctx context.Context, req Request, onText func(string)
 }
 
 type anthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description,omitempty"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 }
+
+// cacheControl marks a prompt-cache breakpoint: the request's prefix up to
+// the end of the marked block is cached (Anthropic caches nothing unmarked).
+type cacheControl struct {
+	Type string `json:"type"` // "ephemeral"
+}
+
+var ephemeral = &cacheControl{Type: "ephemeral"}
 
 type anthropicBlock struct {
 	Type      string          `json:"type"`
@@ -65,6 +74,8 @@ type anthropicBlock struct {
 	Thinking  *string         `json:"thinking,omitempty"`
 	Signature *string         `json:"signature,omitempty"`
 	Data      string          `json:"data,omitempty"`
+
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
 
 type anthropicMessage struct {
@@ -83,7 +94,7 @@ type anthropicRequest struct {
 type anthropicHead struct {
 	Model     string             `json:"model"`
 	MaxTokens int                `json:"max_tokens"`
-	System    string             `json:"system,omitempty"`
+	System    []anthropicBlock   `json:"system,omitempty"`
 	Messages  []anthropicMessage `json:"messages"`
 }
 
@@ -104,10 +115,15 @@ func (p *anthropic) body(req Request) ([]byte, error) {
 }
 
 // anthropicTools is the tools array of a request.
+// The last tool carries a cache breakpoint: the tools lead the prompt, and
+// they change only when a server's listing does.
 func anthropicTools(defs []ToolDef) []anthropicTool {
 	var out []anthropicTool
 	for _, t := range defs {
 		out = append(out, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrObject(t.Schema)})
+	}
+	if len(out) > 0 {
+		out[len(out)-1].CacheControl = ephemeral
 	}
 	return out
 }
@@ -117,7 +133,11 @@ func encodeAnthropicTools(defs []ToolDef) ([]byte, error) { return json.Marshal(
 // request is the request object without its tools.
 func (p *anthropic) request(req Request) anthropicRequest {
 	var out anthropicRequest
-	out.Model, out.MaxTokens, out.System, out.Stream = p.ep.model, p.maxTokens, req.System, true
+	out.Model, out.MaxTokens, out.Stream = p.ep.model, p.maxTokens, true
+	if req.System != "" {
+		system := req.System
+		out.System = []anthropicBlock{{Type: "text", Text: &system, CacheControl: ephemeral}}
+	}
 	out.Messages = []anthropicMessage{}
 	if req.Model != "" {
 		out.Model = req.Model
@@ -157,7 +177,31 @@ func (p *anthropic) request(req Request) anthropicRequest {
 		}
 		out.Messages = append(out.Messages, anthropicMessage{Role: m.Role, Content: content})
 	}
+	markConversation(out.Messages)
 	return out
+}
+
+// markConversation puts cache breakpoints on the last two user messages:
+// the newest caches the whole conversation for the next request, and the
+// one before it is where this request finds what the previous one cached
+// (the API looks back only 20 blocks from a breakpoint, and one turn of
+// parallel tool results can be more). With the tools and the system
+// prompt that is 4 breakpoints, the API's limit.
+func markConversation(msgs []anthropicMessage) {
+	marked := 0
+	for i := len(msgs) - 1; i >= 0 && marked < 2; i-- {
+		if msgs[i].Role != "user" {
+			continue
+		}
+		c := msgs[i].Content
+		for j := len(c) - 1; j >= 0; j-- {
+			if t := c[j].Type; t == "text" || t == "tool_result" || t == "tool_use" {
+				c[j].CacheControl = ephemeral
+				marked++
+				break
+			}
+		}
+	}
 }
 
 // schemaOrObject passes a tool's schema verbatim; a missing one becomes the

@@ -42,8 +42,21 @@ type anthropicEvent struct {
 }
 
 type anthropicUsage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+}
+
+// usage is the neutral Usage: Anthropic's input_tokens leaves out what was
+// read from or written to the cache; InputTokens counts all of it.
+func (u anthropicUsage) usage() Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens,
+		OutputTokens:     u.OutputTokens,
+		CacheReadTokens:  u.CacheReadInputTokens,
+		CacheWriteTokens: u.CacheCreationInputTokens,
+	}
 }
 
 // anthropicStatus is the HTTP status an error event's type stands for.
@@ -108,8 +121,7 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 		switch e.Type {
 		case "message_start":
 			started = true
-			out.Usage.InputTokens = e.Message.Usage.InputTokens
-			out.Usage.OutputTokens = e.Message.Usage.OutputTokens
+			out.Usage = e.Message.Usage.usage()
 		case "content_block_start":
 			cb := e.ContentBlock
 			b := &Block{Type: cb.Type}
@@ -153,8 +165,9 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			if e.Usage.OutputTokens > 0 {
 				out.Usage.OutputTokens = e.Usage.OutputTokens
 			}
-			if e.Usage.InputTokens > 0 {
-				out.Usage.InputTokens = e.Usage.InputTokens
+			if e.Usage.InputTokens > 0 || e.Usage.CacheReadInputTokens > 0 || e.Usage.CacheCreationInputTokens > 0 {
+				u := e.Usage.usage()
+				out.Usage.InputTokens, out.Usage.CacheReadTokens, out.Usage.CacheWriteTokens = u.InputTokens, u.CacheReadTokens, u.CacheWriteTokens
 			}
 		case "message_stop":
 			if !started {

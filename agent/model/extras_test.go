@@ -22,14 +22,14 @@ func TestAJSONAnswerToAStreamRequestIsStillRead(t *testing.T) {
 				{Type: "text", Text: "I'll check."},
 				{Type: "tool_use", ID: "toolu_01A09q90qw90lq917835lq9", Name: "get_weather", Input: json.RawMessage(`{"location": "San Francisco, CA"}`)},
 			},
-			StopReason: "tool_use", Usage: Usage{2095, 503},
+			StopReason: "tool_use", Usage: Usage{InputTokens: 2095, OutputTokens: 503},
 		}},
 		{"openai", "openai_completion.json", Response{
 			Content: []Block{
 				{Type: "text", Text: "Checking."},
 				{Type: "tool_use", ID: "call_abc123", Name: "get_weather", Input: json.RawMessage(`{"location":"Boston, MA"}`)},
 			},
-			StopReason: "tool_use", Usage: Usage{82, 17},
+			StopReason: "tool_use", Usage: Usage{InputTokens: 82, OutputTokens: 17},
 		}},
 	}
 	for _, c := range cases {
@@ -114,7 +114,7 @@ func TestAnthropicDropsWhatTheAPIWouldRefuse(t *testing.T) {
 	}
 	want := `{"model":"m","max_tokens":10,"messages":[` +
 		`{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]},` +
-		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":true},{"type":"text","text":"after"}]}],"stream":true}`
+		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","is_error":true},{"type":"text","text":"after","cache_control":{"type":"ephemeral"}}]}],"stream":true}`
 	if string(raw) != want {
 		t.Errorf("got  %s\nwant %s", raw, want)
 	}

@@ -27,14 +27,14 @@ func TestDecodesDocumentedStreams(t *testing.T) {
 		text    string
 	}{
 		{"anthropic_text.sse", decodeAnthropic, Response{
-			Content: []Block{{Type: "text", Text: "Hello!"}}, StopReason: "end_turn", Usage: Usage{25, 15},
+			Content: []Block{{Type: "text", Text: "Hello!"}}, StopReason: "end_turn", Usage: Usage{InputTokens: 25, OutputTokens: 15},
 		}, "Hello!"},
 		{"anthropic_tool_use.sse", decodeAnthropic, Response{
 			Content: []Block{
 				{Type: "text", Text: "Okay, let's check the weather for San Francisco, CA:"},
 				{Type: "tool_use", ID: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", Name: "get_weather", Input: json.RawMessage(`{"location": "San Francisco, CA", "unit": "fahrenheit"}`)},
 			},
-			StopReason: "tool_use", Usage: Usage{472, 89},
+			StopReason: "tool_use", Usage: Usage{InputTokens: 472, OutputTokens: 89},
 		}, "Okay, let's check the weather for San Francisco, CA:"},
 		{"anthropic_thinking.sse", decodeAnthropic, Response{
 			Content: []Block{
@@ -42,17 +42,17 @@ func TestDecodesDocumentedStreams(t *testing.T) {
 				{Type: "redacted_thinking", Data: "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ0aP1oLs9yTcMnKVf2wRpEGjH9XZaBt4UvDcPrQ..."},
 				{Type: "text", Text: "27 * 453 = 12,231"},
 			},
-			StopReason: "end_turn", Usage: Usage{40, 120},
+			StopReason: "end_turn", Usage: Usage{InputTokens: 40, OutputTokens: 120},
 		}, "27 * 453 = 12,231"},
 		{"openai_text.sse", decodeOpenAI, Response{
-			Content: []Block{{Type: "text", Text: "Hello!"}}, StopReason: "end_turn", Usage: Usage{9, 12},
+			Content: []Block{{Type: "text", Text: "Hello!"}}, StopReason: "end_turn", Usage: Usage{InputTokens: 9, OutputTokens: 12},
 		}, "Hello!"},
 		{"openai_tool_calls.sse", decodeOpenAI, Response{
 			Content: []Block{
 				{Type: "tool_use", ID: "call_DdmO9pD3xa9XTPNJ32zg2hcA", Name: "get_weather", Input: json.RawMessage(`{"location": "Paris, France"}`)},
 				{Type: "tool_use", ID: "call_ABCxyz123", Name: "get_weather", Input: json.RawMessage(`{"location": "Bogotá, Colombia"}`)},
 			},
-			StopReason: "tool_use", Usage: Usage{82, 45},
+			StopReason: "tool_use", Usage: Usage{InputTokens: 82, OutputTokens: 45},
 		}, ""},
 	}
 	for _, c := range cases {

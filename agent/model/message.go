@@ -28,7 +28,7 @@ func anthropicMessageJSON(raw []byte) (*Response, error) {
 	if err := json.Unmarshal(raw, &m); err != nil || m.Type != "message" {
 		return nil, fmt.Errorf("anthropic: answer is neither an event stream nor a message: %.200q", raw)
 	}
-	out := &Response{StopReason: m.StopReason, Usage: Usage{m.Usage.InputTokens, m.Usage.OutputTokens}}
+	out := &Response{StopReason: m.StopReason, Usage: m.Usage.usage()}
 	for _, c := range m.Content {
 		b := Block{Type: c.Type, Text: c.Text, ID: c.ID, Name: c.Name, Thinking: c.Thinking, Signature: c.Signature, Data: c.Data}
 		if c.Type == "tool_use" {
@@ -55,16 +55,13 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
 		} `json:"choices"`
-		Usage struct {
-			PromptTokens     int `json:"prompt_tokens"`
-			CompletionTokens int `json:"completion_tokens"`
-		} `json:"usage"`
+		Usage openaiUsage `json:"usage"`
 	}
 	if err := json.Unmarshal(raw, &c); err != nil || len(c.Choices) == 0 {
 		return nil, fmt.Errorf("openai: answer is neither an event stream nor a chat completion: %.200q", raw)
 	}
 	ch := c.Choices[0]
-	out := &Response{Usage: Usage{c.Usage.PromptTokens, c.Usage.CompletionTokens}}
+	out := &Response{Usage: c.Usage.usage()}
 	if ch.Message.Content != nil && *ch.Message.Content != "" {
 		out.Content = append(out.Content, Block{Type: "text", Text: *ch.Message.Content})
 	}

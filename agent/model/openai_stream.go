@@ -23,10 +23,7 @@ type openaiChunk struct {
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
-	} `json:"usage"`
+	Usage *openaiUsage    `json:"usage"`
 	Error json.RawMessage `json:"error"`
 }
 
@@ -71,7 +68,7 @@ func decodeOpenAI(body io.Reader, emit func(string)) (*Response, error) {
 			return nil, &streamError{err: api, retry: api.retryable()}
 		}
 		if c.Usage != nil {
-			out.Usage = Usage{InputTokens: c.Usage.PromptTokens, OutputTokens: c.Usage.CompletionTokens}
+			out.Usage = c.Usage.usage()
 		}
 		if len(c.Choices) == 0 {
 			continue
@@ -145,4 +142,18 @@ func openaiStatus(typ string) int {
 		return 400
 	}
 	return 500
+}
+
+// openaiUsage is the usage object of chat completions; cached_tokens is
+// the part of prompt_tokens served from the automatic prompt cache.
+type openaiUsage struct {
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+}
+
+func (u openaiUsage) usage() Usage {
+	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, CacheReadTokens: u.PromptTokensDetails.CachedTokens}
 }

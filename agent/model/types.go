@@ -60,10 +60,15 @@ type Request struct {
 	MaxTokens int
 }
 
-// Usage counts tokens as the provider reported them.
+// Usage counts tokens as the provider reported them. InputTokens counts
+// every input token, cached ones included; CacheReadTokens and
+// CacheWriteTokens are the parts of it read from and written to the
+// provider's prompt cache.
 type Usage struct {
-	InputTokens  int `json:"inputTokens"`
-	OutputTokens int `json:"outputTokens"`
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens,omitempty"`
+	CacheWriteTokens int `json:"cacheWriteTokens,omitempty"`
 }
 
 // Response is the assistant message a call produced.

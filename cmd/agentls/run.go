@@ -29,13 +29,19 @@ func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the event stream (PROTOCOL.md section 3), one JSON object per line")
 	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
+	sessionID := fs.String("session", "", "continue the session with this id (as agentls prints it, or agent/sessions lists it)")
+	cont := fs.Bool("continue", false, "continue this workspace's latest session")
 	operands, code := parseArgs(fs, args)
 	if code >= 0 {
 		return code
 	}
 	prompt := strings.TrimSpace(strings.Join(operands, " "))
 	if prompt == "" {
-		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] "what the agent should do")`)
+		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] "what the agent should do")`)
+		return 2
+	}
+	if *cont && *sessionID != "" {
+		fmt.Fprintln(os.Stderr, "agentls run: --session and --continue both name a session: give one")
 		return 2
 	}
 	root, err := workspaceRoot("")
@@ -89,7 +95,25 @@ func cmdRun(args []string) int {
 	if *asJSON {
 		sink = &jsonSink{enc: json.NewEncoder(os.Stdout)}
 	}
-	task := core.Start(agent.RunRequest{Prompt: prompt}, agent.TaskIO{Approver: ap, Events: sink})
+	if *cont {
+		sessions, err := core.Sessions()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "agentls run: --continue: %v\n", err)
+			return 1
+		}
+		if len(sessions) == 0 {
+			fmt.Fprintf(os.Stderr, "agentls run: --continue: no earlier session in %s: run without it to start one\n", root)
+			return 1
+		}
+		*sessionID = sessions[0].SessionID
+	}
+	if *sessionID != "" {
+		if _, err := core.SessionExists(*sessionID); err != nil {
+			fmt.Fprintf(os.Stderr, "agentls run: --session: %v\n", err)
+			return 2
+		}
+	}
+	task := core.Start(agent.RunRequest{Prompt: prompt, SessionID: *sessionID}, agent.TaskIO{Approver: ap, Events: sink})
 	select {
 	case <-task.Done():
 	case <-ctx.Done():
@@ -99,6 +123,7 @@ func cmdRun(args []string) int {
 	res := task.Result()
 	if ts, ok := sink.(*textSink); ok {
 		ts.finish()
+		fmt.Fprintf(os.Stderr, "agentls: session %s (continue it with: agentls run --session %s \"...\", or --continue)\n", res.SessionID, res.SessionID)
 	}
 	switch res.StopReason {
 	case "end_turn":

@@ -24,7 +24,18 @@ func anthropicMessage(a answer, model string) map[string]any {
 	return map[string]any{
 		"id": "msg_modeltest", "type": "message", "role": "assistant", "model": model,
 		"content": content, "stop_reason": a.StopReason, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": a.InputTokens, "output_tokens": a.OutputTokens},
+		"usage": anthropicUsage(a, a.OutputTokens),
+	}
+}
+
+// anthropicUsage splits the input as the API does: input_tokens is what was
+// neither read from nor written to the cache.
+func anthropicUsage(a answer, output int) map[string]any {
+	return map[string]any{
+		"input_tokens":                a.InputTokens - a.cache.read - a.cache.write,
+		"cache_read_input_tokens":     a.cache.read,
+		"cache_creation_input_tokens": a.cache.write,
+		"output_tokens":               output,
 	}
 }
 
@@ -42,7 +53,7 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 	start := map[string]any{
 		"id": "msg_modeltest", "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": a.InputTokens, "output_tokens": 1},
+		"usage": anthropicUsage(a, 1),
 	}
 	w.event("message_start", mustJSON(map[string]any{"type": "message_start", "message": start}))
 	index := 0

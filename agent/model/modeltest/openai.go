@@ -23,7 +23,8 @@ func finishReason(stop string) string {
 }
 
 func openaiUsage(a answer) map[string]any {
-	return map[string]any{"prompt_tokens": a.InputTokens, "completion_tokens": a.OutputTokens, "total_tokens": a.InputTokens + a.OutputTokens}
+	return map[string]any{"prompt_tokens": a.InputTokens, "completion_tokens": a.OutputTokens, "total_tokens": a.InputTokens + a.OutputTokens,
+		"prompt_tokens_details": map[string]any{"cached_tokens": a.cache.read}}
 }
 
 func openaiCompletion(a answer, model string) map[string]any {

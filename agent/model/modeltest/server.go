@@ -62,10 +62,14 @@ type Server struct {
 	srv  *httptest.Server
 	stop chan struct{} // closed at cleanup: releases hanging handlers
 
-	mu    sync.Mutex
-	turns []Turn
-	reqs  []Request
-	ids   int
+	mu       sync.Mutex
+	turns    []Turn
+	reqs     []Request
+	ids      int
+	limits   Limits
+	answerFn func(Request) (Turn, bool)
+	cache    cacheState
+	billing  Billing
 }
 
 // New starts a fake model endpoint on 127.0.0.1 (closed by t.Cleanup). It
@@ -108,6 +112,16 @@ func (s *Server) Script(turns ...Turn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.turns = append(s.turns, turns...)
+}
+
+// Answer sets a function that sees every model request before the script
+// does: when it returns true, its turn answers the request and the script
+// is left as it was. Tests use it for requests whose moment they cannot
+// know in advance (a compaction's summary request, say).
+func (s *Server) Answer(f func(Request) (Turn, bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answerFn = f
 }
 
 // Pending is the number of scripted turns not yet consumed.
@@ -156,11 +170,32 @@ func formatOf(method, path string) string {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	format := formatOf(r.Method, r.URL.Path)
+	var lin linear
+	if format != "" {
+		var marks int
+		lin, marks = linearize(format, body)
+		if ref := s.checkLimits(format, body, len(body)/4+1, marks); ref != nil {
+			// Refused as the real API would, before any scripted turn is used.
+			s.mu.Lock()
+			s.reqs = append(s.reqs, Request{Format: format, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+			s.mu.Unlock()
+			writeRefusal(w, format, ref)
+			return
+		}
+	}
+	rec := Request{Format: format, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
 	s.mu.Lock()
-	s.reqs = append(s.reqs, Request{Format: format, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+	s.reqs = append(s.reqs, rec)
+	answerFn := s.answerFn
+	s.mu.Unlock()
 	var turn Turn
-	exhausted := len(s.turns) == 0
-	if format != "" && !exhausted {
+	answered := false
+	if format != "" && answerFn != nil {
+		turn, answered = answerFn(rec)
+	}
+	s.mu.Lock()
+	exhausted := !answered && len(s.turns) == 0
+	if format != "" && !answered && !exhausted {
 		turn = s.turns[0]
 		s.turns = s.turns[1:]
 	}
@@ -193,6 +228,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ans := s.answer(turn, format, len(body))
+	s.bill(&ans, format, lin)
 	if !req.stream {
 		if format == "anthropic" {
 			writeJSON(w, anthropicMessage(ans, req.model))
@@ -232,6 +268,26 @@ func (s *Server) wait(ctx context.Context, d time.Duration) bool {
 type answer struct {
 	Turn
 	calls []ToolCall
+	cache cacheUsage
+}
+
+// bill charges an answered request to the prompt cache and the totals.
+func (s *Server) bill(a *answer, format string, l linear) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a.cache = s.cache.bill(format, l)
+	if a.cache.read+a.cache.write > a.InputTokens { // an overridden InputTokens
+		a.cache = cacheUsage{}
+	}
+	b := &s.billing
+	b.Requests++
+	b.Input += a.InputTokens
+	b.CacheRead += a.cache.read
+	b.CacheWrite += a.cache.write
+	b.Output += a.OutputTokens
+	b.MaxInput = max(b.MaxInput, a.InputTokens)
+	b.MaxCacheControl = max(b.MaxCacheControl, len(l.breakpoints))
+	b.MaxToolCount = max(b.MaxToolCount, l.tools)
 }
 
 func (s *Server) answer(t Turn, format string, reqSize int) answer {
