@@ -1,0 +1,256 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+)
+
+// Opener opens the agent core for sessions rooted at cwd, with the stdio
+// MCP servers the editor passed as the Editor tier (config.AddEditorServers).
+// closeCore ends the core and every server it started.
+type Opener func(cwd string, editor []config.EditorServer) (core *agent.Core, closeCore func(), err error)
+
+// Options configure an Agent.
+type Options struct {
+	Version string // agentInfo.version
+	Open    Opener
+	// Logf receives problems worth a line on stderr (ACP clients log it).
+	Logf func(format string, args ...any)
+}
+
+// Agent is one ACP connection's worth of agentls. Make it with New and run
+// it with Serve.
+type Agent struct {
+	opts Options
+	conn *conn
+	ctx  context.Context // ends when the editor closes stdin
+
+	mu       sync.Mutex
+	client   clientCapabilities
+	cores    map[string]*openCore // by coreKey
+	sessions map[string]*session  // by ACP session id
+}
+
+// openCore is one opened core and the sessions it serves.
+type openCore struct {
+	core  *agent.Core
+	close func()
+}
+
+// New makes an Agent; it starts nothing until Serve.
+func New(opts Options) *Agent {
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	if opts.Version == "" {
+		opts.Version = "dev"
+	}
+	return &Agent{opts: opts, cores: map[string]*openCore{}, sessions: map[string]*session{}}
+}
+
+// Serve speaks ACP over r and w until r ends (the editor closed stdin) or ctx
+// ends. On the way out every turn is cancelled (pending permissions deny),
+// the replies still owed are written, and every core closes, which ends
+// every MCP server and command it started.
+func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	a.ctx = ctx
+	a.conn = newConn(w)
+	errc := make(chan error, 1)
+	go func() { errc <- a.conn.serve(ctx, r, a.handleRequest, a.handleNotification) }()
+	var err error
+	select {
+	case err = <-errc:
+	case <-ctx.Done():
+	}
+	cancel()
+	a.mu.Lock()
+	cores := make([]*openCore, 0, len(a.cores))
+	for _, oc := range a.cores {
+		cores = append(cores, oc)
+	}
+	a.mu.Unlock()
+	for _, oc := range cores {
+		oc.core.Close() // cancels every task: prompts answer "cancelled"
+	}
+	a.conn.wait()
+	for _, oc := range cores {
+		oc.close()
+	}
+	return err
+}
+
+func (a *Agent) handleRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case methodInitialize:
+		return a.initialize(params)
+	case methodAuthenticate:
+		return emptyResponse{}, nil // authMethods is empty: nothing to authenticate
+	case methodSessionNew:
+		return a.newSession(params)
+	case methodSessionLoad:
+		return a.loadSession(params)
+	case methodSessionResume:
+		return a.resumeSession(params)
+	case methodSessionList:
+		return a.listSessions(params)
+	case methodSessionPrompt:
+		return a.prompt(ctx, params)
+	}
+	return nil, &rpcError{codeMethodNotFound, fmt.Sprintf("agentls does not implement %q (it implements initialize, session/new, session/load, session/resume, session/list, session/prompt, session/cancel)", method)}
+}
+
+func (a *Agent) handleNotification(_ context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case methodSessionCancel:
+		var p cancelNotification
+		if json.Unmarshal(params, &p) == nil {
+			if s := a.session(p.SessionID); s != nil {
+				s.cancel()
+			}
+		}
+	case methodCancelRequest:
+		// Our requests run to their answer; a prompt is cancelled with session/cancel.
+	}
+	return nil, nil
+}
+
+func (a *Agent) initialize(params json.RawMessage) (any, error) {
+	var p initializeRequest
+	if err := decode(params, &p, `{"protocolVersion": 1, "clientCapabilities": {...}}`); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.client = p.ClientCapabilities
+	a.mu.Unlock()
+	// Version negotiation: we answer the one major version we speak; a
+	// client that needs another closes the connection.
+	return initializeResponse{
+		ProtocolVersion: ProtocolVersion,
+		AgentCapabilities: agentCapabilities{
+			LoadSession:        true,
+			PromptCapabilities: promptCapabilities{EmbeddedContext: true},
+			// Remote MCP servers are not supported yet: stdio only.
+			MCPCapabilities:     mcpCapabilities{},
+			SessionCapabilities: sessionCapabilities{List: &struct{}{}, Resume: &struct{}{}},
+		},
+		AuthMethods: []struct{}{},
+		AgentInfo:   implementation{Name: "agentls", Title: "agentls", Version: a.opts.Version},
+	}, nil
+}
+
+func (a *Agent) capabilities() clientCapabilities {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.client
+}
+
+// openCore opens (once) the core for cwd with the editor's servers.
+func (a *Agent) openCore(cwd string, servers []mcpServer) (*agent.Core, error) {
+	if !filepath.IsAbs(cwd) {
+		return nil, &rpcError{codeInvalidParams, fmt.Sprintf("cwd %q is not an absolute path: ACP sends the session's working directory as an absolute path", cwd)}
+	}
+	editor, err := editorServers(servers)
+	if err != nil {
+		return nil, err
+	}
+	key := coreKey(cwd, editor)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if oc, ok := a.cores[key]; ok {
+		return oc.core, nil
+	}
+	if a.ctx.Err() != nil {
+		return nil, fmt.Errorf("agentls is shutting down")
+	}
+	core, closeCore, err := a.opts.Open(cwd, editor)
+	if err != nil {
+		return nil, fmt.Errorf("agentls: cannot start the agent for %s: %w", cwd, err)
+	}
+	a.cores[key] = &openCore{core: core, close: closeCore}
+	return core, nil
+}
+
+// editorServers turns ACP's mcpServers into the Editor tier's entries.
+func editorServers(servers []mcpServer) ([]config.EditorServer, error) {
+	out := make([]config.EditorServer, 0, len(servers))
+	for _, s := range servers {
+		if s.Type != "" && s.Type != "stdio" {
+			return nil, &rpcError{codeInvalidParams, fmt.Sprintf("MCP server %q is %s: agentls supports stdio MCP servers only (mcpCapabilities says so)", s.Name, s.Type)}
+		}
+		e := config.EditorServer{Name: s.Name, Command: s.Command, Args: s.Args}
+		for _, v := range s.Env {
+			e.Env = append(e.Env, [2]string{v.Name, v.Value})
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// coreKey names a core: one per cwd and set of editor servers.
+func coreKey(cwd string, editor []config.EditorServer) string {
+	b, _ := json.Marshal(struct {
+		Cwd     string
+		Servers []config.EditorServer
+	}{cwd, editor})
+	return string(b)
+}
+
+func (a *Agent) session(id string) *session {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.sessions[id]
+}
+
+func (a *Agent) addSession(s *session) {
+	a.mu.Lock()
+	a.sessions[s.id] = s
+	a.mu.Unlock()
+}
+
+// sessionIDs lists the live sessions, for an error message.
+func (a *Agent) sessionIDs() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ids := make([]string, 0, len(a.sessions))
+	for id := range a.sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// decode decodes params, or says what was expected.
+func decode(params json.RawMessage, v any, expected string) error {
+	if len(params) == 0 {
+		params = json.RawMessage("{}")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return &rpcError{codeInvalidParams, fmt.Sprintf("bad params: %v; expected %s", err, expected)}
+	}
+	return nil
+}
+
+// defaultCwd is the process's working directory (where the editor started
+// agentls), for a session/list that names no cwd.
+func (a *Agent) defaultCwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "/"
+	}
+	return wd
+}

@@ -1,0 +1,51 @@
+package acp
+
+import (
+	"context"
+	"time"
+)
+
+// readTimeout bounds one fs/read_text_file: the agent's read falls back to
+// the disk rather than hang on an editor that does not answer.
+const readTimeout = 10 * time.Second
+
+// editorFiles is a session's agent.Workspace: reads see the editor's
+// unsaved buffers and writes land in the editor (and its undo) when the
+// client offers fs.readTextFile / fs.writeTextFile; otherwise the disk.
+type editorFiles struct {
+	s           *session
+	read, write bool
+}
+
+func (s *session) files() editorFiles {
+	c := s.a.capabilities()
+	return editorFiles{s: s, read: c.FS.ReadTextFile, write: c.FS.WriteTextFile}
+}
+
+// Folders is the session's cwd.
+func (f editorFiles) Folders() []string { return []string{f.s.cwd} }
+
+// OpenText asks the editor for the file's text (its buffer when open).
+func (f editorFiles) OpenText(path string) (string, bool) {
+	if !f.read {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(f.s.a.ctx, readTimeout)
+	defer cancel()
+	var resp readTextFileResponse
+	if err := f.s.a.conn.call(ctx, methodReadTextFile, readTextFileRequest{SessionID: f.s.id, Path: path}, &resp); err != nil {
+		return "", false // not open, or not readable by the editor: the disk decides
+	}
+	return resp.Content, true
+}
+
+// WriteFile writes through the editor; applied is false when it cannot.
+func (f editorFiles) WriteFile(ctx context.Context, path, text string) (bool, error) {
+	if !f.write {
+		return false, nil
+	}
+	if err := f.s.a.conn.call(ctx, methodWriteTextFile, writeTextFileRequest{SessionID: f.s.id, Path: path, Content: text}, nil); err != nil {
+		return false, err
+	}
+	return true, nil
+}

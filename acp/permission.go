@@ -1,0 +1,88 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// permissions is a session's agent.Approver: every gate of the core (MCP
+// call, command, write, server launch) becomes session/request_permission
+// with the card's options, kinds unchanged. What the options mean ("always"
+// bound to one tool's definition) is decided by the core, as for the LSP
+// front. No answer, an error or a cancelled outcome is a denial.
+type permissions struct {
+	s *session
+
+	mu    sync.Mutex
+	diffs map[string]*agent.FileDiff // tool call id -> the diff its write approval showed
+}
+
+func (s *session) approver() *permissions {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.perms == nil {
+		s.perms = &permissions{s: s, diffs: map[string]*agent.FileDiff{}}
+	}
+	return s.perms
+}
+
+// RequestApproval asks the editor (agent.Approver).
+func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (string, error) {
+	tc := toolCall{ToolCallID: ap.ToolCallID, Status: StatusPending}
+	launch := ap.ToolCallID == ""
+	if launch {
+		// A launch card gates no tool call of the model: it gets its own,
+		// so the editor has something to show the question on.
+		tc = toolCall{ToolCallID: "launch-" + ap.ApprovalID, Title: ap.Title, Kind: string(agent.KindExecute), Status: StatusPending}
+		p.s.send(sessionUpdate{SessionUpdate: updateToolCall, ToolCall: &tc})
+		tc = toolCall{ToolCallID: tc.ToolCallID}
+	}
+	if ap.Diff != nil {
+		p.mu.Lock()
+		p.diffs[ap.ToolCallID] = ap.Diff
+		p.mu.Unlock()
+		tc.Content = []toolCallContent{diffContent(ap.Diff)}
+	} else {
+		detail := textBlock(ap.Detail)
+		tc.Content = []toolCallContent{{Type: "content", Content: &detail}}
+	}
+	req := requestPermissionRequest{SessionID: p.s.id, ToolCall: tc}
+	for _, o := range ap.Options {
+		req.Options = append(req.Options, permissionOption{OptionID: o.OptionID, Name: o.Name, Kind: o.Kind})
+	}
+	var resp requestPermissionResponse
+	err := p.s.a.conn.call(ctx, methodRequestPermission, req, &resp)
+	optionID := ""
+	if err == nil && resp.Outcome.Outcome == outcomeSelected {
+		optionID = resp.Outcome.OptionID
+	} else if err == nil && resp.Outcome.Outcome != outcomeCancelled {
+		err = fmt.Errorf("acp: session/request_permission: unknown outcome %q (expected selected or cancelled)", resp.Outcome.Outcome)
+	}
+	if launch {
+		st := StatusFailed
+		if allows(ap, optionID) {
+			st = StatusCompleted
+		}
+		p.s.send(sessionUpdate{SessionUpdate: updateToolCallUpdate, ToolCall: &toolCall{ToolCallID: "launch-" + ap.ApprovalID, Status: st}})
+	}
+	return optionID, err
+}
+
+// allows reports whether optionID is an allow option of ap.
+func allows(ap agent.Approval, optionID string) bool {
+	for _, o := range ap.Options {
+		if o.OptionID == optionID && optionID != "" {
+			return o.Kind == "allow_once" || o.Kind == "allow_always"
+		}
+	}
+	return false
+}
+
+func (p *permissions) diffFor(id string) *agent.FileDiff {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.diffs[id]
+}

@@ -1,0 +1,167 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// stopReasons maps how a core task ended to ACP's stop reason. A task
+// that failed ("error") is a JSON-RPC error instead.
+var stopReasons = map[string]StopReason{
+	"end_turn":       StopEndTurn,
+	"cancelled":      StopCancelled,
+	"max_iterations": StopMaxTurnRequests,
+}
+
+// prompt runs one turn: session/update for everything it does, then the
+// stop reason once the last update is out.
+func (a *Agent) prompt(ctx context.Context, params json.RawMessage) (any, error) {
+	var p promptRequest
+	if err := decode(params, &p, `{"sessionId": "...", "prompt": [{"type": "text", "text": "..."}]}`); err != nil {
+		return nil, err
+	}
+	s := a.session(p.SessionID)
+	if s == nil {
+		return nil, &rpcError{codeResourceNotFound, fmt.Sprintf("unknown sessionId %q: start one with session/new or session/load (live sessions: %s)", p.SessionID, a.sessionIDs())}
+	}
+	text, err := promptText(p.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	if cmd, ok := slashCommand(text); ok {
+		return s.runCommand(cmd)
+	}
+	return s.runTurn(ctx, text)
+}
+
+func (s *session) runTurn(ctx context.Context, text string) (any, error) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	s.mu.Lock()
+	if s.stop != nil {
+		s.mu.Unlock()
+		return nil, &rpcError{codeInvalidRequest, "a prompt of this session is still running: wait for its response or send session/cancel"}
+	}
+	s.stop = stop
+	coreID := s.coreID
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		s.stop = nil
+		s.mu.Unlock()
+	}()
+	s.askLaunches(ctx)
+
+	q := newUpdateQueue(s)
+	task := s.core.Start(agent.RunRequest{Prompt: text, SessionID: coreID},
+		agent.TaskIO{Approver: s.approver(), Events: q, Workspace: s.files()})
+	select {
+	case <-task.Done():
+	case <-ctx.Done():
+		s.core.Cancel(task.ID)
+		<-task.Done()
+	}
+	q.drain() // every update goes out before the response
+	res := task.Result()
+	if ctx.Err() != nil && res.StopReason == "error" {
+		// Cancelled before the task could start (a launch card was pending).
+		res.StopReason = "cancelled"
+	}
+	if reason, ok := stopReasons[res.StopReason]; ok {
+		return promptResponse{StopReason: reason}, nil
+	}
+	return nil, &rpcError{codeInternalError, "agentls: the turn failed: " + res.Error}
+}
+
+// promptText joins a prompt's blocks into the task's prompt: text as is,
+// an attached file (embedded resource) with its text fenced and named, a
+// resource link by its URI. Images and audio are refused: the capabilities
+// said we take none.
+func promptText(blocks []contentBlock) (string, error) {
+	var b strings.Builder
+	for i, c := range blocks {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		switch c.Type {
+		case "text":
+			b.WriteString(c.Text)
+		case "resource_link":
+			fmt.Fprintf(&b, "Attached file: %s", c.URI)
+		case "resource":
+			if c.Resource == nil || c.Resource.Text == nil {
+				return "", &rpcError{codeInvalidParams, "an embedded resource without text: agentls takes text resources only (promptCapabilities)"}
+			}
+			fmt.Fprintf(&b, "Attached file %s:\n```\n%s\n```", c.Resource.URI, *c.Resource.Text)
+		default:
+			return "", &rpcError{codeInvalidParams, fmt.Sprintf("a %q content block: agentls takes text, resource_link and resource blocks (promptCapabilities)", c.Type)}
+		}
+	}
+	if strings.TrimSpace(b.String()) == "" {
+		return "", &rpcError{codeInvalidParams, "the prompt is empty: say what the agent should do"}
+	}
+	return b.String(), nil
+}
+
+// updateQueue turns a task's events into session/update, in order, on its
+// own goroutine, so the agent never waits on the editor reading stdout.
+type updateQueue struct {
+	s    *session
+	tr   *translator
+	mu   sync.Mutex
+	cond *sync.Cond
+	q    []agent.Event
+	done bool
+	out  chan struct{} // closed when the queue is drained after drain()
+}
+
+func newUpdateQueue(s *session) *updateQueue {
+	u := &updateQueue{s: s, tr: newTranslator(s.approver()), out: make(chan struct{})}
+	u.cond = sync.NewCond(&u.mu)
+	go u.run()
+	return u
+}
+
+// Event queues one event (agent.EventSink).
+func (u *updateQueue) Event(e agent.Event) {
+	u.mu.Lock()
+	u.q = append(u.q, e)
+	u.mu.Unlock()
+	u.cond.Signal()
+}
+
+func (u *updateQueue) run() {
+	defer close(u.out)
+	for {
+		u.mu.Lock()
+		for len(u.q) == 0 && !u.done {
+			u.cond.Wait()
+		}
+		batch := u.q
+		u.q = nil
+		done := u.done
+		u.mu.Unlock()
+		for _, e := range batch {
+			for _, up := range u.tr.updates(e) {
+				u.s.send(up)
+			}
+		}
+		if done && len(batch) == 0 {
+			return
+		}
+	}
+}
+
+// drain sends what is queued and ends the queue's goroutine.
+func (u *updateQueue) drain() {
+	u.mu.Lock()
+	u.done = true
+	u.mu.Unlock()
+	u.cond.Signal()
+	<-u.out
+}

@@ -1,0 +1,158 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/agentls/agentls/agent"
+)
+
+// session is one ACP session: a conversation of the core rooted at cwd.
+type session struct {
+	a    *Agent
+	id   string // the ACP session id: the core's session id it started with
+	cwd  string
+	core *agent.Core
+
+	mu       sync.Mutex
+	coreID   string             // the conversation the next prompt continues (/new starts another)
+	stop     context.CancelFunc // cancels the running turn; nil when none runs
+	launched map[string]bool
+	perms    *permissions
+}
+
+func (a *Agent) startSession(id, cwd string, core *agent.Core) *session {
+	s := &session{a: a, id: id, cwd: cwd, core: core, coreID: id, launched: map[string]bool{}}
+	a.addSession(s)
+	return s
+}
+
+func (a *Agent) newSession(params json.RawMessage) (any, error) {
+	var p newSessionRequest
+	if err := decode(params, &p, `{"cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
+		return nil, err
+	}
+	core, err := a.openCore(p.Cwd, p.MCPServers)
+	if err != nil {
+		return nil, err
+	}
+	s := a.startSession(core.NewChat(""), p.Cwd, core)
+	s.announceCommands()
+	return newSessionResponse{SessionID: s.id}, nil
+}
+
+// loadSession replays a stored conversation as session/update, then answers.
+func (a *Agent) loadSession(params json.RawMessage) (any, error) {
+	var p loadSessionRequest
+	if err := decode(params, &p, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
+		return nil, err
+	}
+	core, err := a.openCore(p.Cwd, p.MCPServers)
+	if err != nil {
+		return nil, err
+	}
+	events, err := core.Replay(p.SessionID)
+	if err != nil {
+		return nil, &rpcError{codeInvalidParams, err.Error()}
+	}
+	if len(events) == 0 {
+		return nil, &rpcError{codeResourceNotFound, fmt.Sprintf("no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)}
+	}
+	s := a.startSession(p.SessionID, p.Cwd, core)
+	tr := newTranslator(nil)
+	for _, e := range events {
+		for _, u := range tr.updates(e) {
+			s.send(u)
+		}
+	}
+	s.announceCommands()
+	return emptyResponse{}, nil
+}
+
+// resumeSession continues a stored conversation without replaying it.
+func (a *Agent) resumeSession(params json.RawMessage) (any, error) {
+	var p loadSessionRequest
+	if err := decode(params, &p, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers"?: [...]}`); err != nil {
+		return nil, err
+	}
+	core, err := a.openCore(p.Cwd, p.MCPServers)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := core.Replay(p.SessionID); err != nil {
+		return nil, &rpcError{codeInvalidParams, err.Error()}
+	}
+	s := a.startSession(p.SessionID, p.Cwd, core)
+	s.announceCommands()
+	return emptyResponse{}, nil
+}
+
+// listSessions lists the stored conversations of cwd (the process's
+// working directory when the client names none), newest first.
+func (a *Agent) listSessions(params json.RawMessage) (any, error) {
+	var p listSessionsRequest
+	if err := decode(params, &p, `{"cwd"?: "/abs/path"}`); err != nil {
+		return nil, err
+	}
+	cwd := ""
+	if p.Cwd != nil {
+		cwd = *p.Cwd
+	}
+	if cwd == "" {
+		cwd = a.defaultCwd()
+	}
+	core, err := a.openCore(cwd, nil)
+	if err != nil {
+		return nil, err
+	}
+	stored, err := core.Sessions()
+	if err != nil {
+		return nil, err
+	}
+	out := listSessionsResponse{Sessions: make([]sessionInfo, 0, len(stored))}
+	for _, st := range stored {
+		out.Sessions = append(out.Sessions, sessionInfo{SessionID: st.SessionID, Cwd: cwd, Title: st.Title,
+			UpdatedAt: st.UpdatedAt.UTC().Format(time.RFC3339)})
+	}
+	return out, nil
+}
+
+// send writes one session/update of this session.
+func (s *session) send(u sessionUpdate) {
+	if err := s.a.conn.notify(methodSessionUpdate, sessionNotification{SessionID: s.id, Update: u}); err != nil {
+		s.a.opts.Logf("agentls acp: session/update: %v", err)
+	}
+}
+
+// cancel ends the running turn, if any: its pending permission is
+// answered cancelled, its processes are reaped, and the prompt answers
+// stopReason "cancelled" after its last update.
+func (s *session) cancel() {
+	s.mu.Lock()
+	stop := s.stop
+	s.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
+// askLaunches puts every untrusted server waiting for consent to the user
+// once per session, through session/request_permission, before a turn. A
+// denial leaves it stopped; the turn goes on without its tools.
+func (s *session) askLaunches(ctx context.Context) {
+	for _, name := range s.core.ServersAwaitingLaunch() {
+		s.mu.Lock()
+		asked := s.launched[name]
+		s.launched[name] = true
+		s.mu.Unlock()
+		if asked {
+			continue
+		}
+		if _, err := s.core.TrustServer(ctx, name, s.approver()); err != nil {
+			s.a.opts.Logf("agentls acp: MCP server %q not started: %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package acp
+
+import (
+	"github.com/agentls/agentls/agent"
+)
+
+// toolStatuses maps the core's tool call statuses to ACP's: a call waiting
+// for its approval is still pending; a denied or cancelled call failed.
+var toolStatuses = map[string]ToolCallStatus{
+	"pending":           StatusPending,
+	"awaiting_approval": StatusPending,
+	"running":           StatusInProgress,
+	"completed":         StatusCompleted,
+	"failed":            StatusFailed,
+	"denied":            StatusFailed,
+	"cancelled":         StatusFailed,
+}
+
+// translator turns one stream of the core's events (a live turn or a
+// replay) into session/update. It is the only place this front reads
+// events; the events themselves (kinds, files, diffs) are the core's.
+type translator struct {
+	diffs  diffSource
+	status map[string]ToolCallStatus // last status sent per tool call
+}
+
+// diffSource gives the diff a write approval showed for a tool call.
+type diffSource interface {
+	diffFor(toolCallID string) *agent.FileDiff
+}
+
+func newTranslator(d diffSource) *translator {
+	return &translator{diffs: d, status: map[string]ToolCallStatus{}}
+}
+
+// updates are the session/update notifications for e (often one, none for
+// events ACP has no place for: approvals are requests, done is the prompt's
+// response).
+func (t *translator) updates(e agent.Event) []sessionUpdate {
+	switch e.Type {
+	case agent.EventPrompt:
+		return chunk(updateUserMessage, e.Text)
+	case "text":
+		return chunk(updateAgentMessage, e.Delta)
+	case "tool_call":
+		st := toolStatuses[e.Status]
+		last, seen := t.status[e.ToolCallID]
+		t.status[e.ToolCallID] = st
+		if !seen {
+			kind := string(e.Kind)
+			if kind == "" {
+				kind = string(agent.KindOther)
+			}
+			tc := &toolCall{ToolCallID: e.ToolCallID, Title: e.Title, Kind: kind, Status: st, RawInput: e.Arguments}
+			for _, p := range e.Locations {
+				tc.Locations = append(tc.Locations, location{Path: p})
+			}
+			return []sessionUpdate{{SessionUpdate: updateToolCall, ToolCall: tc}}
+		}
+		if st == last {
+			return nil
+		}
+		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: &toolCall{ToolCallID: e.ToolCallID, Status: st}}}
+	case "tool_result":
+		st := toolStatuses[e.Status]
+		t.status[e.ToolCallID] = st
+		tc := &toolCall{ToolCallID: e.ToolCallID, Status: st}
+		if d := t.diff(e.ToolCallID); d != nil && st == StatusCompleted {
+			tc.Content = append(tc.Content, diffContent(d))
+		}
+		if e.Output != "" {
+			out := textBlock(e.Output)
+			tc.Content = append(tc.Content, toolCallContent{Type: "content", Content: &out})
+		}
+		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: tc}}
+	}
+	return nil
+}
+
+func (t *translator) diff(id string) *agent.FileDiff {
+	if t.diffs == nil {
+		return nil
+	}
+	return t.diffs.diffFor(id)
+}
+
+func chunk(kind, text string) []sessionUpdate {
+	if text == "" {
+		return nil
+	}
+	c := textBlock(text)
+	return []sessionUpdate{{SessionUpdate: kind, Content: &c}}
+}
+
+// diffContent is a write's diff as ACP shows it: absolute path, old text
+// (none for a new file), new text.
+func diffContent(d *agent.FileDiff) toolCallContent {
+	newText := d.NewText
+	return toolCallContent{Type: "diff", Path: d.Path, OldText: d.OldText, NewText: &newText}
+}

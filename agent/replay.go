@@ -1,0 +1,76 @@
+package agent
+
+import (
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+)
+
+// EventPrompt is the type of a replayed user prompt (Replay); a live task
+// never emits it.
+const EventPrompt = "prompt"
+
+// Replay is a stored session as the events a front shows for it, oldest
+// first: each user prompt (EventPrompt, Text), the assistant's text (one
+// "text" event per message, Delta), and every tool call as its first
+// tool_call (redacted arguments, kind, files) then its final tool_call and
+// tool_result, in the order a live turn emits them. Tool results carry their
+// capped, redacted preview; the final status is completed or failed (the
+// history does not keep whether a failure was a denial). Seq, TaskID and
+// SessionID are left for the caller. An unknown session is empty.
+func (c *Core) Replay(sessionID string) ([]Event, error) {
+	if err := checkSessionID(sessionID); err != nil {
+		return nil, err
+	}
+	msgs, err := c.sessions.load(sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var out []Event
+	calls := map[string]string{} // tool_use id -> tool name
+	for _, m := range msgs {
+		for _, b := range m.Content {
+			switch {
+			case b.Type == "text" && m.Role == "user":
+				out = append(out, Event{Type: EventPrompt, Text: b.Text})
+			case b.Type == "text":
+				out = append(out, Event{Type: "text", Delta: b.Text})
+			case b.Type == "tool_use":
+				calls[b.ID] = b.Name
+				out = append(out, Event{Type: "tool_call", ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
+					Arguments: trust.RedactJSON(b.Input), Status: "pending", Kind: toolKind(b.Name),
+					Locations: callLocations([]string{c.root}, b.Name, b.Input)})
+			case b.Type == "tool_result":
+				status := "completed"
+				if b.IsError {
+					status = "failed"
+				}
+				name := calls[b.ToolUseID]
+				out = append(out,
+					Event{Type: "tool_call", ToolCallID: b.ToolUseID, Tool: name, Title: name, Status: status},
+					Event{Type: "tool_result", ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
+						Output: trust.Redact(capText(b.Content, previewMax))})
+			}
+		}
+	}
+	return out, nil
+}
+
+// ServersAwaitingLaunch are the untrusted servers (workspace or editor
+// tier) that wait for launch consent: new, or changed since it was given.
+// A front asks for each through TrustServer.
+func (c *Core) ServersAwaitingLaunch() []string {
+	if c.reg == nil {
+		return nil
+	}
+	var names []string
+	for _, s := range c.reg.Servers() {
+		if s.Origin != config.User && (s.State == mcp.NeedsApproval || s.State == mcp.ApprovalStale) {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// Root is the workspace folder this Core serves.
+func (c *Core) Root() string { return c.root }
