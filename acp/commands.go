@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -8,11 +9,12 @@ import (
 // command is one slash command the editor offers in its prompt box.
 type command struct {
 	name, description string
-	run               func(s *session) string
+	run               func(s *session, ctx context.Context) string
 }
 
 // commands are this agent's slash commands, in the order they are offered.
 var commands = []command{
+	{"compact", "Summarize the older turns of this conversation so it fits the model's context (nothing is deleted)", (*session).compact},
 	{"mcp", "List the MCP servers, their state and their tools' policy", (*session).mcpList},
 	{"new", "Start a new conversation in this session (the old one stays in session/list)", (*session).newConversation},
 }
@@ -41,8 +43,8 @@ func slashCommand(text string) (command, bool) {
 }
 
 // runCommand answers a slash command with an agent message; no model runs.
-func (s *session) runCommand(c command) (any, error) {
-	s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock(c.run(s)))})
+func (s *session) runCommand(ctx context.Context, c command) (any, error) {
+	s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock(c.run(s, ctx)))})
 	return promptResponse{StopReason: StopEndTurn}, nil
 }
 
@@ -50,7 +52,7 @@ func ptr[T any](v T) *T { return &v }
 
 // mcpList is the server list, one line per server and tool, with the
 // policy column the core fills (the same decision a call gets).
-func (s *session) mcpList() string {
+func (s *session) mcpList(context.Context) string {
 	rows := s.core.ServerList()
 	if len(rows) == 0 {
 		return "No MCP servers are configured (add them under [mcp.servers] in ~/.config/agentls/config.toml, or pass them as the editor's MCP servers)."
@@ -70,7 +72,7 @@ func (s *session) mcpList() string {
 }
 
 // newConversation points the session at a new, empty conversation.
-func (s *session) newConversation() string {
+func (s *session) newConversation(context.Context) string {
 	s.mu.Lock()
 	old := s.coreID
 	s.mu.Unlock()
@@ -79,4 +81,16 @@ func (s *session) newConversation() string {
 	s.coreID = id
 	s.mu.Unlock()
 	return "Started a new conversation. The previous one is kept: load it from the session list (" + old + ")."
+}
+
+// compact compacts the conversation through the core (Core.Compact).
+func (s *session) compact(ctx context.Context) string {
+	s.mu.Lock()
+	id := s.coreID
+	s.mu.Unlock()
+	res, err := s.core.Compact(ctx, id)
+	if err != nil {
+		return "Could not compact the conversation: " + err.Error()
+	}
+	return fmt.Sprintf("Compacted the conversation: about %d tokens before, %d after. The full history stays in the session file.", res.TokensBefore, res.TokensAfter)
 }

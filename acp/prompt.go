@@ -34,7 +34,7 @@ func (a *Agent) prompt(ctx context.Context, params json.RawMessage) (any, error)
 		return nil, err
 	}
 	if cmd, ok := slashCommand(text); ok {
-		return s.runCommand(cmd)
+		return s.runCommand(ctx, cmd)
 	}
 	return s.runTurn(ctx, text)
 }

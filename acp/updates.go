@@ -57,7 +57,8 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 			}
 			return []sessionUpdate{{SessionUpdate: updateToolCall, ToolCall: tc}}
 		}
-		if st == last {
+		if st == last || st == StatusCompleted || st == StatusFailed {
+			// A final status comes with the call's tool_result, right after.
 			return nil
 		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: &toolCall{ToolCallID: e.ToolCallID, Status: st}}}

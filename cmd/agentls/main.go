@@ -1,6 +1,7 @@
 // Command agentls is an LSP server that hosts an AI coding agent.
 //
 //	agentls [serve]                 the LSP server on stdio
+//	agentls acp                     the Agent Client Protocol agent on stdio
 //	agentls run "prompt"            one headless task in the current directory
 //	agentls mcp list [--json]       the MCP server list, without a model
 //	agentls mcp trust NAME          approve a workspace server's launch
@@ -21,6 +22,7 @@ const usage = `agentls: an LSP server that hosts an AI coding agent
 
 usage:
   agentls [serve]                         serve LSP on stdio (what editors run)
+  agentls acp [--config FILE]             serve the Agent Client Protocol on stdio (Zed, JetBrains, ...)
   agentls run [--json] [--config FILE] "prompt"
                                           run one task in the current directory
   agentls mcp list [--json] [--config FILE] [--workspace DIR]
@@ -46,6 +48,8 @@ func run(args []string) int {
 	switch cmd {
 	case "serve":
 		return cmdServe(args)
+	case "acp":
+		return cmdACP(args)
 	case "run":
 		return cmdRun(args)
 	case "mcp":

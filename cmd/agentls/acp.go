@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/agentls/agentls/acp"
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
+)
+
+// cmdACP serves the Agent Client Protocol on stdio until stdin ends or a
+// signal; every task and every MCP server ends before it returns.
+func cmdACP(args []string) int {
+	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
+	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "agentls acp: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+	userPath := *configPath
+	if userPath == "" {
+		userPath = config.UserPath()
+	}
+	a := acp.New(acp.Options{Version: version, Logf: logf, Open: func(cwd string, editor []config.EditorServer) (*agent.Core, func(), error) {
+		return openCore(ctx, userPath, cwd, editor, logf)
+	}})
+	if err := a.Serve(ctx, os.Stdin, os.Stdout); err != nil {
+		logf("agentls acp: %v", err)
+		return 1
+	}
+	return 0
+}
+
+// openCore builds the core for one workspace root as the LSP front does:
+// the config of the user file and the root, the trust store, the registry
+// with the editor's servers as their own untrusted tier.
+func openCore(ctx context.Context, userPath, root string, editor []config.EditorServer, logf func(string, ...any)) (*agent.Core, func(), error) {
+	cfg := config.Load(userPath, []string{root})
+	config.AddEditorServers(cfg, root, editor)
+	for _, d := range cfg.Diagnostics {
+		logf("agentls: config: %s", d)
+	}
+	store, err := openStore()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg := newRegistry(cfg, store)
+	reg.Start(context.WithoutCancel(ctx))
+	core, err := agent.New(agent.Options{Config: cfg, Registry: reg, Store: store, Root: root, Logf: logf})
+	if err != nil {
+		reg.Close()
+		return nil, nil, err
+	}
+	return core, func() {
+		core.Close()
+		if err := reg.Close(); err != nil {
+			logf("agentls acp: closing MCP servers: %v", err)
+		}
+	}, nil
+}
