@@ -81,6 +81,12 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 			return nil, err
 		}
 		return s.cmdTranscript(sid)
+	case "agentls.compact":
+		var sid string
+		if err := arg(0, &sid); err != nil {
+			return nil, err
+		}
+		return s.cmdCompact(sid)
 	case "agentls.mcp.list":
 		return s.cmdMCPList()
 	case "agentls.mcp.trust":
@@ -107,6 +113,7 @@ var commandUsage = map[string]string{
 	"agentls.approve":    `[approvalId?, optionId?]`,
 	"agentls.deny":       `[approvalId?]`,
 	"agentls.transcript": `[sessionId?]`,
+	"agentls.compact":    `[sessionId?]`,
 	"agentls.mcp.trust":  `[server]`,
 	"agentls.mcp.revoke": `[server?]`,
 }

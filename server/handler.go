@@ -31,6 +31,7 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		"agent/tasks":              s.agentTasks,
 		"agent/newChat":            s.agentNewChat,
 		"agent/sessions":           s.agentSessions,
+		"agent/compact":            s.agentCompact,
 		"agent/approvals":          s.agentApprovals,
 		"agent/resolveApproval":    s.agentResolveApproval,
 		"agent/mcp/servers":        s.mcpServers,

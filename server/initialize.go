@@ -68,7 +68,7 @@ type clientInfo struct {
 // executes commands listed in executeCommandProvider.
 var commandNames = []string{
 	"agentls.run", "agentls.cancel", "agentls.approve", "agentls.deny",
-	"agentls.newChat", "agentls.transcript", "agentls.mcp.list",
+	"agentls.newChat", "agentls.compact", "agentls.transcript", "agentls.mcp.list",
 	"agentls.mcp.trust", "agentls.mcp.revoke",
 }
 

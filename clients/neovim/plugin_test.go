@@ -1,6 +1,7 @@
 package neovim_test
 
 import (
+	"github.com/agentls/agentls/agent/model/modeltest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +19,14 @@ func TestPlugin(t *testing.T) {
 		t.Run("nvim "+ed.label+": AgentRun task asks through vim.ui.select, edits the buffer, streams the transcript", func(t *testing.T) {
 			nvim := testenv.Editor(t, ed.name)
 			w := newWorld(t, "anthropic")
+			summaries := 0
+			w.model.Answer(func(r modeltest.Request) (modeltest.Turn, bool) {
+				if strings.Contains(r.System(), "You compact a coding agent's conversation") {
+					summaries++
+					return modeltest.Turn{Text: "The user asked for a greeting; the file was rewritten."}, true
+				}
+				return modeltest.Turn{}, false
+			})
 			res := w.runNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "plugin.lua"))
 
 			if !strings.HasPrefix(ed.label, res["version"].(string)) {
@@ -70,6 +79,9 @@ func TestPlugin(t *testing.T) {
 			mcp, _ := res["mcp"].(map[string]any)
 			if mcp == nil || mcp["focused"] != true || !strings.Contains(strings.Join(strs(mcp["lines"]), "\n"), "No MCP servers configured") {
 				t.Errorf(":AgentMcp float = %v, want a focused float saying no servers are configured", mcp)
+			}
+			if c, _ := res["compacted"].(map[string]any); c == nil || c["sessionId"] != res["session"] || c["tokensBefore"] == nil || summaries != 2 {
+				t.Errorf(":AgentCompact gave %v for session %v (%d summary requests), want the session compacted by a model summary twice (:AgentCompact, then compact())", res["compacted"], res["session"], summaries)
 			}
 			if s, n := res["session"], res["new_session"]; s == nil || n == nil || s == n {
 				t.Errorf("session %v, after :AgentNewChat %v: want a new session id", s, n)

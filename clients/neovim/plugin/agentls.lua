@@ -34,6 +34,10 @@ cmd("AgentTranscript", function(o)
   require("agentls").transcript(nil, o.bang)
 end, { bang = true, desc = "agentls: open the live transcript (! opens the Markdown file)" })
 
+cmd("AgentCompact", function()
+  require("agentls").compact()
+end, { desc = "agentls: compact the session (summarize older turns to fit the model's window)" })
+
 cmd("AgentNewChat", function()
   require("agentls").new_chat()
 end, { desc = "agentls: start an empty session" })

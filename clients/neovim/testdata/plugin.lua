@@ -2,7 +2,7 @@
 -- file on the command line; select line 1, :'<,'>AgentRun, answer the write
 -- approval (vim.ui.select, the user picks "Allow once"), wait for the edit in
 -- the buffer, the task result and the streamed text in the live transcript;
--- then :AgentTranscript, :AgentTranscript!, :AgentMcp and :AgentNewChat.
+-- then :AgentTranscript, :AgentTranscript!, :AgentMcp, :AgentCompact and :AgentNewChat.
 local lib = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/lib.lua")
 local R = lib.result
 
@@ -107,6 +107,16 @@ lib.main(function()
   end, ":AgentMcp's floating window")
   R.mcp = float
   vim.cmd("close")
+
+  local compacted
+  vim.cmd("AgentCompact")
+  agentls.compact(bufnr, function(r)
+    compacted = r
+  end)
+  lib.wait(10000, function()
+    return compacted ~= nil
+  end, "agent/compact")
+  R.compacted = compacted
 
   local new_session
   agentls.new_chat(bufnr, function(s)

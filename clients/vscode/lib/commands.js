@@ -100,6 +100,31 @@ async function newChat(vscode, client, ui) {
   return sessionId;
 }
 
+/**
+ * compactSession compacts the current session (agent/compact): old tool
+ * results are elided and older turns summarized, so what is sent next fits
+ * the model's window; the session file keeps everything.
+ */
+async function compactSession(vscode, client, ui) {
+  let sessionId = ui.state.sessionId;
+  if (!sessionId) {
+    const { sessions } = await client.sendRequest('agent/sessions', {});
+    if (!sessions || sessions.length === 0) {
+      vscode.window.showInformationMessage('agentls: nothing to compact yet: run a task first.');
+      return null;
+    }
+    const picked = await vscode.window.showQuickPick(
+      sessions.map((s) => ({ label: s.title || s.sessionId, description: `${s.turns} turns · ${s.updatedAt}`, sessionId: s.sessionId })),
+      { title: 'agentls: compact which session?' });
+    if (!picked) return null;
+    sessionId = picked.sessionId;
+  }
+  const res = await client.sendRequest('agent/compact', { sessionId });
+  vscode.window.showInformationMessage(
+    `agentls: compacted ${sessionId}: about ${res.tokensBefore} → ${res.tokensAfter} tokens sent next (the session file keeps everything)`);
+  return res;
+}
+
 /** openTranscript asks the server to open a session's transcript (it sends window/showDocument). */
 async function openTranscript(vscode, client, ui) {
   const { sessions } = await client.sendRequest('agent/sessions', {});
@@ -125,6 +150,7 @@ const COMMANDS = {
   'agentls.cancelTask': cancelTask,
   'agentls.mcpServers': (vscode, client, ui) => mcpServers(vscode, client, ui.view.channel),
   'agentls.startNewChat': newChat,
+  'agentls.compactSession': compactSession,
   'agentls.openTranscript': openTranscript,
   'agentls.showEvents': (vscode, client, ui) => ui.view.channel.show(true),
 };
@@ -142,4 +168,4 @@ function registerCommands(vscode, client, ui) {
     }));
 }
 
-module.exports = { registerCommands, COMMANDS, runSelection, cancelTask, newChat, openTranscript, directiveOf, promptFrom };
+module.exports = { registerCommands, COMMANDS, runSelection, cancelTask, newChat, compactSession, openTranscript, directiveOf, promptFrom };

@@ -136,3 +136,17 @@ test('new chat and transcript: the transcript opens from the state directory, ne
   assert.ok(fresh && fresh !== first.sessionId, `new chat ${fresh} after ${first.sessionId}`);
   assert.equal(w.ui.state.sessionId, fresh);
 });
+
+test('compact: the palette command compacts the session through agent/compact (the model writes the summary)', async (t) => {
+  const w = await world(t, [{ Text: 'Hello from the model.' }, { Text: 'SUMMARY: the user said hello.' }]);
+  if (!w) return;
+  w.stub.answers.inputBox = () => 'say hello';
+  const first = await run(w);
+  assert.equal(first.stopReason, 'end_turn');
+  w.ui.state.sessionId = first.sessionId;
+  const res = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.compactSession'), 10000, 'agentls.compactSession');
+  assert.equal(res.sessionId, first.sessionId);
+  assert.ok(res.tokensBefore > 0 && res.tokensAfter > 0, `tokens ${res.tokensBefore} -> ${res.tokensAfter}`);
+  const infos = w.stub.calls.filter((c) => c.fn === 'showInformationMessage').map((c) => c.args[0]);
+  assert.ok(infos.some((m) => /compacted/.test(m)), `no message says it compacted: ${JSON.stringify(infos)}`);
+});

@@ -322,6 +322,31 @@ function M.new_chat(bufnr, on_done)
   end, bufnr)
 end
 
+--- compact compacts the current session (agent/compact): old tool results
+--- are elided and older turns summarized by the model, so what is sent next
+--- fits its window. The session file keeps everything.
+function M.compact(bufnr, on_done)
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  if not transcript.current then
+    vim.notify("agentls: nothing to compact yet: run a task first", vim.log.levels.WARN)
+    return
+  end
+  lsp.request(client, "agent/compact", { sessionId = transcript.current }, function(err, res)
+    if err then
+      vim.notify("agentls: agent/compact: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    vim.notify(string.format("agentls: compacted %s: about %d -> %d tokens sent next (the session file keeps everything)",
+      res.sessionId, res.tokensBefore, res.tokensAfter), vim.log.levels.INFO)
+    if on_done then
+      on_done(res)
+    end
+  end, bufnr)
+end
+
 --- statusline is a statusline component: "" when idle, else what the agent
 --- is doing. Use it as %{v:lua.require'agentls'.statusline()}.
 function M.statusline()

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"go.lsp.dev/jsonrpc2"
+)
+
+// agentCompact is agent/compact {sessionId}: it compacts what is sent next
+// for the session (old tool results elided, older turns summarized by the
+// model) and answers when done. The session file keeps everything.
+func (s *Server) agentCompact(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := decodeParams(params, &p); err != nil || p.SessionID == "" {
+		if err == nil {
+			err = fmt.Errorf("sessionId is missing")
+		}
+		return nil, invalidParams("agent/compact", err, `{"sessionId": "s1"}`)
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	res, err := core.Compact(ctx, p.SessionID)
+	if err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+	}
+	return res, nil
+}
+
+// cmdCompact is agentls.compact [sessionId?] (the commands' session when
+// absent). It returns at once; the result is a showMessage.
+func (s *Server) cmdCompact(sid string) (any, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	if sid == "" {
+		s.mu.Lock()
+		sid = s.cmdSession
+		s.mu.Unlock()
+	}
+	if sid == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session to compact yet: run a task first, or pass a sessionId (agent/sessions lists them)")
+	}
+	if _, err := core.SessionExists(sid); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+	}
+	s.goFn(func() {
+		res, err := core.Compact(s.ctx, sid)
+		if err != nil {
+			s.showMessage(logWarning, "agentls: compact: "+err.Error())
+			return
+		}
+		s.showMessage(logInfo, fmt.Sprintf("agentls: compacted session %s: about %d → %d tokens sent next (the session file keeps everything)", sid, res.TokensBefore, res.TokensAfter))
+	})
+	return map[string]string{"sessionId": sid}, nil
+}
