@@ -10,7 +10,8 @@
 # Needs what scripts/test.sh needs (Go, and Node with tools/node for the
 # reference servers). The raw `go test -bench` output is kept in a file
 # named at the end. The benchmarks live beside the code they measure:
-# mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/.
+# mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/
+# (figure 8, ACP vs LSP, in internal/bench/acp_bench_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,6 +39,7 @@ if [ "$quick" = 1 ]; then
 	run ./internal/bench 'ServeInitialize' 5x
 	run ./internal/bench 'ServeRSS/(idle|servers=(1|10),)' 1x
 	run ./internal/bench 'EventLatency' 5x
+	run ./internal/bench 'ACPPromptVsLSPRun' 20x
 else
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
 	run ./mcp 'ParallelConnect$' 8x
@@ -48,6 +50,7 @@ else
 	run ./internal/bench 'ServeInitialize' 30x
 	run ./internal/bench 'ServeRSS' 3x
 	run ./internal/bench 'EventLatency' 40x
+	run ./internal/bench 'ACPPromptVsLSPRun' 200x
 fi
 
 go run ./internal/bench/report <"$raw"

@@ -88,6 +88,8 @@ func title(bench, prefix string) string {
 		return fmt.Sprintf("6. peak RSS of agentls serve, %s connected, vs idle", strings.Replace(sub, ",tools=", " servers, ", 1)[len("servers="):]+" tools")
 	case "ServeRSSHistory":
 		return fmt.Sprintf("6. peak RSS of agentls serve after a task of %s tool turns, vs idle", param("turns"))
+	case "ACPPromptVsLSPRun":
+		return "8. ACP session/prompt round trip vs LSP agent/run, same task (tool call + text)"
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -115,6 +117,8 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(ratio <= 1.2, "ratio ≤ 1.2")
 	case strings.HasPrefix(bench, "LoopTurnOverhead/"), strings.HasPrefix(bench, "LoopServers/"):
 		return verdict(m["added-µs"] < 1000, "< 1 ms added per turn")
+	case bench == "ACPPromptVsLSPRun/prompt":
+		return verdict(ratio <= 1.1, "ratio ≤ 1.1")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":
