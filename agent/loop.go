@@ -39,8 +39,10 @@ type run struct {
 	listedGen         uint64              // the registry's ToolsGeneration read before listed
 	curTool, curTitle string              // the tool call being run, for events
 	usage             Usage
-	window            int       // the model's context window, in tokens
-	view              viewState // how the session's history is sent (compact.go)
+	window            int             // the model's context window, in tokens
+	loaded            []string        // MCP tools used or found by search, most recent first (toolsearch.go)
+	offered           map[string]bool // this request's tools when search narrowed them; nil: all
+	view              viewState       // how the session's history is sent (compact.go)
 }
 
 func (r *run) emit(e Event) {
@@ -104,10 +106,20 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	r.view = c.sessions.loadView(r.task.SessionID, history)
 	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: r.window, onUsage: r.billUsage}
 	var m meter
+	offer := c.toolOfferFor(provider, r.window)
+	r.loaded = loadedFromHistory(history)
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
 		// Re-read every turn: a server that connected (or re-listed)
 		// since the last request hot-plugs its tools into this one.
-		tools := r.toolSet(ctx, iter == 0)
+		tools, searching := offer.offer(r.toolSet(ctx, iter == 0), r.loaded)
+		r.offered, env.searchTools = nil, nil
+		if searching {
+			r.offered = make(map[string]bool, len(tools))
+			for _, t := range tools {
+				r.offered[t.Name] = true
+			}
+			env.searchTools = r.searchTools
+		}
 		msgs := sendable(applyView(history, r.view))
 		fixed := len(system)/4 + toolsTokens(tools)
 		if m.next(system, tools, msgs) > int(compactAt*float64(r.window)) {
@@ -169,6 +181,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				out, isErr = r.callEvents(u).finish(errCancelled, true, "cancelled")
 			}
 			results = append(results, model.Block{Type: "tool_result", ToolUseID: u.ID, Content: out, IsError: isErr})
+			if _, ok := r.mcpTools[u.Name]; ok {
+				r.loaded = append([]string{u.Name}, r.loaded...)
+			}
 		}
 		if err := r.store(&history, model.Message{Role: "user", Content: results}); err != nil {
 			return fail("%v", err)
@@ -232,6 +247,9 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	t, isMCP := r.mcpTools[u.Name]
 	if !isBuiltin && !isMCP {
 		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
+	}
+	if isMCP && r.offered != nil && !r.offered[u.Name] {
+		return ev.finish(fmt.Sprintf("ERROR: tool %q is connected but not loaded in this request (too many tools to offer at once): call %s with what you need, and it becomes callable from your next request", u.Name, searchToolName), true, "failed")
 	}
 	if u.InvalidInput != "" {
 		// Never run a tool on arguments the model did not actually give

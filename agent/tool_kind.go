@@ -31,6 +31,7 @@ var builtinKinds = map[string]ToolKind{
 	"run_command":        KindExecute,
 	"list_mcp_resources": KindFetch,
 	"read_mcp_resource":  KindFetch,
+	"search_tools":       KindSearch,
 }
 
 // toolKind is the kind of a call to the tool named name.

@@ -40,6 +40,8 @@ type toolEnv struct {
 	// running marks the call running when its gate allows it without
 	// asking; an approval marks it running itself.
 	running func()
+	// searchTools is search_tools's search; nil when every tool is offered.
+	searchTools func(query string, limit int) string
 }
 
 // gate applies a gated built-in's decision before it acts: Deny refuses,

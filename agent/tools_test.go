@@ -44,7 +44,7 @@ func (tt *toolTest) call(name, args string) (string, bool, string) {
 }
 
 func TestBuiltinNamesAreLegalAndSchemasAreObjects(t *testing.T) {
-	want := []string{"edit_file", "find_files", "list_directory", "list_mcp_resources", "read_file", "read_mcp_resource", "run_command", "search_text", "write_file"}
+	want := []string{"edit_file", "find_files", "list_directory", "list_mcp_resources", "read_file", "read_mcp_resource", "run_command", "search_text", "search_tools", "write_file"}
 	if got := BuiltinToolNames(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Fatalf("BuiltinToolNames() = %v, want %v", got, want)
 	}
