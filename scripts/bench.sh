@@ -11,7 +11,7 @@
 # reference servers). The raw `go test -bench` output is kept in a file
 # named at the end. The benchmarks live beside the code they measure:
 # mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/
-# (figure 8, ACP vs LSP, in internal/bench/acp_bench_test.go).
+# (figure 9, ACP vs LSP, in internal/bench/acp_bench_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

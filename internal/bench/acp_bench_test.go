@@ -112,7 +112,7 @@ func toolTurns(req modeltest.Request) (modeltest.Turn, bool) {
 	return modeltest.Turn{ToolCalls: []modeltest.ToolCall{{Name: "list_directory", Input: `{"path":"."}`}}}, true
 }
 
-// BenchmarkACPPromptVsLSPRun is figure 8: one task (a read-only tool call,
+// BenchmarkACPPromptVsLSPRun is figure 9: one task (a read-only tool call,
 // then text; two model requests) as an ACP session/prompt round trip
 // against the same task as an LSP agent/run round trip, each over stdio
 // from a client in this process to its own agentls with its own fake

@@ -89,7 +89,7 @@ func title(bench, prefix string) string {
 	case "ServeRSSHistory":
 		return fmt.Sprintf("6. peak RSS of agentls serve after a task of %s tool turns, vs idle", param("turns"))
 	case "ACPPromptVsLSPRun":
-		return "8. ACP session/prompt round trip vs LSP agent/run, same task (tool call + text)"
+		return "9. ACP session/prompt round trip vs LSP agent/run, same task (tool call + text)"
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
