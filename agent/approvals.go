@@ -72,11 +72,15 @@ func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID strin
 // approve is the gate of one tool call: it emits the approval events, marks
 // the task awaiting_approval while it waits, and returns the chosen option or
 // the error whose text goes to the model.
-func (r *run) approve(ctx context.Context, callID string, a Approval) (string, error) {
+//
+// Approvals are asked one at a time, even when calls run in parallel.
+func (r *run) approve(ctx context.Context, callID, tool, title string, a Approval) (string, error) {
+	r.approveMu.Lock()
+	defer r.approveMu.Unlock()
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
 	a.ToolCallID = callID
-	r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: r.curTool, Server: a.Server, Title: r.curTitle, Status: "awaiting_approval"})
+	r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: "awaiting_approval"})
 	r.emit(Event{Type: "approval", ApprovalID: a.ApprovalID, State: "waiting"})
 	r.task.setState("awaiting_approval")
 	opt, how := r.core.ask(ctx, a, r.io.Approver)
@@ -84,7 +88,7 @@ func (r *run) approve(ctx context.Context, callID string, a Approval) (string, e
 	r.emit(Event{Type: "approval", ApprovalID: a.ApprovalID, State: "resolved", OptionID: opt})
 	switch how {
 	case approved:
-		r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: r.curTool, Server: a.Server, Title: r.curTitle, Status: "running"})
+		r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: "running"})
 		return opt, nil
 	case timedOut:
 		return "", &deniedError{fmt.Sprintf("ERROR: approval timed out after %s: denied", r.core.cfg.Agent.ApprovalTimeout)}

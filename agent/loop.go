@@ -33,16 +33,16 @@ type run struct {
 	emitMu sync.Mutex
 	seq    int
 
-	mcpTools          map[string]mcp.Tool // this turn's MCP tools by name
-	listed            []mcp.Tool          // the registry's tools toolDefs was built from
-	toolDefs          []model.ToolDef     // this turn's tools, rebuilt only when listed changes
-	listedGen         uint64              // the registry's ToolsGeneration read before listed
-	curTool, curTitle string              // the tool call being run, for events
-	usage             Usage
-	window            int             // the model's context window, in tokens
-	loaded            []string        // MCP tools used or found by search, most recent first (toolsearch.go)
-	offered           map[string]bool // this request's tools when search narrowed them; nil: all
-	view              viewState       // how the session's history is sent (compact.go)
+	mcpTools  map[string]mcp.Tool // this turn's MCP tools by name
+	listed    []mcp.Tool          // the registry's tools toolDefs was built from
+	toolDefs  []model.ToolDef     // this turn's tools, rebuilt only when listed changes
+	listedGen uint64              // the registry's ToolsGeneration read before listed
+	approveMu sync.Mutex          // one approval at a time (approvals.go)
+	usage     Usage
+	window    int             // the model's context window, in tokens
+	loaded    []string        // MCP tools used or found by search, most recent first (toolsearch.go)
+	offered   map[string]bool // this request's tools when search narrowed them; nil: all
+	view      viewState       // how the session's history is sent (compact.go)
 }
 
 func (r *run) emit(e Event) {
@@ -171,20 +171,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		if len(uses) == 0 {
 			return Result{StopReason: "end_turn", Text: lastText}
 		}
-		results := make([]model.Block, 0, len(uses))
-		for _, u := range uses {
-			out, isErr := errCancelled, true
-			if ctx.Err() == nil {
-				out, isErr = r.callTool(ctx, env, u)
-			} else {
-				// A call a cancel kept from starting still ends as cancelled.
-				out, isErr = r.callEvents(u).finish(errCancelled, true, "cancelled")
-			}
-			results = append(results, model.Block{Type: "tool_result", ToolUseID: u.ID, Content: out, IsError: isErr})
-			if _, ok := r.mcpTools[u.Name]; ok {
-				r.loaded = append([]string{u.Name}, r.loaded...)
-			}
-		}
+		results := r.callTools(ctx, env, uses)
 		if err := r.store(&history, model.Message{Role: "user", Content: results}); err != nil {
 			return fail("%v", err)
 		}
@@ -263,7 +250,8 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	}
 	if isBuiltin {
 		ev.title = builtinTitle(u.Name, u.Input)
-		r.curTool, r.curTitle = u.Name, ev.title
+		// Each call gets its own env: calls of one response may run at once.
+		env := *env
 		// A call an approval may follow is not running until it is allowed
 		// (PROTOCOL.md section 3), so a client never shows it as acting yet.
 		if b.gated {
@@ -273,13 +261,12 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		}
 		env.running = func() { ev.status("running") }
 		env.approve = func(ctx context.Context, a Approval) error {
-			_, err := r.approve(ctx, u.ID, a)
+			_, err := r.approve(ctx, u.ID, u.Name, ev.title, a)
 			return err
 		}
-		return ev.finish(runBuiltin(ctx, b, env, u.Input))
+		return ev.finish(runBuiltin(ctx, b, &env, u.Input))
 	}
 	ev.server, ev.title = t.Server, t.Server+" · "+trust.Visible(t.ServerTool)
-	r.curTool, r.curTitle = t.Name, ev.title
 	ev.status("pending")
 	d := r.core.policy().ClassifyCall(ToolInfo(t))
 	switch d.Action {
@@ -289,7 +276,7 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		ev.status("running")
 	default:
 		title, detail := mcpCallCard(t, ev.args)
-		opt, err := r.approve(ctx, u.ID, Approval{
+		opt, err := r.approve(ctx, u.ID, t.Name, ev.title, Approval{
 			Kind: "mcp_call", Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: ev.args,
 			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
 		})
