@@ -175,6 +175,9 @@ func newLoopFixture(b *testing.B, reg *mcp.Registry, root string) *loopFixture {
 	cfg := &config.Config{}
 	cfg.Model = config.Model{Provider: "openai", Name: "fake-model", BaseURL: m.URL() + "/v1", APIKeyEnv: "AGENTLS_BENCH_KEY"}
 	cfg.Agent.MaxIterations = 1000
+	// A window no task here fills: figure 4 is the loop's own cost, not a
+	// compaction's (BenchmarkCompactionTurn measures that).
+	cfg.Model.ContextWindow = 1 << 24
 	cfg.MCP.Policy = []config.PolicyRule{{Pattern: "f__echo", Action: "allow", Origin: config.User}}
 	getenv := func(k string) string {
 		if k == "AGENTLS_BENCH_KEY" {

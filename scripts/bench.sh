@@ -11,7 +11,8 @@
 # reference servers). The raw `go test -bench` output is kept in a file
 # named at the end. The benchmarks live beside the code they measure:
 # mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/
-# (figure 9, ACP vs LSP, in internal/bench/acp_bench_test.go).
+# (figure 9, ACP vs LSP, in internal/bench/acp_bench_test.go; figures 10-13,
+# long sessions, in agent/long_bench_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,6 +41,8 @@ if [ "$quick" = 1 ]; then
 	run ./internal/bench 'ServeRSS/(idle|servers=(1|10),)' 1x
 	run ./internal/bench 'EventLatency' 5x
 	run ./internal/bench 'ACPPromptVsLSPRun' 20x
+	run ./agent 'PromptCache|ToolSearch' 1x
+	run ./agent 'ParallelCalls|CompactionTurn' 3x
 else
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
 	run ./mcp 'ParallelConnect$' 8x
@@ -51,6 +54,8 @@ else
 	run ./internal/bench 'ServeRSS' 3x
 	run ./internal/bench 'EventLatency' 40x
 	run ./internal/bench 'ACPPromptVsLSPRun' 200x
+	run ./agent 'PromptCache|ToolSearch' 2x
+	run ./agent 'ParallelCalls|CompactionTurn' 15x
 fi
 
 go run ./internal/bench/report <"$raw"

@@ -90,6 +90,17 @@ func (d *doctor) model(cfg *config.Config, userPath string) {
 		return
 	}
 	d.printf("  provider  %s\n  model     %s\n  base URL  %s\n", r.Provider, r.Name, r.BaseURL)
+	window := config.ContextWindowFor(cfg.Model.ContextWindow, r.Name)
+	how := "guessed from the model's name; set [model] context_window to the window your server really runs with"
+	if cfg.Model.ContextWindow > 0 {
+		how = "[model] context_window"
+	}
+	d.printf("  window    %d tokens (%s); compacts past %d\n", window, how, window*3/4)
+	if n := config.MaxToolsFor(cfg.Model.MaxTools, r.Provider); n > 0 {
+		d.printf("  tools     at most %d per request; past that or %d tokens of MCP definitions, tool search\n", n, config.ToolBudgetFor(cfg.MCP.ToolBudgetTokens, window))
+	} else {
+		d.printf("  tools     past %d tokens of MCP definitions per request, tool search\n", config.ToolBudgetFor(cfg.MCP.ToolBudgetTokens, window))
+	}
 	if r.Why != "" {
 		d.printf("  chosen    %s\n", r.Why)
 	}

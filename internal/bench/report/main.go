@@ -90,6 +90,14 @@ func title(bench, prefix string) string {
 		return fmt.Sprintf("6. peak RSS of agentls serve after a task of %s tool turns, vs idle", param("turns"))
 	case "ACPPromptVsLSPRun":
 		return "9. ACP session/prompt round trip vs LSP agent/run, same task (tool call + text)"
+	case "PromptCache":
+		return fmt.Sprintf("10. billed input tokens of a 30-turn task with the prompt cache vs without, %s wire", param("wire"))
+	case "ToolSearch":
+		return "11. tool-definition tokens per request, 200 MCP tools, tool search vs all tools"
+	case "ParallelCalls":
+		return "12. one response with 4 independent 300 ms calls vs one such call"
+	case "CompactionTurn":
+		return "13. the turn that compacts (elide + model summary) vs the same turn within the window"
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -119,6 +127,12 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(m["added-µs"] < 1000, "< 1 ms added per turn")
 	case bench == "ACPPromptVsLSPRun/prompt":
 		return verdict(ratio <= 1.1, "ratio ≤ 1.1")
+	case strings.HasPrefix(bench, "PromptCache/"):
+		return verdict(ratio <= 0.2, "ratio ≤ 0.2")
+	case bench == "ToolSearch":
+		return verdict(ratio <= 0.25, "ratio ≤ 0.25")
+	case bench == "ParallelCalls":
+		return verdict(ratio <= 1.3, "ratio ≤ 1.3")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":
