@@ -455,6 +455,8 @@ func (r *run) billUsage(u model.Usage) {
 	r.usage.OutputTokens += u.OutputTokens
 	r.usage.CacheReadTokens += u.CacheReadTokens
 	r.usage.CacheWriteTokens += u.CacheWriteTokens
+	snapshot := r.usage
+	r.task.usage.Store(&snapshot)
 }
 
 // contextWindow is the window of the configured model (config.ContextWindowFor).

@@ -169,6 +169,7 @@ type Task struct {
 	result Result
 	cancel context.CancelFunc
 	state  atomic.Value // string: running | awaiting_approval | done
+	usage  atomic.Pointer[Usage] // so far, for agent/tasks
 }
 
 // Done is closed when the task has ended.
@@ -261,6 +262,7 @@ type TaskInfo struct {
 	State     string    `json:"state"` // running | awaiting_approval | done
 	Prompt    string    `json:"prompt"`
 	StartedAt time.Time `json:"startedAt"`
+	Usage     Usage     `json:"usage"` // tokens so far, cache reads and writes included
 }
 
 // Tasks lists the running tasks, oldest first.
@@ -269,7 +271,11 @@ func (c *Core) Tasks() []TaskInfo {
 	defer c.mu.Unlock()
 	out := make([]TaskInfo, 0, len(c.tasks))
 	for _, t := range c.tasks {
-		out = append(out, TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Prompt, StartedAt: t.StartedAt})
+		info := TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Prompt, StartedAt: t.StartedAt}
+		if u := t.usage.Load(); u != nil {
+			info.Usage = *u
+		}
+		out = append(out, info)
 	}
 	sortTasks(out)
 	return out
