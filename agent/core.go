@@ -168,7 +168,7 @@ type Task struct {
 	done   chan struct{}
 	result Result
 	cancel context.CancelFunc
-	state  atomic.Value // string: running | awaiting_approval | done
+	state  atomic.Value          // string: running | awaiting_approval | done
 	usage  atomic.Pointer[Usage] // so far, for agent/tasks
 }
 
