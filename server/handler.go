@@ -88,11 +88,11 @@ func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	}
 	ctx, cancel := context.WithCancel(s.ctx)
 	key := idKey(call.ID())
-	s.inflight.add(key, cancel)
+	token := s.inflight.add(key, cancel)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		defer s.inflight.remove(key)
+		defer s.inflight.remove(key, token)
 		defer cancel()
 		var (
 			result any
@@ -159,35 +159,53 @@ func decodeParams(params json.RawMessage, v any) error {
 	return json.Unmarshal(params, v)
 }
 
-// inflight maps request ids to the cancel funcs of their handlers.
+// inflight maps request ids to the cancel funcs of their handlers. Ids
+// should be unique among requests in flight, but a client may reuse one:
+// each request keeps its own entry, so the second one finishing does not
+// take the first one's with it, and $/cancelRequest for the id reaches every
+// request still running under it.
 type inflight struct {
-	mu sync.Mutex
-	m  map[string]context.CancelFunc
+	mu   sync.Mutex
+	next uint64
+	m    map[string]map[uint64]context.CancelFunc
 }
 
-func (f *inflight) add(key string, cancel context.CancelFunc) {
+// add records a handler's cancel func and returns the token that removes it.
+func (f *inflight) add(key string, cancel context.CancelFunc) uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.m == nil {
-		f.m = map[string]context.CancelFunc{}
+		f.m = map[string]map[uint64]context.CancelFunc{}
 	}
-	f.m[key] = cancel
+	if f.m[key] == nil {
+		f.m[key] = map[uint64]context.CancelFunc{}
+	}
+	f.next++
+	f.m[key][f.next] = cancel
+	return f.next
 }
 
-func (f *inflight) remove(key string) {
+func (f *inflight) remove(key string, token uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	delete(f.m, key)
+	delete(f.m[key], token)
+	if len(f.m[key]) == 0 {
+		delete(f.m, key)
+	}
 }
 
+// cancel cancels every request in flight under key.
 func (f *inflight) cancel(key string) bool {
 	f.mu.Lock()
-	cancel, ok := f.m[key]
-	f.mu.Unlock()
-	if ok {
-		cancel()
+	var cancels []context.CancelFunc
+	for _, c := range f.m[key] {
+		cancels = append(cancels, c)
 	}
-	return ok
+	f.mu.Unlock()
+	for _, c := range cancels {
+		c()
+	}
+	return len(cancels) > 0
 }
 
 // idKey normalizes a request id: numbers as "#N", strings quoted, so that 1

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -108,7 +109,7 @@ func New(opts Options) *Server {
 // the caller exits the process.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	s.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	s.conn = jsonrpc2.NewConn(newStream(rwc, s.opts.Logf))
 	logsDone := make(chan struct{})
 	go func() {
 		defer close(logsDone)
@@ -120,10 +121,9 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	code := 0
 	select {
 	case <-s.conn.Done():
+		code = s.readEndCode()
 	case <-s.exitCh:
-		s.mu.Lock()
-		code = s.exitCode
-		s.mu.Unlock()
+		code = s.exitStatus()
 	case <-ctx.Done():
 	}
 	s.cancel()
@@ -152,6 +152,37 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	s.conn.Close()
 	return code
+}
+
+// exitStatus is the exit code the exit notification set.
+func (s *Server) exitStatus() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.exitCode
+}
+
+// readEndCode is the exit code when reading the client stopped: the exit
+// notification's if it came first; 0 at a clean end of input (the editor
+// closed our stdin); 1, said on stderr, when the input could not be read
+// (a frame that cannot be delimited, a read error). Exiting silently with
+// 0 there left editors and users with no clue.
+func (s *Server) readEndCode() int {
+	select {
+	case <-s.exitCh:
+		return s.exitStatus()
+	default:
+	}
+	err := s.conn.Err()
+	if err == nil || errors.Is(err, io.EOF) {
+		return 0
+	}
+	var fe *framingError
+	if errors.As(err, &fe) {
+		s.opts.Logf("%v; agentls cannot find the next message and exits", fe)
+	} else {
+		s.opts.Logf("agentls: reading from the client: %v; exiting", err)
+	}
+	return 1
 }
 
 // closeAll ends every task and every MCP server, once.

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
+)
+
+// A well-framed message that is not valid JSON-RPC gets the error reply
+// JSON-RPC 2.0 requires, and agentls goes on: the next request is answered.
+// Before, each of these ended agentls silently with exit code 0.
+func TestBadMessagesGetTheSpecsErrorAndTheConnectionGoesOn(t *testing.T) {
+	tests := []struct {
+		name, body string
+		code       int
+		id         string // the id the error reply carries
+	}{
+		{"a torn JSON body", `{"jsonrpc":`, -32700, "null"},
+		{"a body that is not JSON", `hello, agentls`, -32700, "null"},
+		{"a batch array", `[{"jsonrpc":"2.0","id":5,"method":"agent/tasks"}]`, -32600, "null"},
+		{"a JSON string, not an object", `"agent/tasks"`, -32600, "null"},
+		{"a numeric method", `{"jsonrpc":"2.0","id":5,"method":42}`, -32600, "5"},
+		{"a numeric method without id", `{"jsonrpc":"2.0","method":1,"params":{}}`, -32600, "null"},
+		{"an id of 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"agent/tasks"}`, -32600, "null"},
+		{"an object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"agent/tasks"}`, -32600, "null"},
+		{"an id beyond 32 bits", `{"jsonrpc":"2.0","id":4294967296,"method":"agent/tasks"}`, -32600, "null"},
+		{"an empty method with an id", `{"jsonrpc":"2.0","id":6,"method":""}`, -32600, "6"},
+		{"an empty method with a string id", `{"jsonrpc":"2.0","id":"r6","method":"","params":{}}`, -32600, `"r6"`},
+		{"no method and no result", `{"jsonrpc":"2.0","id":7}`, -32600, "7"},
+		{"a wrong jsonrpc version", `{"jsonrpc":"1.0","id":8,"method":"agent/tasks"}`, -32600, "8"},
+		{"string params", `{"jsonrpc":"2.0","id":9,"method":"agent/tasks","params":"x"}`, -32600, "9"},
+		{"an empty body", ``, -32700, "null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, "")
+			c := startRaw(t, e)
+			c.initialize(e.root)
+			c.send(tt.body)
+			r := c.next("the error reply", func(f rawFrame) bool { return f.Method == "" && f.Error != nil })
+			if r.Error.Code != tt.code || string(r.ID) != tt.id {
+				t.Errorf("reply = code %d id %s (%s), want code %d id %s", r.Error.Code, r.ID, r.Error.Message, tt.code, tt.id)
+			}
+			if !strings.HasPrefix(r.Error.Message, "agentls: ") {
+				t.Errorf("error message %q does not say who answered", r.Error.Message)
+			}
+			c.send(`{"jsonrpc":"2.0","id":100,"method":"agent/tasks","params":{}}`)
+			if next := c.reply("100"); next.Error != nil || !strings.Contains(string(next.Result), `"tasks"`) {
+				t.Errorf("the next request got %s %+v, want its result", next.Result, next.Error)
+			}
+		})
+	}
+}
+
+// A frame that cannot be delimited leaves no next message to read: agentls
+// exits non-zero and says on stderr why, quoting what it read. A
+// Content-Length over the cap is refused before anything is allocated.
+func TestUnreadableFramesExitNonZeroSayingWhy(t *testing.T) {
+	tests := []struct {
+		name, bytes string
+		want        []string // on stderr
+	}{
+		{"a negative Content-Length", "Content-Length: -5\r\n\r\n{}", []string{"Content-Length \"-5\" is not a byte count", `read "Content-Length: -5\r\n"`}},
+		{"a non-numeric Content-Length", "Content-Length: lots\r\n\r\n{}", []string{"Content-Length \"lots\" is not a byte count"}},
+		{"no Content-Length", "Content-Type: application/json\r\n\r\n{}", []string{"no Content-Length header"}},
+		{"a header line without a colon", "hello agentls\r\n\r\n", []string{`header line "hello agentls" has no colon`}},
+		{"a JSON body without any header", "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"agent/tasks\"}\r\n\r\n", []string{"no Content-Length header", `{\"jsonrpc\":\"2.0\",\"id\":2`}},
+		{"a Content-Length of 2147483647", "Content-Length: 2147483647\r\n\r\n{}", []string{"Content-Length 2147483647 is over the limit of 67108864 bytes"}},
+		{"a header that never ends", "Content-Length: 2\r\nX-Pad: " + strings.Repeat("a", 5000), []string{"a header line longer than 4096 bytes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newEnv(t, "")
+			c := startRaw(t, e)
+			c.initialize(e.root)
+			c.write(tt.bytes)
+			if code := c.waitExit(); code == 0 {
+				t.Errorf("exit code 0 after %q, want non-zero", tt.bytes)
+			}
+			stderr := c.stderrText()
+			for _, w := range append(tt.want, "unreadable LSP message") {
+				if !strings.Contains(stderr, w) {
+					t.Errorf("stderr = %q, want it to contain %q", stderr, w)
+				}
+			}
+		})
+	}
+}
+
+// The input ending in the middle of a frame is a framing error too; at a
+// frame boundary it is the editor closing agentls's stdin (exit code 0,
+// which the vscode owner's rules keep).
+func TestInputEndingMidFrameExitsNonZero(t *testing.T) {
+	e := newEnv(t, "")
+	c := startRaw(t, e)
+	c.initialize(e.root)
+	c.write("Content-Length: 50\r\n\r\n{\"jsonrpc\":")
+	c.stdin.Close()
+	if code := c.waitExit(); code == 0 {
+		t.Errorf("exit code 0 after a torn frame, want non-zero")
+	}
+	if s := c.stderrText(); !strings.Contains(s, "the input ended after 11 of 50 body bytes") {
+		t.Errorf("stderr = %q, want the torn frame explained", s)
+	}
+}
+
+// Two requests in flight with the same id: the second finishing must not
+// take the first one's cancel with it. $/cancelRequest for the id still
+// cancels the first (an agent/run waiting on an approval).
+func TestCancelRequestReachesARequestWhoseIDWasReused(t *testing.T) {
+	e := newEnv(t, "")
+	e.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "run_command", Input: `{"command":"echo never"}`}}})
+	c := startRaw(t, e)
+	c.initialize(e.root)
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"agent/run","params":{"prompt":"run it"}}`)
+	c.next("the approval request", func(f rawFrame) bool { return f.Method == "agent/requestApproval" })
+	c.send(`{"jsonrpc":"2.0","id":7,"method":"agent/tasks","params":{}}`)
+	if r := c.reply("7"); !strings.Contains(string(r.Result), `"tasks"`) {
+		t.Fatalf("agent/tasks with the reused id answered %s %+v", r.Result, r.Error)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":7}}`)
+	r := c.reply("7")
+	if r.Error != nil || !strings.Contains(string(r.Result), `"stopReason":"cancelled"`) {
+		t.Errorf("agent/run answered %s %+v, want stopReason cancelled", r.Result, r.Error)
+	}
+	c.send(`{"jsonrpc":"2.0","id":8,"method":"agent/tasks","params":{}}`)
+	if r := c.reply("8"); r.Error != nil {
+		t.Errorf("next request: %+v", r.Error)
+	}
+}
