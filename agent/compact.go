@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"strings"
 
@@ -108,12 +107,6 @@ func (s sessionStore) saveView(id string, v viewState) error {
 	return os.Rename(tmp, s.viewPath(id))
 }
 
-func (s sessionStore) removeView(id string) {
-	if err := os.Remove(s.viewPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		_ = err // a stale view is dropped on load anyway (its prefix no longer matches)
-	}
-}
-
 // applyView is what is sent for stored under v (before sendable merges
 // adjacent user messages).
 func applyView(stored []model.Message, v viewState) []model.Message {
@@ -201,7 +194,6 @@ func estimate(system string, tools []model.ToolDef, msgs []model.Message) int {
 // meter counts a task's context: the tokens the last response reported for
 // its request, plus an estimate of what was added since.
 type meter struct {
-	window  int
 	sent    []model.Message // the view last sent
 	tools   int             // its tools' estimate
 	tokens  int             // the input tokens its response reported

@@ -91,8 +91,11 @@ func startGuardLocked() error {
 	}
 	cmd := &exec.Cmd{Path: exe, Args: []string{exe, guardArg}, Stdin: r, Stderr: os.Stderr,
 		// Its own group: a Ctrl-C at our terminal must not take the guard first.
-		// SIGTERM on our death is a second trigger besides the pipe's end.
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}}
+		// No parent-death signal: the pipe's end is the trigger. A signal on
+		// our death could kill the guard before its runtime installed its
+		// handler, or be handled before it read the groups we registered
+		// just before dying; both left a run_command's forks running.
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
 	runtime.LockOSThread()
 	err = cmd.Start()
 	runtime.UnlockOSThread()
@@ -148,6 +151,12 @@ func runGuard() int {
 	select {
 	case <-eof:
 	case <-sigs:
+		// Read what agentls wrote before the signal: if agentls is gone the
+		// pipe ends at once; if not, act on what is known after a moment.
+		select {
+		case <-eof:
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
 	mu.Lock()
 	defer mu.Unlock()

@@ -234,9 +234,14 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 	})
 	// Drop anything typed before this card was shown: a stray "y" must
 	// never answer a question the user has not seen.
+	// A closed channel (end of input) is left for the read below.
 	for drained := false; !drained; {
 		select {
-		case <-t.lines:
+		case _, ok := <-t.lines:
+			if !ok {
+				fmt.Fprintf(t.out, "\n%s\n(end of input: denied)\n", a.Title)
+				return "reject_once", nil
+			}
 		default:
 			drained = true
 		}
