@@ -1,4 +1,4 @@
-// Package server is agentls's LSP front: it speaks PROTOCOL.md over one
+// Package server is agentls's LSP front: it speaks docs/protocol.md over one
 // JSON-RPC connection and translates between the protocol and the packages
 // below it (agent, mcp, trust, config). It owns the connection's concurrency
 // (one goroutine per request, its own $/cancelRequest), documents and their

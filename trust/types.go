@@ -3,6 +3,7 @@
 // redaction (G4). Decisions are pure functions; the store is the only state.
 // The code that decides a call is the same code that fills the policy column
 // of the server list, so the two can never disagree. It never starts a process.
+// The gates G1-G4 are defined in docs/security.md.
 package trust
 
 // Action is a policy outcome.
