@@ -67,6 +67,17 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	}
 	d := guardGit(ctx, decideCommand(classify, a.Shell, env.autopilot), classify, a.Shell, dir.Real, commandEnv(env.hideEnv))
 	d = guardLinks(d, classify, a.Shell, dir.Real, env.ws.Folders())
+	runArgv, runEnv := argv, commandEnv(env.hideEnv)
+	var confined *confinedCommand
+	if d.Action == trust.Allow {
+		c, err := confineCommand(argv, env.ws.Folders(), runEnv)
+		if err != nil {
+			d = cannotConfine(err)
+		} else {
+			confined, runArgv, runEnv = c, c.argv, c.env
+			defer os.RemoveAll(c.tmp)
+		}
+	}
 	detail := a.Command + "\n\nin " + dir.Path + "\n(" + d.Reason + ")"
 	if err := env.gate(ctx, d, Approval{
 		Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
@@ -75,7 +86,7 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	}); err != nil {
 		return "", err
 	}
-	res, err := runProcess(ctx, argv, dir.Real, commandEnv(env.hideEnv), timeout, env.maxBytes)
+	res, err := runProcess(ctx, runArgv, dir.Real, runEnv, timeout, env.maxBytes)
 	if err != nil {
 		return "", fmt.Errorf("run_command: start %s: %w", trust.ShellQuote(argv[:1]), err)
 	}
@@ -88,6 +99,9 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 		return "", fmt.Errorf("command timed out after %s; its process group was killed. Output so far:\n%s", timeout, out)
 	case res.Cancelled:
 		return "", context.Canceled
+	}
+	if confined != nil && res.ExitCode != 0 {
+		out = strings.TrimRight(out, "\n") + "\n" + confinedNote
 	}
 	return fmt.Sprintf("%s\n[exit code %d]", strings.TrimRight(out, "\n"), res.ExitCode), nil
 }

@@ -13,6 +13,8 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/agentls/agentls/internal/sandbox"
 )
 
 // version is set with -ldflags "-X main.version=..." by release builds.
@@ -36,6 +38,7 @@ model:  set ANTHROPIC_API_KEY, or OPENAI_API_KEY, or run Ollama on localhost
 `
 
 func main() {
+	sandbox.Hook() // the launcher of confined commands: `agentls __agentls_confine ...` never returns
 	mcpSupervisorHook()
 	os.Exit(run(os.Args[1:]))
 }
