@@ -160,7 +160,7 @@ func TestAutopilotRunsReadOnlyCommandsConfined(t *testing.T) {
 		"git status":            "On branch main",
 		"git log -p":            "+three",
 		"git log --oneline":     "two",
-		"git diff HEAD^":       "+three",
+		"git diff HEAD^":        "+three",
 		"git grep needle":       "f.txt:needle one",
 		"grep -rn needle f.txt": "2:needle two",
 		"ls":                    "f.txt",
