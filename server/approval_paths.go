@@ -162,19 +162,21 @@ func (s *Server) diagnosticURI(path string) string {
 // approvalSubject is how an approval is named in one line: "fs · write_file"
 // for MCP calls, "run_command <argv>" for commands (their title, "Run
 // command?", would make two waiting commands read alike), the title
-// otherwise.
+// otherwise. Every part goes through trust.Visible: a server names its
+// tools, and a newline, terminal escape or bidi override in a name would
+// fake or hide part of the one line an editor like Helix shows.
 func approvalSubject(a agent.Approval) string {
 	switch {
 	case a.Server != "" && a.Tool != "" && a.Kind != "mcp_launch":
-		return a.Server + " · " + a.Tool
+		return trust.Visible(a.Server) + " · " + trust.Visible(a.Tool)
 	case a.Kind == "command" && len(a.Command) > 0:
 		tool := a.Tool
 		if tool == "" {
 			tool = "command"
 		}
-		return capRunes(tool+" "+trust.ShellQuote(a.Command), subjectMax)
+		return capRunes(trust.Visible(tool)+" "+trust.ShellQuote(a.Command), subjectMax)
 	}
-	return a.Title
+	return trust.Visible(a.Title)
 }
 
 // subjectMax caps a subject in a code action title (a picker line); the

@@ -33,6 +33,7 @@ var (
 	linger         = flag.Bool("linger", false, "keep running after stdin closes, like server-everything")
 	ignoreTerm     = flag.Bool("ignore-term", false, "ignore SIGTERM, so only SIGKILL stops it")
 	pageSize       = flag.Int("page-size", 0, "list at most this many tools or resources per page (0: the SDK's default)")
+	extraTool      = flag.String("tool", "", "add a tool with exactly this name (any bytes: tests of hostile names)")
 	marker         = flag.String("marker", "", "ignored; tests find this process by it in the process table")
 )
 

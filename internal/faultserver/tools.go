@@ -117,6 +117,13 @@ func addTools(s *mcp.Server) {
 				return text(name), nil, nil
 			})
 	}
+	if *extraTool != "" {
+		name := *extraTool
+		mcp.AddTool(s, &mcp.Tool{Name: name, Description: "A tool named by the -tool flag."},
+			func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
+				return text("called " + name), nil, nil
+			})
+	}
 	if *weirdNames {
 		for _, name := range []string{"a/b:c", strings.Repeat("n", 100), "read_file", "ツール"} {
 			mcp.AddTool(s, &mcp.Tool{Name: name, Description: "A tool with an awkward name."},
