@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ func guardGit(ctx context.Context, d trust.Decision, words []string, shell bool,
 	ctx, cancel := context.WithTimeout(ctx, gitProbeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "config", "--list", "--show-scope", "-z")
-	cmd.Dir, cmd.Env = dir, env
+	cmd.Dir, cmd.Env = gitDir(words, shell, dir), env
 	out, err := cmd.Output()
 	if err != nil {
 		return trust.Decision{Action: trust.Ask, Reason: "asks: the repository's git config could not be checked for settings that run programs (" + err.Error() + ")"}
@@ -35,6 +36,30 @@ func guardGit(ctx context.Context, d trust.Decision, words []string, shell bool,
 		return trust.Decision{Action: trust.Ask, Reason: "asks even under autopilot: " + strings.Join(risks, "; ")}
 	}
 	return d
+}
+
+// gitDir is the folder git works in for the command: dir, changed by
+// each leading -C FOLDER the way git applies them (relative to the one
+// before). Its config, not dir's, decides what git runs.
+func gitDir(words []string, shell bool, dir string) string {
+	if shell && len(words) == 1 {
+		w, err := splitWords(words[0])
+		if err != nil {
+			w = strings.Fields(words[0])
+		}
+		words = w
+	}
+	for i := 1; i < len(words) && strings.HasPrefix(words[i], "-"); i++ {
+		if words[i] == "-C" && i+1 < len(words) {
+			i++
+			if filepath.IsAbs(words[i]) {
+				dir = words[i]
+			} else {
+				dir = filepath.Join(dir, words[i])
+			}
+		}
+	}
+	return dir
 }
 
 // isGit reports whether the command runs git (argv, or the first word of

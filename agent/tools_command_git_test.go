@@ -51,9 +51,23 @@ func TestAutopilotGitAsksWhenTheRepositoryConfigRunsPrograms(t *testing.T) {
 		t.Fatalf("status %s, asks %d (%+v); want a card naming diff.external; output %q", status, len(tt.asks), tt.asks, out)
 	}
 
+	// The same repository reached with git -C from the workspace root: git
+	// reads the config of the -C folder, so that is the one checked.
+	for _, cmd := range []string{"git -C evil.git diff HEAD^ HEAD", "git -C . -C evil.git log -p", "git --no-pager -C evil.git diff HEAD^ HEAD"} {
+		before := len(tt.asks)
+		out, _, status := tt.call("run_command", `{"command":"`+cmd+`"}`)
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%s: autopilot ran the repository's diff.external (%s %q)", cmd, status, out)
+		}
+		if status != "denied" || len(tt.asks) != before+1 || !strings.Contains(tt.asks[len(tt.asks)-1].Detail, "diff.external") {
+			t.Errorf("%s: status %s, asks %d; want a card naming diff.external; output %q", cmd, status, len(tt.asks)-before, out)
+		}
+	}
+
 	tt.deny = false
+	before := len(tt.asks)
 	run(bare, "config", "--unset", "diff.external")
-	if out, isErr, _ := tt.call("run_command", `{"command":"git log --oneline","cwd":"evil.git"}`); isErr || !strings.Contains(out, "two") || len(tt.asks) != 1 {
-		t.Errorf("a plain repository's git log under autopilot = %q, asks %d; want it run without a card", out, len(tt.asks))
+	if out, isErr, _ := tt.call("run_command", `{"command":"git log --oneline","cwd":"evil.git"}`); isErr || !strings.Contains(out, "two") || len(tt.asks) != before {
+		t.Errorf("a plain repository's git log under autopilot = %q, asks %d; want it run without a card", out, len(tt.asks)-before)
 	}
 }

@@ -128,28 +128,65 @@ func secretFile(base string) bool {
 		strings.HasSuffix(b, ".p12") || strings.HasSuffix(b, ".pfx") || strings.HasPrefix(b, "id_rsa")
 }
 
-// withFlags flags arguments of prog that are in bad (exact, or as the
-// "--flag=" prefix) and then checks paths.
+// withFlags flags arguments of prog that are in bad (see flaggedArgs) and
+// then checks paths.
 func withFlags(bad map[string]string) func(string, []string) []string {
 	return func(prog string, args []string) []string {
 		return append(flaggedArgs(prog, args, bad), readsPaths(prog, args)...)
 	}
 }
 
-// flaggedArgs gives a reason, "<label> <arg> <why>", for each argument found
-// in bad, exactly or as the "--flag=" prefix of "--flag=value".
+// flaggedArgs gives a reason, "<label> <arg> <why>", for each argument
+// that may mean a flag in bad, the way getopt and git's option parser read
+// it: a long option also as any prefix of at least two letters ("--outp"
+// is --output, GNU and git accept unambiguous abbreviations) with or
+// without "=value"; a one-letter option also with its value attached
+// ("-oFILE") or bundled after other letters ("-ro FILE"). Over-flags on
+// purpose ("-to" where t takes a value is read as -o): a false flag costs
+// one click. Options after "--" are operands and not checked.
 func flaggedArgs(label string, args []string, bad map[string]string) []string {
 	var reasons []string
 	for _, a := range args {
-		name := a
-		if i := strings.IndexByte(a, '='); i > 0 && strings.HasPrefix(a, "-") {
-			name = a[:i]
+		if a == "--" {
+			break
 		}
-		if why, ok := bad[name]; ok {
+		if why, ok := matchFlag(a, bad); ok {
 			reasons = append(reasons, label+" "+a+" "+why)
 		}
 	}
 	return reasons
+}
+
+func matchFlag(a string, bad map[string]string) (string, bool) {
+	if !strings.HasPrefix(a, "-") || a == "-" {
+		return "", false
+	}
+	name := a
+	if i := strings.IndexByte(a, '='); i > 0 {
+		name = a[:i]
+	}
+	if why, ok := bad[name]; ok {
+		return why, true
+	}
+	if strings.HasPrefix(name, "--") {
+		if len(name) < 3 {
+			return "", false
+		}
+		for flag, why := range bad {
+			if strings.HasPrefix(flag, "--") && strings.HasPrefix(flag, name) {
+				return why, true
+			}
+		}
+		return "", false
+	}
+	// A single dash: letters bundled, the first one taking a value ends
+	// the bundle; any letter in bad may be where the value starts.
+	for _, c := range a[1:] {
+		if why, ok := bad["-"+string(c)]; ok {
+			return why, true
+		}
+	}
+	return "", false
 }
 
 // onlyFlags accepts only the listed arguments: for programs that change the

@@ -31,6 +31,14 @@ var mustFlagShell = []string{
 	"tee out.txt", "mv a b", "cp a b", "ln -s target link", "touch x", "mkdir -p x", "truncate -s 0 file",
 	"dd if=/dev/zero of=/dev/sda", "sort -o names.txt names.txt", "sort --output=names.txt names.txt", "tree -o out.txt",
 	"uniq in.txt out.txt", "file -C -m magic",
+	// flags nobody wrote out in full: GNU and git accept any unambiguous
+	// prefix of a long option, a short option's value may be attached, and
+	// short options bundle (red-team findings)
+	"git grep -O'touch X; echo' needle", "git grep -Ovim needle", "git grep -iO needle",
+	"git grep --open-files-in-pag=vim needle", "git grep --open=vim needle",
+	"sort --compress-prog=sh -S 1k f", "sort --compress=sh f", "sort -oFILE f", "sort --outp=FILE f",
+	"sort --out FILE f", "sort --o=FILE f", "sort -ro out f", "tree -oout.txt", "tree --fromf list", "file -Cm magic",
+	"git log --outp=x", "git diff --output=x", "git diff --ext-d HEAD", "git log -p --ext-diff",
 	// privileges and permissions
 	"sudo ls", "sudo rm -rf /", "doas cat /etc/shadow", "su -c id", "chmod 777 file", "chmod +x run.sh", "chown root file",
 	// git that writes, publishes or runs code
