@@ -30,6 +30,19 @@ func TestInitializeAndAPlainTurn(t *testing.T) {
 	if got := out.text(); got != "hello from the model" {
 		t.Errorf("agent_message_chunk text = %q", got)
 	}
+	// The turn's usage: how full the window is, as the last update.
+	var usage []updateIn
+	for _, u := range out.Updates {
+		if u.Update.SessionUpdate == "usage_update" {
+			usage = append(usage, u.Update)
+		}
+	}
+	if len(usage) != 1 || usage[0].Used == nil || usage[0].Size == nil || *usage[0].Used <= 0 || *usage[0].Size < *usage[0].Used {
+		t.Fatalf("usage_update = %+v, want one with 0 < used <= size", usage)
+	}
+	if last := out.Updates[len(out.Updates)-1].Update.SessionUpdate; last != "usage_update" {
+		t.Errorf("last update = %s, want usage_update", last)
+	}
 }
 
 // faultServer is TOML for a user-config fault server named fs with marker

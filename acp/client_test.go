@@ -106,6 +106,8 @@ type updateIn struct {
 	SessionUpdate string `json:"sessionUpdate"`
 	toolCallIn
 	AvailableCommands []availableCommand `json:"availableCommands"`
+	Used              *int               `json:"used"`
+	Size              *int               `json:"size"`
 }
 
 type toolCallIn struct {

@@ -74,6 +74,11 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 			tc.Content = append(tc.Content, toolCallContent{Type: "content", Content: &out})
 		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: tc}}
+	case "done":
+		// The turn's last update: how full the window is, where known.
+		if u := e.Usage; u != nil && u.ContextWindow > 0 {
+			return []sessionUpdate{{SessionUpdate: updateUsage, Usage: &usageUpdate{Used: u.ContextTokens, Size: u.ContextWindow}}}
+		}
 	}
 	return nil
 }

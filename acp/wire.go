@@ -52,6 +52,7 @@ const (
 	updateToolCall          = "tool_call"
 	updateToolCallUpdate    = "tool_call_update"
 	updateAvailableCommands = "available_commands_update"
+	updateUsage             = "usage_update"
 )
 
 // Permission outcomes.
@@ -204,6 +205,14 @@ type sessionUpdate struct {
 	Content           *contentBlock      `json:"-"` // chunks; see MarshalJSON
 	ToolCall          *toolCall          `json:"-"`
 	AvailableCommands []availableCommand `json:"availableCommands,omitempty"`
+	Usage             *usageUpdate       `json:"-"`
+}
+
+// usageUpdate is how full the session's context window is: the tokens in
+// context after the last response, of the model's window.
+type usageUpdate struct {
+	Used int `json:"used"`
+	Size int `json:"size"`
 }
 
 // MarshalJSON flattens the variant into the update object, as the schema's
@@ -220,6 +229,11 @@ func (u sessionUpdate) MarshalJSON() ([]byte, error) {
 			SessionUpdate string `json:"sessionUpdate"`
 			toolCall
 		}{u.SessionUpdate, *u.ToolCall})
+	case u.Usage != nil:
+		return json.Marshal(struct {
+			SessionUpdate string `json:"sessionUpdate"`
+			usageUpdate
+		}{u.SessionUpdate, *u.Usage})
 	}
 	return json.Marshal(struct {
 		SessionUpdate     string             `json:"sessionUpdate"`
