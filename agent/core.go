@@ -44,24 +44,18 @@ type Options struct {
 	Root string
 }
 
-// The SPEC.md defaults for limits the config leaves at zero.
-const (
-	defaultMaxIterations   = 25
-	defaultApprovalTimeout = 5 * time.Minute
-	defaultStartupWait     = 5 * time.Second
-	defaultResultMaxBytes  = 64 << 10
-	defaultDescriptionMax  = 1024
-)
-
 // Core is one agentls process's agent: it runs tasks and owns sessions.
 type Core struct {
-	cfg      config.Config
-	reg      *mcp.Registry
-	store    *trust.Store
-	stateDir string
-	root     string
-	logf     func(format string, args ...any)
-	sessions sessionStore
+	cfg    config.Config
+	loaded *config.Config // as Open loaded it (nil from New)
+	// ownsRegistry: Open built reg, so Close stops its servers.
+	ownsRegistry bool
+	reg          *mcp.Registry
+	store        *trust.Store
+	stateDir     string
+	root         string
+	logf         func(format string, args ...any)
+	sessions     sessionStore
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -90,19 +84,19 @@ func New(opts Options) (*Core, error) {
 	}
 	lim := &c.cfg
 	if lim.Agent.MaxIterations <= 0 {
-		lim.Agent.MaxIterations = defaultMaxIterations
+		lim.Agent.MaxIterations = config.DefaultMaxIterations
 	}
 	if lim.Agent.ApprovalTimeout <= 0 {
-		lim.Agent.ApprovalTimeout = defaultApprovalTimeout
+		lim.Agent.ApprovalTimeout = config.DefaultApprovalTimeout
 	}
 	if lim.MCP.StartupWait <= 0 {
-		lim.MCP.StartupWait = defaultStartupWait
+		lim.MCP.StartupWait = config.DefaultStartupWait
 	}
 	if lim.MCP.ResultMaxBytes <= 0 {
-		lim.MCP.ResultMaxBytes = defaultResultMaxBytes
+		lim.MCP.ResultMaxBytes = config.DefaultResultMaxBytes
 	}
 	if lim.MCP.DescriptionMaxChars <= 0 {
-		lim.MCP.DescriptionMaxChars = defaultDescriptionMax
+		lim.MCP.DescriptionMaxChars = config.DefaultDescriptionMaxChars
 	}
 	if c.logf == nil {
 		c.logf = func(string, ...any) {}
@@ -315,6 +309,11 @@ func (c *Core) Close() {
 	c.mu.Unlock()
 	c.cancel()
 	c.wg.Wait()
+	if c.ownsRegistry && c.reg != nil {
+		if err := c.reg.Close(); err != nil {
+			c.logf("agentls: closing MCP servers: %v", err)
+		}
+	}
 }
 
 // sessionLock takes a session for one task, so two tasks never interleave

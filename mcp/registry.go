@@ -11,14 +11,16 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Defaults for zero Options and zero config timers (SPEC.md "Configuration").
+// Defaults for zero Options and zero config timers. The values the config
+// file can set are package config's (its only source); the rest are this
+// package's own.
 const (
-	DefaultResultMaxBytes      = 65536
-	DefaultDescriptionMaxChars = 1024
-	DefaultMaxToolsPerServer   = 64
-	DefaultConnectTimeout      = 30 * time.Second
-	DefaultListTimeout         = 30 * time.Second
-	DefaultCallTimeout         = 120 * time.Second
+	DefaultResultMaxBytes      = config.DefaultResultMaxBytes
+	DefaultDescriptionMaxChars = config.DefaultDescriptionMaxChars
+	DefaultMaxToolsPerServer   = config.DefaultMaxToolsPerServer
+	DefaultConnectTimeout      = config.DefaultConnectTimeout
+	DefaultListTimeout         = config.DefaultListTimeout
+	DefaultCallTimeout         = config.DefaultCallTimeout
 	DefaultKillGrace           = 2 * time.Second
 	DefaultMessageMaxBytes     = 64 << 20
 	DefaultMaxRestarts         = 3

@@ -249,13 +249,11 @@ func (s *Server) mcpRestart(ctx context.Context, params json.RawMessage) (any, e
 	if err := decodeParams(params, &p); err != nil || p.Server == "" {
 		return nil, invalidParams("agent/mcp/restart", errOr(err, "server is missing"), `{"server": "name"}`)
 	}
-	if _, err := s.ensureCore(); err != nil {
+	core, err := s.ensureCore()
+	if err != nil {
 		return nil, err
 	}
-	s.mu.Lock()
-	reg := s.registry
-	s.mu.Unlock()
-	state, err := reg.Restart(ctx, p.Server)
+	state, err := core.RestartServer(ctx, p.Server)
 	if err != nil {
 		return nil, err
 	}

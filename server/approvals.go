@@ -8,15 +8,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/config"
 )
-
-// defaultApprovalTimeout is SPEC.md's [agent] approval_timeout default.
-const defaultApprovalTimeout = 5 * time.Minute
 
 // pendingApproval is one approval waiting for an answer.
 type pendingApproval struct {
@@ -87,7 +84,7 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 		// No path at all: waiting out the timeout would only hang the task.
 		return "", fmt.Errorf("%w: %s", errDenied, noPathReason)
 	}
-	timeout := defaultApprovalTimeout
+	timeout := config.DefaultApprovalTimeout
 	if cfg != nil && cfg.Agent.ApprovalTimeout > 0 {
 		timeout = cfg.Agent.ApprovalTimeout
 	}

@@ -155,7 +155,7 @@ func (s *Server) initialized(json.RawMessage) {
 	}
 	core, err := s.ensureCore()
 	s.mu.Lock()
-	cfg, reg := s.cfg, s.registry
+	cfg := s.cfg
 	s.mu.Unlock()
 	if cfg != nil {
 		for _, d := range cfg.Diagnostics {
@@ -170,9 +170,9 @@ func (s *Server) initialized(json.RawMessage) {
 		s.opts.Logf("%s", trust.Redact(err.Error()))
 		return
 	}
-	reg.Start(s.ctx)
+	core.StartServers(s.ctx)
 	s.goFn(func() {
-		for _, srv := range reg.Servers() {
+		for _, srv := range core.Servers() {
 			if srv.Origin != config.Workspace || (srv.State != mcp.NeedsApproval && srv.State != mcp.ApprovalStale) {
 				continue
 			}

@@ -51,12 +51,12 @@ func (s *Server) showMessage(typ protocol.MessageType, msg string) {
 // failure once through window/logMessage.
 func (s *Server) serversChanged() {
 	s.mu.Lock()
-	reg := s.registry
+	core := s.core
 	s.mu.Unlock()
-	if reg == nil {
+	if core == nil {
 		return
 	}
-	for _, srv := range reg.Servers() {
+	for _, srv := range core.Servers() {
 		s.mu.Lock()
 		last, seen := s.loggedFails[srv.Name]
 		failedNow := srv.State == mcp.Failed

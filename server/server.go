@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,8 +13,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/trust"
 )
 
 // Options configure a Server. Zero values mean the defaults.
@@ -61,8 +58,6 @@ type Server struct {
 	folders       []string
 	cfg           *config.Config
 	core          *agent.Core
-	registry      *mcp.Registry
-	store         *trust.Store
 	coreErr       error
 	cmdSession    string            // the session command-started tasks continue
 	loggedFails   map[string]string // server name -> last failure logged
@@ -189,17 +184,12 @@ func (s *Server) readEndCode() int {
 func (s *Server) closeAll() {
 	s.closeOnce.Do(func() {
 		s.mu.Lock()
-		core, reg := s.core, s.registry
+		core := s.core
 		s.state = shuttingDown
 		s.mu.Unlock()
 		s.approvals.denyAll()
 		if core != nil {
-			core.Close()
-		}
-		if reg != nil {
-			if err := reg.Close(); err != nil {
-				s.opts.Logf("agentls: closing MCP servers: %v", err)
-			}
+			core.Close() // every task, then every MCP server
 		}
 	})
 }
@@ -255,17 +245,13 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 	cfg := config.Load(userPath, folders)
 	s.cfg = cfg
 	logf, onChange := s.registryCallbacks()
-	s.store = trust.OpenStore(filepath.Join(s.stateDir(), "trust.json"))
-	opts := agent.RegistryOptions(cfg, s.store)
-	opts.Logf, opts.OnChange = logf, onChange
-	s.registry = mcp.NewRegistry(cfg.MCP.Servers, opts)
-	s.core, s.coreErr = agent.New(agent.Options{
-		Config:   cfg,
-		Registry: s.registry,
-		Store:    s.store,
-		StateDir: s.opts.StateDir,
-		Root:     folders[0],
-		Logf:     func(f string, a ...any) { s.logMessage(logLog, fmt.Sprintf(f, a...)) },
+	s.core, s.coreErr = agent.Open(agent.Setup{
+		Config:          cfg,
+		Roots:           folders,
+		StateDir:        s.opts.StateDir,
+		Logf:            func(f string, a ...any) { s.logMessage(logLog, fmt.Sprintf(f, a...)) },
+		ServerLogf:      logf,
+		OnServersChange: onChange,
 	})
 	if s.coreErr != nil {
 		s.coreErr = fmt.Errorf("agentls: cannot start the agent: %w", s.coreErr)

@@ -46,26 +46,13 @@ func cmdACP(args []string) int {
 // the config of the user file and the root, the trust store, the registry
 // with the editor's servers as their own untrusted tier.
 func openCore(ctx context.Context, userPath, root string, editor []config.EditorServer, logf func(string, ...any)) (*agent.Core, func(), error) {
-	cfg := config.Load(userPath, []string{root})
-	config.AddEditorServers(cfg, root, editor)
-	for _, d := range cfg.Diagnostics {
+	core, err := agent.Open(agent.Setup{UserConfig: userPath, Roots: []string{root}, Editor: editor, Logf: logf})
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, d := range core.Config().Diagnostics {
 		logf("agentls: config: %s", d)
 	}
-	store, err := openStore()
-	if err != nil {
-		return nil, nil, err
-	}
-	reg := newRegistry(cfg, store)
-	reg.Start(context.WithoutCancel(ctx))
-	core, err := agent.New(agent.Options{Config: cfg, Registry: reg, Store: store, Root: root, Logf: logf})
-	if err != nil {
-		reg.Close()
-		return nil, nil, err
-	}
-	return core, func() {
-		core.Close()
-		if err := reg.Close(); err != nil {
-			logf("agentls acp: closing MCP servers: %v", err)
-		}
-	}, nil
+	core.StartServers(context.WithoutCancel(ctx))
+	return core, core.Close, nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
@@ -156,11 +157,15 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		d.printf("  none configured\n")
 		return
 	}
-	reg := newRegistry(cfg, trust.OpenStore(trust.DefaultStorePath()))
-	defer reg.Close()
+	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{workspace}})
+	if err != nil {
+		d.problem("cannot open the agent: %v", err)
+		return
+	}
+	defer core.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	reg.Start(ctx)
+	core.StartServers(ctx)
 	// The registry has its own connect and list timers; this only guards
 	// against waiting forever if one of them never fires.
 	wait := 5 * time.Second
@@ -168,7 +173,7 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		wait = max(wait, s.ConnectTimeout+s.ListTimeout+5*time.Second)
 	}
 	wctx, wcancel := context.WithTimeout(ctx, wait)
-	reg.Wait(wctx)
+	core.WaitServers(wctx)
 	wcancel()
 
 	configErr := map[string]bool{}
@@ -176,7 +181,7 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		configErr[s.Name] = s.Err != ""
 	}
 	listed := map[string]bool{}
-	for _, s := range reg.Servers() {
+	for _, s := range core.Servers() {
 		listed[s.Name] = true
 		d.printf("  %-16s %-9s %s\n", s.Name, s.Origin, s.State)
 		if cmd := trust.ShellQuote(s.Command); cmd != "" {

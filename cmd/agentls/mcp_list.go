@@ -40,14 +40,18 @@ func cmdMCPList(args []string) int {
 	for _, d := range cfg.Diagnostics {
 		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
 	}
-	store := trust.OpenStore(trust.DefaultStorePath())
-	reg := newRegistry(cfg, store)
-	defer reg.Close()
+	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{workspace},
+		Logf: func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls mcp list: %v\n", err)
+		return 1
+	}
+	defer core.Close()
 
 	// Ctrl-C stops waiting and lists what is known; Close still reaps.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	reg.Start(ctx)
+	core.StartServers(ctx)
 	// The registry's own connect and list timers end every attempt; this
 	// bound only guards against waiting forever should one never fire.
 	wait := 5 * time.Second
@@ -55,10 +59,10 @@ func cmdMCPList(args []string) int {
 		wait = max(wait, orDefault(s.ConnectTimeout, mcp.DefaultConnectTimeout)+orDefault(s.ListTimeout, mcp.DefaultListTimeout)+5*time.Second)
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
-	reg.Wait(wctx)
+	core.WaitServers(wctx)
 	cancel()
 
-	rows := agent.ServerRows(reg.Servers(), &trust.Policy{Rules: cfg.MCP.Policy, Store: store})
+	rows := core.ServerList()
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

@@ -60,32 +60,23 @@ func cmdRun(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
 		return 1
 	}
-	store, err := openStore()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
-		return 1
-	}
-
 	// Ctrl-C or SIGTERM cancels the task; the deferred Closes then reap
 	// every MCP server and command.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	reg := newRegistry(cfg, store)
-	defer reg.Close()
-	reg.Start(context.WithoutCancel(ctx))
-	for _, s := range reg.Servers() {
-		if s.State == mcp.NeedsApproval || s.State == mcp.ApprovalStale {
-			fmt.Fprintf(os.Stderr, "agentls: MCP server %q from the workspace config is not started (%s): review it with `agentls mcp trust %s`\n", s.Name, s.State, s.Name)
-		}
-	}
-
-	core, err := agent.New(agent.Options{Config: cfg, Registry: reg, Store: store, Root: root,
+	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{root},
 		Logf: func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
 		return 1
 	}
-	defer core.Close()
+	defer core.Close() // every task, then every MCP server
+	core.StartServers(context.WithoutCancel(ctx))
+	for _, s := range core.Servers() {
+		if s.State == mcp.NeedsApproval || s.State == mcp.ApprovalStale {
+			fmt.Fprintf(os.Stderr, "agentls: MCP server %q from the workspace config is not started (%s): review it with `agentls mcp trust %s`\n", s.Name, s.State, s.Name)
+		}
+	}
 
 	var ap agent.Approver = noTerminal{out: os.Stderr}
 	if isTerminal(os.Stdin) {
