@@ -14,6 +14,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 )
@@ -36,6 +37,7 @@ func cmdDoctor(args []string) int {
 	d.config(cfg, configPath, workspace)
 	d.model(cfg, configPath)
 	d.servers(cfg, workspace)
+	d.confinement(cfg)
 	if d.problems > 0 {
 		fmt.Fprintf(d.out, "\n%d problem(s) found; see above.\n", d.problems)
 		return 1
@@ -220,4 +222,24 @@ func lastLines(s string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// confinement says what the kernel confines on this machine and what it
+// does not. Missing confinement is not a problem: autopilot then asks for
+// every command, it never runs one unconfined without a card.
+func (d *doctor) confinement(cfg *config.Config) {
+	s := sandbox.Supported()
+	d.printf("\nConfinement\n")
+	d.printf("  kernel            %s\n", s)
+	auto := "off (every command asks)"
+	if cfg.Agent.Autopilot {
+		auto = "on"
+	}
+	d.printf("  autopilot         %s\n", auto)
+	if s.Filesystem {
+		d.printf("  run_command       confined when autopilot runs it without a card: reads the workspace and system files only, writes nothing, no network; a command you approve runs unconfined\n")
+	} else {
+		d.printf("  run_command       NOT confined here, so autopilot asks for every command (none runs without a card)\n")
+	}
+	d.printf("  MCP servers       not confined: a server runs with your privileges once it starts (your own config) or is approved (a repository's)\n")
 }

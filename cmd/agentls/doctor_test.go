@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/trust"
 )
@@ -211,4 +212,31 @@ func doctorClosedURL(t *testing.T) string {
 	addr := l.Addr().String()
 	l.Close()
 	return "http://" + addr + "/v1"
+}
+
+// TestDoctorSaysWhatIsConfined: doctor tells whether commands autopilot
+// runs without a card are confined on this machine, matching what the
+// kernel supports, and that MCP servers are not.
+func TestDoctorSaysWhatIsConfined(t *testing.T) {
+	bin := testenv.Agentls(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("[agent]\nautopilot = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "doctor", "--config", cfg, "--workspace", dir)
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST=127.0.0.1:1")
+	out, _ := cmd.CombinedOutput()
+	s := sandbox.Supported()
+	want := []string{"Confinement", "kernel            " + s.String(), "autopilot         on", "MCP servers       not confined"}
+	if s.Filesystem {
+		want = append(want, "run_command       confined when autopilot runs it without a card")
+	} else {
+		want = append(want, "run_command       NOT confined here, so autopilot asks for every command")
+	}
+	for _, w := range want {
+		if !strings.Contains(string(out), w) {
+			t.Errorf("doctor output lacks %q:\n%s", w, out)
+		}
+	}
 }
