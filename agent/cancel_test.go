@@ -15,7 +15,7 @@ import (
 // is valid at rest and, with one more prompt, valid to send.
 func assertStoredValid(t *testing.T, f *fixture, sessionID string) []model.Message {
 	t.Helper()
-	msgs, err := f.core.sessions.load(sessionID)
+	msgs, _, err := f.core.sessions.load(sessionID)
 	if err != nil {
 		t.Fatalf("load session: %v", err)
 	}

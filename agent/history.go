@@ -120,14 +120,42 @@ func validStored(stored []model.Message) error {
 	return ValidHistory(msgs)
 }
 
-// repairStored keeps the longest prefix of a stored history that is valid
-// at rest: a session cut off mid-write (a crash between a tool_use and its
-// results) loses its broken tail instead of breaking every later turn.
-func repairStored(stored []model.Message) []model.Message {
-	for n := len(stored); n > 0; n-- {
-		if validStored(stored[:n]) == nil {
-			return stored[:n]
-		}
+// keptMessages is which stored messages (their indexes, in order) make a
+// history valid at rest while losing as little as possible: the history is
+// cut into turns (each starts at a user prompt, a user message that is not
+// tool results), and of each turn the longest prefix that continues what is
+// kept so far is kept. A turn broken in the middle (a lost tool_result, a
+// message gone to a torn line) keeps its prompt and what precedes the break;
+// the turns after it are all kept.
+func keptMessages(stored []model.Message) []int {
+	all := make([]int, len(stored))
+	for i := range all {
+		all[i] = i
 	}
-	return nil
+	if validStored(stored) == nil {
+		return all
+	}
+	var kept []int
+	var hist []model.Message
+	for start := 0; start < len(stored); {
+		end := start + 1
+		for end < len(stored) && !startsTurn(stored[end]) {
+			end++
+		}
+		for n := end; n > start; n-- {
+			cand := append(hist[:len(hist):len(hist)], stored[start:n]...)
+			if validStored(cand) == nil {
+				hist = cand
+				kept = append(kept, all[start:n]...)
+				break
+			}
+		}
+		start = end
+	}
+	return kept
+}
+
+// startsTurn reports whether m is a user prompt (not tool results).
+func startsTurn(m model.Message) bool {
+	return m.Role == "user" && len(m.Content) > 0 && m.Content[0].Type != "tool_result"
 }

@@ -71,14 +71,17 @@ func TestSessionLoadRepairsABrokenTail(t *testing.T) {
 	f, _ := os.OpenFile(s.path("s1"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"role":"user","content":[{"type":"tool_res`) // torn by a crash
 	f.Close()
-	got, err := s.load("s1")
+	got, note, err := s.load("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got) != 3 || validStored(got) != nil {
 		t.Fatalf("loaded %d messages (%v), want the 3 before the unanswered tool use", len(got), validStored(got))
 	}
-	again, _ := s.load("s1")
+	if !strings.Contains(note, "set aside 2 line(s)") {
+		t.Errorf("note = %q", note)
+	}
+	again, _, _ := s.load("s1")
 	if len(again) != 3 {
 		t.Errorf("the repaired file was not rewritten: %d messages", len(again))
 	}

@@ -86,9 +86,14 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	if err != nil {
 		return fail("%v", err)
 	}
-	history, err := c.sessions.load(r.task.SessionID)
+	history, note, err := c.sessions.load(r.task.SessionID)
 	if err != nil {
 		return fail("%v", err)
+	}
+	if note != "" {
+		c.logf("%s", note)
+		r.tr.note(note)
+		r.emitStatus(note)
 	}
 	system := systemPrompt(ctx, r.ws, turnContext{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
 

@@ -22,7 +22,7 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 	if err := checkSessionID(sessionID); err != nil {
 		return nil, err
 	}
-	msgs, err := c.sessions.load(sessionID)
+	msgs, _, err := c.sessions.load(sessionID)
 	if err != nil {
 		return nil, err
 	}

@@ -48,9 +48,13 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (CompactResult, er
 	if err != nil {
 		return res, err
 	}
-	history, err := c.sessions.load(sessionID)
+	history, note, err := c.sessions.load(sessionID)
 	if err != nil {
 		return res, err
+	}
+	if note != "" {
+		c.logf("%s", note)
+		openTranscript(c.stateDir, sessionID).note(note)
 	}
 	view := c.sessions.loadView(sessionID, history)
 	res.TokensBefore = messageTokens(applyView(history, view))
