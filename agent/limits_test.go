@@ -31,7 +31,9 @@ func TestToolResultsAreCappedForTheModelAndPreviewedInEvents(t *testing.T) {
 	}
 }
 
-func TestEventsAndCardsRedactSecretsInArguments(t *testing.T) {
+// Events are redacted; the card is not: it shows exactly what will be
+// written (a redacted card once hid a line the user then approved).
+func TestEventsRedactSecretsInArgumentsCardsShowThem(t *testing.T) {
 	f := newFixture(t, "openai", nil)
 	const secret = "sk-live-abcdefghijklmnopqrstuvwxyz0123456789"
 	f.model.Script(
@@ -45,8 +47,8 @@ func TestEventsAndCardsRedactSecretsInArguments(t *testing.T) {
 	if strings.Contains(string(all), secret) {
 		t.Errorf("events carry the secret: %s", all)
 	}
-	if cards := ap.asked(); len(cards) != 1 || strings.Contains(cards[0].Detail, secret) || !strings.Contains(cards[0].Detail, "env.txt") {
-		t.Errorf("write card = %+v, want the path shown and the secret redacted", cards)
+	if cards := ap.asked(); len(cards) != 1 || !strings.Contains(cards[0].Detail, "API_KEY="+secret) || !strings.Contains(cards[0].Detail, "env.txt") {
+		t.Errorf("write card = %+v, want the path and the exact content shown", cards)
 	}
 	calls := ev.ofType("tool_call")
 	if len(calls) == 0 || !strings.Contains(string(calls[0].Arguments), "env.txt") {

@@ -280,9 +280,11 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	case trust.Allow:
 		ev.status("running")
 	default:
-		title, detail := mcpCallCard(t, ev.args)
+		// The card shows the arguments the server will get, not the
+		// redacted copy events carry.
+		title, detail := mcpCallCard(t, u.Input)
 		opt, err := r.approve(ctx, u.ID, t.Name, ev.title, Approval{
-			Kind: "mcp_call", Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: ev.args,
+			Kind: "mcp_call", Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: u.Input,
 			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
 		})
 		if err != nil {
@@ -325,7 +327,7 @@ func builtinTitle(name string, in json.RawMessage) string {
 func mcpCallCard(t mcp.Tool, args []byte) (title, detail string) {
 	// The server picks ServerTool: escaped, it cannot fake or hide a line.
 	name := t.Server + " · " + trust.Visible(t.ServerTool)
-	return "Call " + name + "?", name + "\n" + indentJSON(args)
+	return "Call " + name + "?", name + "\n" + trust.VisibleText(indentJSON(args))
 }
 
 func indentJSON(raw []byte) string {

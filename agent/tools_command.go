@@ -78,7 +78,8 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 			defer os.RemoveAll(c.tmp)
 		}
 	}
-	detail := a.Command + "\n\nin " + dir.Path + "\n(" + d.Reason + ")"
+	// Shown exactly (never redacted), invisible characters escaped.
+	detail := trust.VisibleText(a.Command) + "\n\nin " + trust.Visible(dir.Path) + "\n(" + trust.VisibleText(d.Reason) + ")"
 	if err := env.gate(ctx, d, Approval{
 		Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
 		Command: argv, Cwd: dir.Path,

@@ -61,14 +61,15 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	if exists {
 		verb = "Overwrite"
 	}
-	// The preview is redacted like every argument shown on a card (G4); the
-	// path is not, so the user always sees which file changes.
-	detail := t.Path + "\n\n" + trust.Redact(previewDiff(old, *a.Content, exists))
+	// A card shows exactly what will be written, never redacted (a key
+	// block would hide the line after it), with invisible characters
+	// escaped so a \r or an escape sequence cannot overprint a line.
+	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(old, *a.Content, exists))
 	diff := &FileDiff{Path: t.Path, NewText: *a.Content}
 	if exists {
 		diff.OldText = &old
 	}
-	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, t.Path), detail, diff); err != nil {
+	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, trust.Visible(t.Path)), detail, diff); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(WithToolName(ctx, "write_file"), env, t, *a.Content)
@@ -107,9 +108,9 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 		return "", fmt.Errorf("edit_file: old_text occurs %d times in %s: add surrounding lines to make it unique, or set replace_all", n, a.Path)
 	}
 	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
-	detail := t.Path + "\n\n" + trust.Redact(previewDiff(a.OldText, a.NewText, true))
+	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(a.OldText, a.NewText, true))
 	diff := &FileDiff{Path: t.Path, OldText: &old, NewText: updated}
-	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", t.Path), detail, diff); err != nil {
+	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", trust.Visible(t.Path)), detail, diff); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(WithToolName(ctx, "edit_file"), env, t, updated)
