@@ -33,7 +33,7 @@ func newWorld(t *testing.T, extraConfig string) *world {
 	}
 	// Symlinks resolved: the agent reports paths as confine resolves them.
 	w.root, _ = filepath.EvalSymlinks(w.root)
-	cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n%s", w.model.URL()+"/v1", extraConfig)
+	cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n%s", w.model.URL()+"/v1", extraConfig)
 	if err := os.WriteFile(w.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,11 @@ type fixture struct {
 
 func testConfig(url, format string) *config.Config {
 	cfg := &config.Config{}
-	cfg.Model = config.Model{Provider: format, Name: "fake-model", BaseURL: url, APIKeyEnv: "AGENTLS_TEST_KEY"}
+	// The fake model stands in for a model with a large window, so every
+	// MCP tool is offered (an unknown name gets config's small default
+	// window, under which the filesystem server's tools go behind
+	// search_tools; toolsearch_test covers that).
+	cfg.Model = config.Model{Provider: format, Name: "fake-model", BaseURL: url, APIKeyEnv: "AGENTLS_TEST_KEY", ContextWindow: 200000}
 	if format == "openai" {
 		cfg.Model.BaseURL = url + "/v1"
 	}

@@ -40,7 +40,7 @@ func TestNodeClientEndToEnd(t *testing.T) {
 				modeltest.Turn{Text: "echo said hello"},
 			)
 			config := filepath.Join(dir, "config.toml")
-			cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n"+
+			cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n"+
 				"[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\", %q]\n", model.URL()+"/v1", everything, marker)
 			if err := os.WriteFile(config, []byte(cfg), 0o600); err != nil {
 				t.Fatal(err)

@@ -64,7 +64,7 @@ func newEnv(t *testing.T, extra string) *env {
 		t.Fatal(err)
 	}
 	t.Setenv("AGENTLS_TEST_KEY", "test")
-	cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n%s\n",
+	cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n%s\n",
 		e.model.URL()+"/v1", extra)
 	if err := os.WriteFile(e.config, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

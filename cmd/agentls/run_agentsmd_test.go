@@ -101,7 +101,7 @@ func agentsMDRun(t *testing.T) (ws string, model *modeltest.Server, cmd *exec.Cm
 		t.Fatal(err)
 	}
 	cfgPath := filepath.Join(tmp, "config.toml")
-	cfg := fmt.Sprintf("[model]\nprovider = \"anthropic\"\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n", model.URL())
+	cfg := fmt.Sprintf("[model]\nprovider = \"anthropic\"\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n", model.URL())
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}

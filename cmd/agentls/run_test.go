@@ -44,7 +44,7 @@ func newRunEnv(t *testing.T, format, policy string) *runEnv {
 	if format == "openai" {
 		base += "/v1"
 	}
-	cfg := fmt.Sprintf("[model]\nprovider = %q\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n", format, base)
+	cfg := fmt.Sprintf("[model]\nprovider = %q\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n", format, base)
 	cfg += fmt.Sprintf("[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n\n", fsServer, e.ws)
 	if policy != "" {
 		cfg += "[mcp.policy]\n" + policy + "\n"

@@ -49,7 +49,7 @@ func newHome(b *testing.B, modelURL, extra string) home {
 	if err := os.MkdirAll(h.root, 0o755); err != nil {
 		b.Fatal(err)
 	}
-	cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n%s",
+	cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n%s",
 		modelURL+"/v1", extra)
 	if err := os.WriteFile(h.config, []byte(cfg), 0o600); err != nil {
 		b.Fatal(err)
