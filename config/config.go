@@ -122,7 +122,7 @@ type Server struct {
 	Command        string
 	Args           []string
 	Env            map[string]string // as written: ${VAR} not yet expanded
-	Cwd            string            // absolute; defaults to the workspace root
+	Cwd            string            // absolute; defaults to the user config's folder (user tier) or the workspace root
 	ConnectTimeout time.Duration
 	ListTimeout    time.Duration
 	CallTimeout    time.Duration

@@ -47,7 +47,8 @@ func Defaults() *Config {
 // <root>/.agentls/config.toml of each workspace root. It never fails:
 // problems are in Diagnostics, sorted by file and line, and every value a
 // file got wrong keeps its default. User-tier servers belong to the first
-// workspace root (the process's working directory when there is none).
+// workspace root (the process's working directory when there is none): it is
+// their ${workspaceFolder}, never their cwd.
 func Load(userPath string, workspaceRoots []string) *Config {
 	l := &loader{cfg: Defaults(), seen: map[string]Server{}}
 	roots := cleanRoots(workspaceRoots)

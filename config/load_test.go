@@ -145,8 +145,9 @@ func TestLoad(t *testing.T) {
 					t.Errorf("github.Source = %v; want %v", gh.Source, want)
 				}
 				fs := serverNamed(t, c, "fs")
-				if fs.Cwd != filepath.Join(ws("none"), "sub", "dir") || fs.WorkspaceRoot != ws("none") {
-					t.Errorf("fs cwd %q root %q: a relative cwd resolves against the workspace root", fs.Cwd, fs.WorkspaceRoot)
+				if fs.Cwd != filepath.Join(td, "sub", "dir") || fs.WorkspaceRoot != ws("none") || !slices.Equal(fs.Args, []string{ws("none")}) {
+					t.Errorf("fs cwd %q root %q args %q: a user server's relative cwd resolves against the config file's folder, never the workspace; ${workspaceFolder} is the workspace root",
+						fs.Cwd, fs.WorkspaceRoot, fs.Args)
 				}
 				if fs.ConnectTimeout != 30*time.Second || fs.ListTimeout != 30*time.Second || fs.CallTimeout != 120*time.Second {
 					t.Errorf("fs timeouts = %v %v %v; want the defaults", fs.ConnectTimeout, fs.ListTimeout, fs.CallTimeout)
@@ -253,8 +254,8 @@ func TestLoad(t *testing.T) {
 				wantContains(t, "cmdline.Err", serverNamed(t, c, "cmdline").Err,
 					`runs without a shell: write command = "npx" and args = ["-y", "@modelcontextprotocol/server-everything"]`)
 				wantContains(t, "scalar.Err", serverNamed(t, c, "scalar").Err, "expected a table")
-				if ok := serverNamed(t, c, "ok"); ok.Command != "mcp-server-everything" || ok.Cwd != wd {
-					t.Errorf("ok = %+v; want its command and cwd = the process directory", ok)
+				if ok := serverNamed(t, c, "ok"); ok.Command != "mcp-server-everything" || ok.Cwd != td || ok.WorkspaceRoot != wd {
+					t.Errorf("ok = %+v; want its command, cwd = the config file's folder, workspace = the process directory", ok)
 				}
 			},
 		},

@@ -81,7 +81,7 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 		Origin:         f.origin,
 		Source:         f.source(path),
 		WorkspaceRoot:  f.root,
-		Cwd:            f.root,
+		Cwd:            f.serverDir(),
 		ConnectTimeout: DefaultConnectTimeout,
 		ListTimeout:    DefaultListTimeout,
 		CallTimeout:    DefaultCallTimeout,
@@ -121,14 +121,19 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 				err = errors.New(`empty command: expected the program to run, like "npx" or "/usr/local/bin/server"`)
 			}
 		case "args":
-			s.Args, err = asStrings(v)
+			if s.Args, err = asStrings(v); err == nil {
+				for i, a := range s.Args {
+					s.Args[i] = strings.ReplaceAll(a, workspaceFolder, f.root)
+				}
+			}
 		case "env":
 			s.Env = l.env(f, p, v, fail)
 		case "cwd":
 			var dir string
 			if dir, err = asString(v); err == nil && dir != "" {
+				dir = strings.ReplaceAll(dir, workspaceFolder, f.root)
 				if !filepath.IsAbs(dir) {
-					dir = filepath.Join(f.root, dir)
+					dir = filepath.Join(f.serverDir(), dir)
 				}
 				s.Cwd = filepath.Clean(dir)
 			}
@@ -208,7 +213,51 @@ func (l *loader) env(f *tomlFile, path []string, v any, fail func([]string, erro
 			fail(p, err)
 			continue
 		}
-		env[k] = val
+		env[k] = expandWorkspaceFolder(val, f.root)
 	}
 	return env
+}
+
+// workspaceFolder in a server's args, env or cwd is the workspace root the
+// entry belongs to (for the user tier: the first folder agentls serves), so
+// a user server that should see the workspace is told so explicitly.
+const workspaceFolder = "${workspaceFolder}"
+
+// serverDir is where a server of f runs when its entry sets no cwd, and what
+// a relative cwd resolves against. A user server runs in the user config's
+// own folder, never in the workspace: `python3 -m mod` imports mod.py from
+// its cwd and `npx x` runs the cwd's node_modules/.bin/x, so a cwd inside
+// the repository would run code the repository ships, with no card.
+func (f *tomlFile) serverDir() string {
+	if f.origin != User {
+		return f.root
+	}
+	dir, err := filepath.Abs(filepath.Dir(f.path))
+	if err != nil {
+		return filepath.Dir(f.path)
+	}
+	return dir
+}
+
+// expandWorkspaceFolder replaces ${workspaceFolder} in an env value, which
+// keeps its other ${VAR} references until spawn time: a "$" in root is
+// written "$$" so it stays literal then, and "$$" in the value stays as is.
+func expandWorkspaceFolder(val, root string) string {
+	if !strings.Contains(val, workspaceFolder) {
+		return val
+	}
+	var b strings.Builder
+	for i := 0; i < len(val); i++ {
+		switch {
+		case strings.HasPrefix(val[i:], "$$"):
+			b.WriteString("$$")
+			i++
+		case strings.HasPrefix(val[i:], workspaceFolder):
+			b.WriteString(strings.ReplaceAll(root, "$", "$$"))
+			i += len(workspaceFolder) - 1
+		default:
+			b.WriteByte(val[i])
+		}
+	}
+	return b.String()
 }
