@@ -127,9 +127,52 @@ type Server struct {
 	ListTimeout    time.Duration
 	CallTimeout    time.Duration
 	Disabled       bool
+	// Sandbox is the kernel confinement asked for, as written: "" (the
+	// tier's default, see SandboxMode), SandboxNone, SandboxWorkspaceRead
+	// or SandboxWorkspaceWrite.
+	Sandbox string
+	// Network lets a confined server use the network; false: no socket
+	// at all but TCP to no port. Meaningless (an error) with SandboxNone.
+	Network bool
 	// Err is non-empty when this entry is broken: it is listed as failed with
 	// this message and never started.
 	Err string
+}
+
+// Declares reports whether the entry's env sets the variable k.
+func (s Server) Declares(k string) bool {
+	_, ok := s.Env[k]
+	return ok
+}
+
+// Sandbox modes of an MCP server ([mcp.servers.NAME] sandbox).
+const (
+	// SandboxNone runs the server unconfined: it may touch whatever you may.
+	SandboxNone = "none"
+	// SandboxWorkspaceRead lets the server read (and run programs from) the
+	// system, its own program's folder and the workspace, and write only
+	// its own state folder.
+	SandboxWorkspaceRead = "workspace-read"
+	// SandboxWorkspaceWrite is SandboxWorkspaceRead plus writing the
+	// workspace.
+	SandboxWorkspaceWrite = "workspace-write"
+)
+
+// SandboxModes lists the values sandbox accepts.
+var SandboxModes = []string{SandboxNone, SandboxWorkspaceRead, SandboxWorkspaceWrite}
+
+// SandboxMode is the confinement the server runs under: what it set, else
+// the tier's default. A repository's server (workspace tier) is confined to
+// reading the workspace by default; the user's own servers and those an
+// editor passes run unconfined unless the entry says otherwise.
+func (s Server) SandboxMode() string {
+	if s.Sandbox != "" {
+		return s.Sandbox
+	}
+	if s.Origin == Workspace {
+		return SandboxWorkspaceRead
+	}
+	return SandboxNone
 }
 
 // PolicyRule is one [mcp.policy] entry: a tool name or glob and its action.

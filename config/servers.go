@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,7 +13,7 @@ import (
 	"unicode/utf8"
 )
 
-var serverKeys = []string{"command", "args", "env", "cwd", "connect_timeout", "list_timeout", "call_timeout", "disabled"}
+var serverKeys = []string{"command", "args", "env", "cwd", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
 
 // servers reads [mcp.servers]. A broken entry stays in the list with Err set
 // (shown as failed, never started); the other entries load regardless.
@@ -145,12 +146,24 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			s.CallTimeout, err = asDuration(v)
 		case "disabled":
 			s.Disabled, err = asBool(v)
+		case "sandbox":
+			if s.Sandbox, err = asString(v); err == nil && !slices.Contains(SandboxModes, s.Sandbox) {
+				err = fmt.Errorf(`unknown sandbox %q: expected "none", "workspace-read" or "workspace-write"`, s.Sandbox)
+				s.Sandbox = ""
+			}
+		case "network":
+			s.Network, err = asBool(v)
 		default:
 			err = errors.New("unknown key; expected one of: " + keyList(serverKeys))
 		}
 		if err != nil {
 			fail(p, err)
 		}
+	}
+	if _, set := t["network"]; set && s.SandboxMode() == SandboxNone {
+		// A user who wrote network = false expects the network closed; an
+		// unconfined server cannot be held to that.
+		fail(append(append([]string{}, path...), "network"), errors.New(`network applies only to a confined server: set sandbox = "workspace-read" or "workspace-write" too, or drop network`))
 	}
 	if err := commandLine(s.Command); err != nil {
 		fail(append(append([]string{}, path...), "command"), err)

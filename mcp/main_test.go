@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 	"go.uber.org/goleak"
 )
@@ -21,6 +22,7 @@ import (
 var faultBin string
 
 func TestMain(m *testing.M) {
+	sandbox.Hook() // the launcher of confined servers
 	SupervisorHook()
 	if spec := os.Getenv(helperEnv); spec != "" {
 		os.Exit(runHelper(spec))

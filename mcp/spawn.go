@@ -129,13 +129,18 @@ type process struct {
 	stopOnce sync.Once
 }
 
-// spawn starts the server of s with env, without a shell, in its cwd.
+// spawn starts the server of s with env, without a shell, in its cwd,
+// confined by the kernel when its sandbox mode asks for it (see confine).
 func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*process, error) {
 	path, err := lookPath(s.Command, env, s.Cwd)
 	if err != nil {
 		return nil, err
 	}
 	argv := append([]string{s.Command}, s.Args...)
+	exe, argv, env, err := confine(s, path, argv, env)
+	if err != nil {
+		return nil, err
+	}
 	var files []*os.File
 	pipe := func() (r, w *os.File) {
 		if err != nil {
@@ -154,7 +159,7 @@ func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*pro
 	}
 	p := &process{stdin: inW, stdout: outR, stderr: errR, tail: tail, grace: grace,
 		exited: make(chan struct{}), stderrDone: make(chan struct{})}
-	cmd := &exec.Cmd{Path: path, Args: argv, Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW,
+	cmd := &exec.Cmd{Path: exe, Args: argv, Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
 	p.cmd = cmd
 	// Pdeathsig fires when the thread that forked exits, not the process:

@@ -28,8 +28,23 @@ func Fingerprint(command string, args []string, env map[string]string, cwd strin
 
 // ServerFingerprint is Fingerprint over a configured server, env as written
 // (${VAR} unexpanded): what the repo declared, which is what the card shows.
+// An entry that writes sandbox or network also hashes both (after the
+// launch fields), so a repository that loosens its server's confinement
+// (sandbox = "none", network = true) asks again; an entry that writes
+// neither keeps the fingerprint it had before these keys existed.
 func ServerFingerprint(s config.Server) string {
-	return Fingerprint(s.Command, s.Args, s.Env, s.Cwd)
+	b := encodeLaunch(s.Command, s.Args, s.Env, s.Cwd)
+	if s.Sandbox != "" || s.Network {
+		b = appendString(b, "sandbox")
+		b = appendString(b, s.Sandbox)
+		net := "network=false"
+		if s.Network {
+			net = "network=true"
+		}
+		b = appendString(b, net)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // encodeLaunch is the canonical encoding: every string is length-prefixed and

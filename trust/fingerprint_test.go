@@ -247,3 +247,33 @@ func FuzzFingerprintEncoding(f *testing.F) {
 		}
 	})
 }
+
+// TestFingerprintCoversSandbox: a repository that loosens its server's
+// confinement (sandbox = "none", network = true) gets a new fingerprint,
+// so the approval of the confined launch does not carry over; an entry
+// that writes neither key keeps the fingerprint it had before they
+// existed (approvals made then stay valid).
+func TestFingerprintCoversSandbox(t *testing.T) {
+	base := config.Server{Name: "fs", Origin: config.Workspace, Command: "npx", Args: []string{"-y", "server"}, Cwd: "/repo", WorkspaceRoot: "/repo"}
+	if got, want := ServerFingerprint(base), Fingerprint("npx", []string{"-y", "server"}, nil, "/repo"); got != want {
+		t.Fatalf("an entry without sandbox keys: %s, want the launch fingerprint %s", got, want)
+	}
+	seen := map[string]string{ServerFingerprint(base): "default"}
+	for name, change := range map[string]func(*config.Server){
+		"sandbox none":            func(s *config.Server) { s.Sandbox = config.SandboxNone },
+		"sandbox workspace-write": func(s *config.Server) { s.Sandbox = config.SandboxWorkspaceWrite },
+		"sandbox workspace-read":  func(s *config.Server) { s.Sandbox = config.SandboxWorkspaceRead },
+		"network":                 func(s *config.Server) { s.Network = true },
+		"write and network": func(s *config.Server) {
+			s.Sandbox, s.Network = config.SandboxWorkspaceWrite, true
+		},
+	} {
+		s := base
+		change(&s)
+		fp := ServerFingerprint(s)
+		if other, dup := seen[fp]; dup {
+			t.Errorf("%s has the fingerprint of %s", name, other)
+		}
+		seen[fp] = name
+	}
+}

@@ -70,6 +70,7 @@ func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, &mcp.ServerOptions{PageSize: *pageSize})
 	addTools(s)
 	addBarrier(s)
+	addReach(s)
 	if *listDelay > 0 {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

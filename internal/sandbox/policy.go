@@ -45,7 +45,7 @@ var systemRead = []string{
 	"/etc/locale.alias", "/etc/locale.conf", "/etc/default/locale", "/etc/alternatives",
 	"/etc/gitconfig", "/etc/gitattributes", "/etc/magic", "/etc/mime.types", "/etc/terminfo",
 	"/etc/inputrc", "/etc/os-release", "/etc/debian_version", "/etc/python3", "/etc/perl",
-	"/etc/mtab", "/etc/environment", "/etc/npmrc", "/etc/ssl/certs", "/etc/ca-certificates",
+	"/etc/mtab", "/etc/environment", "/etc/npmrc", "/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates",
 	"/etc/hosts", "/etc/host.conf", "/etc/resolv.conf", "/etc/gai.conf", "/etc/services", "/etc/protocols",
 	"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full",
 }

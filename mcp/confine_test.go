@@ -1,0 +1,218 @@
+package mcp
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
+	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/trust"
+)
+
+// reachFixture is a workspace, a folder outside it holding a secret, and a
+// TCP listener that counts the connections it accepts.
+type reachFixture struct {
+	ws, outside, secret, addr string
+	accepted                  *atomic.Int64
+}
+
+func newReachFixture(t *testing.T) reachFixture {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	f := reachFixture{ws: realDir(t), outside: realDir(t), accepted: new(atomic.Int64)}
+	f.secret = filepath.Join(f.outside, "id_ed25519")
+	if err := os.WriteFile(f.secret, []byte("PRIVATE KEY\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.ws, "README"), []byte("workspace file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			f.accepted.Add(1)
+			c.Close()
+		}
+	}()
+	f.addr = ln.Addr().String()
+	return f
+}
+
+func realDir(t *testing.T) string {
+	d, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// server is the fault server with the reach tools, as a repository's
+// server (workspace tier) or the user's own.
+func (f reachFixture) server(t *testing.T, name string, origin config.Origin) config.Server {
+	s := faultServer(t, name, "-write", filepath.Join(f.outside, name+"-planted"), "-read", f.secret, "-connect", f.addr)
+	s.Origin, s.WorkspaceRoot, s.Cwd = origin, f.ws, f.ws
+	return s
+}
+
+func approveAll(config.Server) State { return "" }
+
+func isPermissionError(text string) bool {
+	return strings.Contains(text, "permission denied") || strings.Contains(text, "operation not permitted")
+}
+
+// TestWorkspaceServerIsConfinedByTheKernel: a repository's MCP server
+// (workspace tier, no sandbox key: the default) that tries to write
+// outside its state folder, read a key outside the workspace or open a
+// TCP connection gets the kernel's EACCES in its own tool result, and
+// nothing is written or accepted; it can still read the workspace and
+// write its state folder. The same binary as the user's own server
+// (unconfined by default) does all of it, so the refusals are the
+// sandbox's, not the fixture's.
+func TestWorkspaceServerIsConfinedByTheKernel(t *testing.T) {
+	f := newReachFixture(t)
+	repo := f.server(t, "repo", config.Workspace)
+	user := f.server(t, "mine", config.User)
+	r := startRegistry(t, []config.Server{repo, user}, Options{Gate: approveAll})
+	for _, name := range []string{"repo", "mine"} {
+		if st := serverInfo(t, r, name); st.State != Connected {
+			t.Fatalf("%s: state %s: %s\n%s", name, st.State, st.Error, st.StderrTail)
+		}
+	}
+	if !sandbox.Supported().Filesystem {
+		// No Landlock here: the repository's server runs unconfined, and
+		// the card and the list say so.
+		if got := trust.Confinement(repo, "").Summary(); !strings.Contains(got, "NOT confined") {
+			t.Fatalf("without Landlock the summary says %q, want it to say NOT confined", got)
+		}
+		return
+	}
+	state := trust.ServerStateDir(repo)
+
+	planted := filepath.Join(f.outside, "repo-planted")
+	if res := call(t, r, "repo__try_write", `{}`); !isPermissionError(res.Text) {
+		t.Errorf("confined write outside its folder: %q, want a permission error", res.Text)
+	}
+	if _, err := os.Stat(planted); !os.IsNotExist(err) {
+		t.Errorf("the confined server planted %s (stat: %v)", planted, err)
+	}
+	if res := call(t, r, "repo__try_write", `{"path":`+quote(filepath.Join(f.ws, "x"))+`}`); !isPermissionError(res.Text) {
+		t.Errorf("confined write into the workspace under workspace-read: %q, want a permission error", res.Text)
+	}
+	if res := call(t, r, "repo__try_read", `{}`); !isPermissionError(res.Text) || strings.Contains(res.Text, "PRIVATE") {
+		t.Errorf("confined read of a key outside the workspace: %q, want a permission error", res.Text)
+	}
+	if res := call(t, r, "repo__try_connect", `{}`); !isPermissionError(res.Text) {
+		t.Errorf("confined TCP connect: %q, want a permission error", res.Text)
+	}
+	if n := f.accepted.Load(); n != 0 {
+		t.Errorf("the listener accepted %d connections from the confined server", n)
+	}
+	mustCall(t, r, "repo__try_read", `{"path":`+quote(filepath.Join(f.ws, "README"))+`}`, "read: workspace file\n")
+	own := filepath.Join(state, "notes")
+	mustCall(t, r, "repo__try_write", `{"path":`+quote(own)+`}`, "wrote "+own)
+	home := call(t, r, "repo__getenv", `{"text":"HOME"}`)
+	if home.Text != state {
+		t.Errorf("confined server's HOME = %q, want its state folder %s", home.Text, state)
+	}
+
+	mine := filepath.Join(f.outside, "mine-planted")
+	mustCall(t, r, "mine__try_write", `{}`, "wrote "+mine)
+	mustCall(t, r, "mine__try_read", `{}`, "read: PRIVATE KEY\n")
+	mustCall(t, r, "mine__try_connect", `{}`, "connected to "+f.addr)
+	if n := f.accepted.Load(); n != 1 {
+		t.Errorf("the listener accepted %d connections, want 1 (the unconfined server's)", n)
+	}
+}
+
+// TestSandboxKeysLoosenOnlyWhatTheySay: sandbox = "workspace-write" with
+// network = true lets a repository's server write the workspace and
+// connect, and still not write outside; a user server that opts in with
+// sandbox = "workspace-read" is confined like a repository's.
+func TestSandboxKeysLoosenOnlyWhatTheySay(t *testing.T) {
+	needLandlock(t)
+	f := newReachFixture(t)
+	open := f.server(t, "open", config.Workspace)
+	open.Sandbox, open.Network = config.SandboxWorkspaceWrite, true
+	optIn := f.server(t, "optin", config.User)
+	optIn.Sandbox = config.SandboxWorkspaceRead
+	r := startRegistry(t, []config.Server{open, optIn}, Options{Gate: approveAll})
+
+	inWS := filepath.Join(f.ws, "written")
+	mustCall(t, r, "open__try_write", `{"path":`+quote(inWS)+`}`, "wrote "+inWS)
+	mustCall(t, r, "open__try_connect", `{}`, "connected to "+f.addr)
+	if res := call(t, r, "open__try_write", `{}`); !isPermissionError(res.Text) {
+		t.Errorf("workspace-write server writing outside the workspace: %q, want a permission error", res.Text)
+	}
+	if res := call(t, r, "optin__try_write", `{}`); !isPermissionError(res.Text) {
+		t.Errorf("user server with sandbox = workspace-read writing outside: %q, want a permission error", res.Text)
+	}
+	if res := call(t, r, "optin__try_connect", `{}`); !isPermissionError(res.Text) {
+		t.Errorf("user server with sandbox = workspace-read connecting: %q, want a permission error", res.Text)
+	}
+	if n := f.accepted.Load(); n != 1 {
+		t.Errorf("the listener accepted %d connections, want 1 (network = true)", n)
+	}
+}
+
+// TestReferenceFilesystemServerWorksConfined: the npm server-filesystem, a
+// repository's server confined to the workspace with sandbox =
+// "workspace-write", lists, reads and writes the workspace, and is refused
+// (by the kernel, not by its own allow-list, which names the outside
+// folder too) outside it.
+func TestReferenceFilesystemServerWorksConfined(t *testing.T) {
+	needLandlock(t)
+	f := newReachFixture(t)
+	bin := testenv.NodeBin(t, "mcp-server-filesystem")
+	fs := config.Server{Name: "fs", Origin: config.Workspace, WorkspaceRoot: f.ws, Cwd: f.ws,
+		Command: bin, Args: []string{f.ws, f.outside}, Sandbox: config.SandboxWorkspaceWrite,
+		ConnectTimeout: faultServer(t, "x").ConnectTimeout, ListTimeout: faultServer(t, "x").ListTimeout, CallTimeout: faultServer(t, "x").CallTimeout}
+	r := startRegistry(t, []config.Server{fs}, Options{Gate: approveAll})
+	if st := serverInfo(t, r, "fs"); st.State != Connected {
+		t.Fatalf("confined server-filesystem: state %s: %s\n%s", st.State, st.Error, st.StderrTail)
+	}
+	if res := call(t, r, "fs__read_text_file", `{"path":`+quote(filepath.Join(f.ws, "README"))+`}`); res.IsError || !strings.Contains(res.Text, "workspace file") {
+		t.Errorf("read in the workspace: %+v", res)
+	}
+	note := filepath.Join(f.ws, "note.txt")
+	if res := call(t, r, "fs__write_file", `{"path":`+quote(note)+`,"content":"hello"}`); res.IsError {
+		t.Errorf("write in the workspace: %+v", res)
+	}
+	if b, err := os.ReadFile(note); err != nil || string(b) != "hello" {
+		t.Errorf("the workspace file holds %q (%v), want hello", b, err)
+	}
+	if res := call(t, r, "fs__read_text_file", `{"path":`+quote(f.secret)+`}`); !res.IsError || strings.Contains(res.Text, "PRIVATE") || !isPermissionError(strings.ToLower(res.Text)) && !strings.Contains(res.Text, "EACCES") {
+		t.Errorf("read outside the workspace: %+v, want the kernel's EACCES", res)
+	}
+	if res := call(t, r, "fs__write_file", `{"path":`+quote(filepath.Join(f.outside, "planted"))+`,"content":"x"}`); !res.IsError {
+		t.Errorf("write outside the workspace succeeded: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(f.outside, "planted")); !os.IsNotExist(err) {
+		t.Errorf("server-filesystem planted a file outside the workspace (stat: %v)", err)
+	}
+}
+
+// needLandlock skips (locally) or fails (CI) without kernel support;
+// TestWorkspaceServerIsConfinedByTheKernel checks the fallback there.
+func needLandlock(t *testing.T) {
+	t.Helper()
+	if s := sandbox.Supported(); !s.Filesystem || !s.TCP && !s.SocketFilter {
+		testenv.Missing(t, "Landlock and a network limit ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+}
+
+func quote(s string) string {
+	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}
