@@ -56,6 +56,7 @@ type Core struct {
 	root         string
 	logf         func(format string, args ...any)
 	sessions     sessionStore
+	secrets      secretPlaces // what read tools ask about
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -117,6 +118,7 @@ func New(opts Options) (*Core, error) {
 		c.root = wd
 	}
 	c.sessions = newSessionStore(c.stateDir, c.root)
+	c.secrets = newSecretPlaces(c.stateDir)
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil
 }

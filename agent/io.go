@@ -16,7 +16,7 @@ type ApprovalOption struct {
 type Approval struct {
 	ApprovalID string           `json:"approvalId"`
 	TaskID     string           `json:"taskId,omitempty"`
-	Kind       string           `json:"kind"` // "mcp_launch" | "mcp_call" | "command" | "write"
+	Kind       string           `json:"kind"` // "mcp_launch" | "mcp_call" | "command" | "write" | "read"
 	Title      string           `json:"title"`
 	Detail     string           `json:"detail"`
 	Server     string           `json:"server,omitempty"`

@@ -101,7 +101,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		return fail("%v", err)
 	}
 	r.tr.prompt(r.task.ID, req.Prompt)
-	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot}
+	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot, secrets: c.secrets}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.hideEnv = []string{c.cfg.Model.APIKeyEnv}
 	}
@@ -259,7 +259,7 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		env := *env
 		// A call an approval may follow is not running until it is allowed
 		// (PROTOCOL.md section 3), so a client never shows it as acting yet.
-		if b.gated {
+		if b.gated || r.readMayAsk(u.Name, u.Input) {
 			ev.status("pending")
 		} else {
 			ev.status("running")

@@ -17,7 +17,8 @@ import (
 // maxParallel bounds the calls of one batch in flight at once.
 const maxParallel = 8
 
-// parallelBuiltins are the built-ins that never ask and change nothing.
+// parallelBuiltins are the built-ins that change nothing and ask only
+// before reading a file that holds secrets (readMayAsk).
 var parallelBuiltins = map[string]bool{
 	"read_file": true, "list_directory": true, "find_files": true, "search_text": true,
 	"list_mcp_resources": true, searchToolName: true,
@@ -26,8 +27,11 @@ var parallelBuiltins = map[string]bool{
 // parallelSafe says whether a call may run beside others: it can neither
 // ask nor change anything the others could see.
 func (r *run) parallelSafe(u model.Block) bool {
-	if u.InvalidInput != "" || parallelBuiltins[u.Name] {
+	if u.InvalidInput != "" {
 		return true
+	}
+	if parallelBuiltins[u.Name] {
+		return !r.readMayAsk(u.Name, u.Input) // a read of a secret file asks
 	}
 	if _, ok := builtins[u.Name]; ok {
 		return false

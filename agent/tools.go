@@ -33,7 +33,8 @@ type toolEnv struct {
 	reg       *mcp.Registry
 	maxBytes  int
 	autopilot bool
-	hideEnv   []string // environment variables run_command must not pass on
+	hideEnv   []string     // environment variables run_command must not pass on
+	secrets   secretPlaces // what read tools ask about before reading
 	// approve asks the user; nil error means allowed. A *deniedError says
 	// how it was denied.
 	approve func(ctx context.Context, a Approval) error

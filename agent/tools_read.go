@@ -80,6 +80,9 @@ func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	if err != nil {
 		return "", err
 	}
+	if err := gateSecretRead(ctx, env, "read_file", "Read", t); err != nil {
+		return "", err
+	}
 	if st, err := os.Stat(t.Real); err == nil && st.IsDir() {
 		return "", fmt.Errorf("%s is a directory: use list_directory", a.Path)
 	} else if err == nil && st.Size() > maxReadFile {
@@ -135,6 +138,9 @@ func listDirectory(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 	if err != nil {
 		return "", err
 	}
+	if err := gateSecretRead(ctx, env, "list_directory", "List", t); err != nil {
+		return "", err
+	}
 	entries, err := os.ReadDir(t.Real)
 	if err != nil {
 		return "", err
@@ -160,7 +166,14 @@ func listDirectory(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 // walkFiles walks the confined directory, skipping skipDirs, calling fn with
 // each regular file's real path and its path relative to the directory.
 // Symlinks are not followed: a link out of the workspace is never walked into.
-func walkFiles(ctx context.Context, root string, fn func(real, rel string) (stop bool)) error {
+// Files and folders that hold secrets (secretPlaces) are passed over and
+// counted in *passed: reading one takes read_file, which asks.
+func walkFiles(ctx context.Context, env *toolEnv, root string, passed *int, fn func(real, rel string) (stop bool)) error {
+	// A search the user allowed inside a secret folder reads that folder.
+	secret := func(p string) bool { return env.secrets.reason(p) != "" }
+	if secret(root) {
+		secret = func(string) bool { return false }
+	}
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -172,9 +185,17 @@ func walkFiles(ctx context.Context, root string, fn func(real, rel string) (stop
 			if p != root && skipDirs[d.Name()] {
 				return filepath.SkipDir
 			}
+			if p != root && secret(p) {
+				*passed++
+				return filepath.SkipDir
+			}
 			return nil
 		}
 		if !d.Type().IsRegular() {
+			return nil
+		}
+		if secret(p) {
+			*passed++
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
@@ -206,9 +227,13 @@ func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	if err != nil {
 		return "", err
 	}
+	if err := gateSecretRead(ctx, env, "find_files", "Search", t); err != nil {
+		return "", err
+	}
 	var found []string
 	more := false
-	err = walkFiles(ctx, t.Real, func(_, rel string) bool {
+	passed := 0
+	err = walkFiles(ctx, env, t.Real, &passed, func(_, rel string) bool {
 		shown := display(a.Path, rel)
 		subject := filepath.Base(rel)
 		if strings.Contains(a.Pattern, "/") {
@@ -227,14 +252,14 @@ func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 		return "", err
 	}
 	if len(found) == 0 {
-		return fmt.Sprintf("no files match %q under %s", a.Pattern, a.Path), nil
+		return fmt.Sprintf("no files match %q under %s", a.Pattern, a.Path) + passedNote(passed, "\n"), nil
 	}
 	sort.Strings(found)
 	out := strings.Join(found, "\n") + "\n"
 	if more {
 		out += fmt.Sprintf("[... stopped after %d files: narrow the pattern]\n", maxFound)
 	}
-	return out, nil
+	return out + passedNote(passed, ""), nil
 }
 
 func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
@@ -257,8 +282,12 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if err != nil {
 		return "", err
 	}
+	if err := gateSecretRead(ctx, env, "search_text", "Search", t); err != nil {
+		return "", err
+	}
 	var b strings.Builder
 	n := 0
+	passed := 0
 	lexDir := t.Path // the editor's name for the searched directory
 	search := func(real, rel string) bool {
 		if a.Glob != "" {
@@ -295,13 +324,22 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if st, err := os.Stat(t.Real); err == nil && !st.IsDir() {
 		a.Path, lexDir = filepath.Dir(a.Path), filepath.Dir(t.Path)
 		search(t.Real, filepath.Base(t.Path))
-	} else if err := walkFiles(ctx, t.Real, search); err != nil {
+	} else if err := walkFiles(ctx, env, t.Real, &passed, search); err != nil {
 		return "", err
 	}
 	if n == 0 {
-		return fmt.Sprintf("no matches for %q under %s", a.Pattern, a.Path), nil
+		return fmt.Sprintf("no matches for %q under %s", a.Pattern, a.Path) + passedNote(passed, "\n"), nil
 	}
-	return b.String(), nil
+	return b.String() + passedNote(passed, ""), nil
+}
+
+// passedNote says how many files or folders a walk passed over because
+// they hold secrets ("" when none), after sep.
+func passedNote(n int, sep string) string {
+	if n == 0 {
+		return ""
+	}
+	return sep + fmt.Sprintf("[%d files or folders that usually hold secrets were passed over: read_file asks the user before reading one]\n", n)
 }
 
 // display names a found file the way the model can pass it back: the

@@ -42,6 +42,10 @@ func confine(folders []string, p string) (target, error) {
 	if len(folders) == 0 {
 		return target{}, errors.New("no workspace folder is open, so file tools cannot reach any file")
 	}
+	folders, err := usableFolders(folders)
+	if err != nil {
+		return target{}, err
+	}
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(folders[0], abs)

@@ -55,10 +55,16 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 // startRaw runs `agentls serve` for e.
 func startRaw(t *testing.T, e *env) *rawClient {
 	t.Helper()
+	return startRawIn(t, e, e.root)
+}
+
+// startRawIn runs `agentls serve` for e in dir, with extra environment.
+func startRawIn(t *testing.T, e *env, dir string, extraEnv ...string) *rawClient {
+	t.Helper()
 	c := &rawClient{t: t, frames: make(chan rawFrame, 64), exited: make(chan struct{})}
 	c.cmd = exec.Command(testenv.Agentls(t), "serve")
-	c.cmd.Dir = e.root
-	c.cmd.Env = append(os.Environ(), "AGENTLS_CONFIG="+e.config, "XDG_STATE_HOME="+e.state)
+	c.cmd.Dir = dir
+	c.cmd.Env = append(append(os.Environ(), "AGENTLS_CONFIG="+e.config, "XDG_STATE_HOME="+e.state), extraEnv...)
 	c.cmd.Stderr = lockedWriter{c}
 	var err error
 	if c.stdin, err = c.cmd.StdinPipe(); err != nil {

@@ -242,6 +242,13 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 		}
 		folders = []string{wd}
 	}
+	for _, f := range folders {
+		if r := agent.RefusedRoot(f); r != "" {
+			// Said once, when the agent starts; not under s.mu (a write).
+			msg := "agentls: " + agent.RefusedRootMessage(r) + "."
+			s.goFn(func() { s.showMessage(logWarning, msg) })
+		}
+	}
 	cfg := config.Load(userPath, folders)
 	s.cfg = cfg
 	logf, onChange := s.registryCallbacks()

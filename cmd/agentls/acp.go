@@ -46,6 +46,9 @@ func cmdACP(args []string) int {
 // the config of the user file and the root, the trust store, the registry
 // with the editor's servers as their own untrusted tier.
 func openCore(ctx context.Context, userPath, root string, editor []config.EditorServer, logf func(string, ...any)) (*agent.Core, func(), error) {
+	if r := agent.RefusedRoot(root); r != "" {
+		logf("agentls: %s.", agent.RefusedRootMessage(r))
+	}
 	core, err := agent.Open(agent.Setup{UserConfig: userPath, Roots: []string{root}, Editor: editor, Logf: logf})
 	if err != nil {
 		return nil, nil, err

@@ -49,6 +49,9 @@ func cmdRun(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
 		return 2
 	}
+	if r := agent.RefusedRoot(root); r != "" {
+		fmt.Fprintf(os.Stderr, "agentls: %s.\n", agent.RefusedRootMessage(r))
+	}
 	if *configPath == "" {
 		*configPath = config.UserPath()
 	}

@@ -1,0 +1,198 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
+)
+
+// A workspace root that holds the user's whole home (or the whole disk)
+// would put ~/.ssh and ~/.aws within reach of read_file, which asks
+// nothing. Editors started from a home directory with no folder open do
+// exactly that, so the file tools refuse such a root and say what to do.
+
+// RefusedRoot says why folder cannot be a workspace root for the file tools
+// (it is the home directory or the root of the file system), or "".
+func RefusedRoot(folder string) string {
+	if folder == "" {
+		return ""
+	}
+	real := folder
+	if r, err := filepath.EvalSymlinks(folder); err == nil {
+		real = r
+	}
+	real = filepath.Clean(real)
+	if filepath.Dir(real) == real { // "/" (or a volume root)
+		return fmt.Sprintf("%s is the root of the file system", folder)
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		h := filepath.Clean(home)
+		if r, err := filepath.EvalSymlinks(h); err == nil {
+			h = r
+		}
+		if real == h {
+			return fmt.Sprintf("%s is your home directory", folder)
+		}
+	}
+	return ""
+}
+
+// RefusedRootMessage is the whole explanation for a refused root: why, and
+// what to do instead.
+func RefusedRootMessage(reason string) string {
+	return reason + ": agentls's file tools (read_file, list_directory, find_files, search_text, write_file, edit_file, run_command) " +
+		"do not work on a workspace that big, since it holds ~/.ssh, ~/.aws and every other secret of the user. " +
+		"Please open a project folder (in the editor, or run agentls from it) and ask again"
+}
+
+// usableFolders drops refused roots; the error names them when none is left.
+func usableFolders(folders []string) ([]string, error) {
+	var ok []string
+	var refused []string
+	for _, f := range folders {
+		if r := RefusedRoot(f); r != "" {
+			refused = append(refused, r)
+			continue
+		}
+		ok = append(ok, f)
+	}
+	if len(ok) == 0 && len(refused) > 0 {
+		return nil, fmt.Errorf("%s", RefusedRootMessage(strings.Join(refused, "; ")))
+	}
+	return ok, nil
+}
+
+// secretPlaces are the files and folders a read tool asks about before it
+// reads them, wherever the workspace is: the key stores of the home
+// directory and agentls's own config, state (sessions, transcripts) and
+// trust store. Names that hold secrets anywhere are in secretName.
+type secretPlaces struct {
+	dirs  []string // real paths: everything at or below asks
+	files []string // real paths
+}
+
+func newSecretPlaces(stateDir string) secretPlaces {
+	var s secretPlaces
+	add := func(list *[]string, p string) {
+		if p == "" {
+			return
+		}
+		p = filepath.Clean(p)
+		*list = append(*list, p)
+		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+			*list = append(*list, r)
+		}
+	}
+	if home, err := os.UserHomeDir(); err == nil && home != "" {
+		for _, d := range []string{".ssh", ".aws", ".gnupg", ".docker", ".kube", ".azure", ".password-store",
+			".config/gcloud", ".config/gh", ".local/share/keyrings", ".config/agentls", ".local/state/agentls"} {
+			add(&s.dirs, filepath.Join(home, filepath.FromSlash(d)))
+		}
+	}
+	add(&s.dirs, stateDir)
+	add(&s.dirs, config.StateDir())
+	if u := config.UserPath(); u != "" {
+		add(&s.files, u)
+		if filepath.Base(filepath.Dir(u)) == "agentls" {
+			add(&s.dirs, filepath.Dir(u))
+		}
+	}
+	add(&s.files, trust.DefaultStorePath())
+	return s
+}
+
+// secretName reports whether a path component names what holds secrets
+// wherever it is: a key folder, a credentials file, a private key.
+func secretName(base string) bool {
+	b := strings.ToLower(base)
+	switch b {
+	case ".ssh", ".aws", ".gnupg", ".netrc", "_netrc", ".git-credentials", ".pgpass", ".pypirc", ".password-store":
+		return true
+	}
+	for _, k := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"} {
+		if strings.HasPrefix(b, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// reason says why reading p (a real or editor path) must ask, or "".
+func (s secretPlaces) reason(p string) string {
+	if p == "" {
+		return ""
+	}
+	p = filepath.Clean(p)
+	for _, f := range s.files {
+		if p == f {
+			return "it is agentls's own config or trust store"
+		}
+	}
+	for _, d := range s.dirs {
+		if within(d, p) {
+			return fmt.Sprintf("it is in %s, which holds secrets", d)
+		}
+	}
+	for _, part := range strings.Split(p, string(filepath.Separator)) {
+		if secretName(part) {
+			return fmt.Sprintf("%s usually holds secrets", part)
+		}
+	}
+	return ""
+}
+
+// targetReason checks both names of a target: the path as given and where
+// its links lead.
+func (s secretPlaces) targetReason(t target) string {
+	if r := s.reason(t.Real); r != "" {
+		return r
+	}
+	return s.reason(t.Path)
+}
+
+// gateSecretRead asks before a read tool reads t when t holds secrets; nil
+// when it may go on.
+func gateSecretRead(ctx context.Context, env *toolEnv, tool, verb string, t target) error {
+	why := env.secrets.targetReason(t)
+	if why == "" {
+		return nil
+	}
+	shown := trust.Visible(t.Path)
+	detail := shown
+	if t.Real != t.Path {
+		detail += "\n(a link to " + trust.Visible(t.Real) + ")"
+	}
+	detail += "\n\nasks before reading: " + why + "; what is read goes to the model"
+	return env.gate(ctx, trust.Decision{Action: trust.Ask, Reason: why}, Approval{
+		Kind: "read", Tool: tool, Title: fmt.Sprintf("%s %s?", verb, shown), Detail: detail,
+		Options: []ApprovalOption{allowOnce, rejectOnce},
+	})
+}
+
+// readMayAsk says whether a read tool call may ask (its path holds
+// secrets), so it does not run beside other calls and starts pending.
+func (r *run) readMayAsk(name string, in []byte) bool {
+	if name != "read_file" && name != "list_directory" && name != "find_files" && name != "search_text" {
+		return false
+	}
+	var a struct {
+		Path string `json:"path"`
+	}
+	if json.Unmarshal(in, &a) != nil {
+		return false
+	}
+	if a.Path == "" {
+		a.Path = "."
+	}
+	t, err := confine(r.ws.Folders(), a.Path)
+	if err != nil {
+		return false
+	}
+	return r.core.secrets.targetReason(t) != ""
+}
