@@ -27,8 +27,8 @@ type Approval struct {
 	Cwd        string           `json:"cwd,omitempty"`
 	Options    []ApprovalOption `json:"options"`
 	// ToolCallID is the tool call this approval gates ("" for a launch
-	// card). Diff is the whole change a write approval asks for. Neither is
-	// part of the LSP approval (PROTOCOL.md section 4); ACP shows both.
+	// card). Diff is the whole change a write approval asks for. ACP shows
+	// both; the LSP approval carries Diff as "diff" (PROTOCOL.md section 4).
 	ToolCallID string    `json:"-"`
 	Diff       *FileDiff `json:"-"`
 }

@@ -20,10 +20,34 @@ type requestApprovalResult struct {
 	OptionID string `json:"optionId"`
 }
 
+// wireApproval is an Approval as agent/requestApproval and agent/approvals
+// send it: a write approval also carries the whole proposed file, so a
+// client can show it in a real diff editor (PROTOCOL.md section 4).
+type wireApproval struct {
+	agent.Approval
+	Diff *wireDiff `json:"diff,omitempty"`
+}
+
+// wireDiff is a write approval's change: the file and its whole text after
+// the write. The text before is the client's own buffer (or the file).
+type wireDiff struct {
+	URI     string `json:"uri"`
+	NewText string `json:"newText"`
+	Exists  bool   `json:"exists"`
+}
+
+func toWire(a agent.Approval) wireApproval {
+	w := wireApproval{Approval: a}
+	if a.Diff != nil {
+		w.Diff = &wireDiff{URI: pathToURI(a.Diff.Path), NewText: a.Diff.NewText, Exists: a.Diff.OldText != nil}
+	}
+	return w
+}
+
 // viaRequestApproval is path 1: the client's own approval UI.
 func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, error) {
 	var res requestApprovalResult
-	if err := protocol.Call(ctx, ap.s.conn, "agent/requestApproval", a, &res); err != nil {
+	if err := protocol.Call(ctx, ap.s.conn, "agent/requestApproval", toWire(a), &res); err != nil {
 		return "", err
 	}
 	if res.Outcome != "selected" {

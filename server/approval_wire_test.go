@@ -206,3 +206,50 @@ func TestPath3AnswersThroughDenyAndResolveApproval(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteCardCarriesTheWholeProposedFile: a write approval over path 1
+// carries diff {uri, newText, exists} (the whole file after the write, tabs
+// and all), so the VS Code extension can open a real diff editor; it is the
+// same in agent/approvals while the card waits. (Denied here: this test
+// client applies no edits.)
+func TestWriteCardCarriesTheWholeProposedFile(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	const proposed = "package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n"
+	var mu sync.Mutex
+	var asked map[string]any
+	var waiting struct{ Approvals []map[string]any }
+	c.setAnswer(func(method string, params json.RawMessage) (any, error) {
+		if method != "agent/requestApproval" {
+			return defaultAnswer(method, params)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		_ = json.Unmarshal(params, &asked)
+		if err := c.call("agent/approvals", map[string]any{}, &waiting); err != nil {
+			return nil, err
+		}
+		return map[string]string{"outcome": "selected", "optionId": "reject_once"}, nil
+	})
+	c.initialize(e.root, caps(true, false, false))
+	uri := openDoc(t, c, e.root, "main.go", "package main\n")
+	input, _ := json.Marshal(map[string]string{"path": "main.go", "content": proposed})
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "write_file", Input: string(input)}}},
+		modeltest.Turn{Text: "written"},
+	)
+	var r runResult
+	c.mustCall("agent/run", map[string]string{"prompt": "write it"}, &r)
+	mu.Lock()
+	defer mu.Unlock()
+	want := map[string]any{"uri": uri, "newText": proposed, "exists": true}
+	if asked["kind"] != "write" || fmt.Sprint(asked["diff"]) != fmt.Sprint(want) {
+		t.Errorf("write card = %v, want kind write and diff %v", asked, want)
+	}
+	if len(waiting.Approvals) != 1 || fmt.Sprint(waiting.Approvals[0]["diff"]) != fmt.Sprint(want) {
+		t.Errorf("agent/approvals while asked = %v, want the card with diff %v", waiting.Approvals, want)
+	}
+	if !toolResult(t, e.model).IsError {
+		t.Errorf("the denied write did not fail: %v", toolResult(t, e.model).Content)
+	}
+}

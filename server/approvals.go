@@ -258,11 +258,15 @@ func (ap *approvals) denyAll() {
 
 // approvalsResult is agent/approvals' result.
 type approvalsResult struct {
-	Approvals []agent.Approval `json:"approvals"`
+	Approvals []wireApproval `json:"approvals"`
 }
 
 func (s *Server) agentApprovals(context.Context, json.RawMessage) (any, error) {
-	return approvalsResult{Approvals: s.approvals.list()}, nil
+	res := approvalsResult{Approvals: []wireApproval{}}
+	for _, a := range s.approvals.list() {
+		res.Approvals = append(res.Approvals, toWire(a))
+	}
+	return res, nil
 }
 
 func (s *Server) agentResolveApproval(_ context.Context, params json.RawMessage) (any, error) {

@@ -1,8 +1,12 @@
 'use strict';
-// agent/requestApproval (PROTOCOL.md §4, path 1): every approval is a modal
-// dialog showing the server's title and its detail verbatim, one button per
-// option. Anything but a click on an option is a denial: a dismissed dialog,
-// a malformed request, a task cancelled while the dialog was open.
+// agent/requestApproval (PROTOCOL.md §4, path 1). A write that carries its
+// whole proposed file is reviewed in a diff editor (review.js); every other
+// approval (a command, an MCP call, a launch card) is a modal dialog showing
+// the server's title and its detail verbatim, one button per option.
+// Anything but a click on an option is a denial: a dismissed dialog or a
+// closed diff, a malformed request, a task cancelled while it was shown.
+
+const { reviewable } = require('./review');
 
 /** CANCELLED is the answer that denies. */
 const CANCELLED = Object.freeze({ outcome: 'cancelled' });
@@ -34,14 +38,20 @@ function buttons(options) {
 }
 
 /**
- * requestApproval shows one approval as a modal warning and returns the
- * agent/requestApproval result. log receives one line per decision.
+ * requestApproval shows one approval and returns the agent/requestApproval
+ * result: a write in the diff editor of reviews (diffReviews of review.js)
+ * when given, anything else (or a diff editor that would not open) as a
+ * modal warning. log receives one line per decision.
  */
-async function requestApproval(vscode, approval, token, log = () => {}) {
+async function requestApproval(vscode, approval, token, log = () => {}, reviews = undefined) {
   const problem = validate(approval);
   if (problem) {
     log(`approval refused: ${problem}`);
     return CANCELLED;
+  }
+  if (reviews && reviewable(approval)) {
+    const res = await reviews.review(approval, token, log);
+    if (res) return res;
   }
   const detail = typeof approval.detail === 'string' ? approval.detail : '';
   const picked = await vscode.window.showWarningMessage(approval.title, { modal: true, detail }, ...buttons(approval.options));

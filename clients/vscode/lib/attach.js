@@ -7,14 +7,17 @@
 const { requestApproval } = require('./approvals');
 const { eventView } = require('./events');
 const { registerCommands } = require('./commands');
+const { diffReviews } = require('./review');
 
-/** attach registers the approval handler, the event stream and the palette commands; returns the ui and its disposables. */
+/** attach registers the approval handler (diff editor for writes), the event stream and the palette commands; returns the ui and its disposables. */
 function attach(vscode, client) {
   const view = eventView(vscode);
-  const ui = { view, state: { sessionId: undefined } };
+  const reviews = diffReviews(vscode);
+  const ui = { view, reviews, state: { sessionId: undefined } };
   const log = (line) => view.channel.appendLine(line);
   const disposables = [
-    client.onRequest('agent/requestApproval', (approval, token) => requestApproval(vscode, approval, token, log)),
+    ...reviews.disposables,
+    client.onRequest('agent/requestApproval', (approval, token) => requestApproval(vscode, approval, token, log, reviews)),
     client.onNotification('agent/event', view.onEvent),
     ...registerCommands(vscode, client, ui),
     view.channel,

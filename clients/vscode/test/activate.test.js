@@ -2,8 +2,9 @@
 // extension.js as VS Code runs it: activate() builds the real LanguageClient
 // (vscode-languageclient 11), which spawns a real agentls; the vscode module
 // is the stub (stub-vscode.js plus the API the client library itself needs,
-// stub-host.js). A task run from the palette asks through the modal, streams
-// events into the output view, and deactivate() leaves no process behind.
+// stub-host.js). A task run from the palette shows its write in the diff
+// editor, streams events into the output view, and deactivate() leaves no
+// process behind.
 
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -31,7 +32,7 @@ function loadExtension(stub) {
   }
 }
 
-test('activate starts agentls through vscode-languageclient; approvals are modals, events reach the view', async (t) => {
+test('activate starts agentls through vscode-languageclient; a write is reviewed in a diff editor, events reach the view', async (t) => {
   const bins = binaries(t);
   if (!bins) return;
   const model = await fakeModel(t, bins, [
@@ -60,6 +61,7 @@ test('activate starts agentls through vscode-languageclient; approvals are modal
     host: { folder: ws, documents: [doc] },
     editor: fakeEditor(doc.uri.toString(), 'go', ORIGINAL, at, at),
   });
+  stub.setDocuments((u) => (u === doc.uri.toString() ? ORIGINAL : undefined));
   const ext = loadExtension(stub);
   let active = false;
   t.after(async () => {
@@ -76,24 +78,23 @@ test('activate starts agentls through vscode-languageclient; approvals are modal
   assert.deepEqual(errors, [], 'activation showed no error');
   await waitUntil(() => processesMatching(link).length > 0, 10000, 'agentls to run');
   // vscode-languageclient registered the server's commands beside the palette's, with no clash.
-  for (const id of ['agentls.run', 'agentls.approve', 'agentls.transcript', 'agentls.runSelection', 'agentls.mcpServers']) {
+  for (const id of ['agentls.run', 'agentls.approve', 'agentls.transcript', 'agentls.runSelection', 'agentls.mcpServers',
+    'agentls.acceptEdit', 'agentls.rejectEdit']) {
     assert.ok(stub.commands.has(id), `command ${id} is not registered`);
   }
 
-  const cards = [];
   stub.answers.inputBox = (opts) => opts.value;
-  stub.answers.warning = (message, options, buttons) => {
-    cards.push({ message, detail: options.detail, options: buttons.map((b) => b.optionId) });
-    return buttons.find((b) => b.optionId === 'reject_once');
-  };
+  stub.answers.diff = (d) => stub.vscode.commands.executeCommand('agentls.rejectEdit', d.right);
   const result = await withTimeout(stub.vscode.commands.executeCommand('agentls.runSelection'), 30000, 'agentls.runSelection');
   assert.equal(result.stopReason, 'end_turn', JSON.stringify(result));
   assert.equal(result.text, 'Left it as it was.');
   // The write asked through agent/requestApproval, which agentls uses only for
   // clients that announced experimental.agentls.approvals: the capability went out.
-  assert.equal(cards.length, 1);
-  assert.match(cards[0].message, /main\.go/);
-  assert.ok(cards[0].options.includes('allow_once') && cards[0].options.includes('reject_once'), cards[0].options.join(', '));
+  assert.equal(stub.diffs.length, 1, 'one diff editor');
+  assert.equal(stub.diffs[0].original, ORIGINAL);
+  assert.equal(stub.diffs[0].proposed, 'package main\n');
+  assert.match(stub.diffs[0].title, /^main\.go: /);
+  assert.deepEqual(stub.calls.filter((c) => c.fn === 'showWarningMessage'), [], 'no modal for the write');
   const reqs = await model.requests();
   assert.equal(reqs.length, 2);
   assert.equal(reqs[0].lastUserText.includes('add a function Sum'), true, reqs[0].lastUserText);

@@ -30,6 +30,7 @@ async function world(t, turns, files = { 'main.go': ORIGINAL }) {
   // The cursor on the directive line, nothing selected.
   const line = ORIGINAL.indexOf('// agent:');
   const stub = stubVscode({ editor: fakeEditor(uri, 'go', ls.docs.get(uri).getText(), line, line) });
+  stub.setDocuments((u) => (ls.docs.get(u) ? ls.docs.get(u).getText() : undefined)); // the buffer, as VS Code shows it
   const { ui } = attach(stub.vscode, ls.conn);
   return { model, ls, uri, stub, ui, bar: stub.items[0], events: stub.channels['agentls events'] };
 }
@@ -52,28 +53,39 @@ test('initialize: agentls answers with its version and every command of the prot
   assert.equal(how.code, 0, `agentls exited ${JSON.stringify(how)} after shutdown/exit; stderr:\n${ls.stderr()}`);
 });
 
-test('run on the directive line: the write asks with a modal, Allow once lands the edit in the buffer', async (t) => {
+test('run on the directive line: the write opens a diff editor, Accept lands the edit in the buffer', async (t) => {
   const w = await world(t, [writeTurn, { Text: 'Added Sum.' }]);
   if (!w) return;
-  const modals = [];
   w.stub.answers.inputBox = (opts) => opts.value; // accept the prefilled directive
-  w.stub.answers.warning = (message, options, buttons) => {
-    modals.push({ message, detail: options.detail, buttons: buttons.map((b) => b.title) });
-    return buttons.find((b) => b.optionId === 'allow_once');
+  const seen = [];
+  w.stub.answers.diff = (d) => {
+    seen.push({ title: d.title, original: d.original, proposed: d.proposed, scheme: d.right.scheme,
+      reviewing: w.stub.contexts['agentls.reviewing'], tabs: w.stub.vscode.window.tabGroups.all[0].tabs.length });
+    // Accept in the editor title: VS Code passes the diff's (modified) resource.
+    w.stub.vscode.commands.executeCommand('agentls.acceptEdit', d.right);
   };
   const result = await run(w);
 
   assert.equal(result.stopReason, 'end_turn', JSON.stringify(result));
   assert.equal(result.text, 'Added Sum.');
   assert.equal(w.ui.state.sessionId, result.sessionId, 'the next run continues this chat');
-  assert.equal(modals.length, 1, `one approval, got ${JSON.stringify(modals)}`);
-  assert.match(modals[0].message, /main\.go/);
-  assert.match(modals[0].detail, /\+func Sum\(xs \[\]int\) int \{/, 'the modal shows the diff verbatim');
-  assert.ok(modals[0].buttons.includes('Allow once'), modals[0].buttons.join(', '));
+  assert.equal(seen.length, 1, `one diff editor, got ${JSON.stringify(seen)}`);
+  assert.equal(seen[0].original, ORIGINAL, 'the left side is the current buffer');
+  assert.equal(seen[0].proposed, REWRITTEN, 'the right side is the whole proposed file, tabs and all');
+  assert.equal(seen[0].scheme, 'agentls-proposed');
+  assert.match(seen[0].title, /^main\.go: current ↔ proposed by agentls$/);
+  assert.equal(seen[0].reviewing, true, 'Accept / Reject show while the review is open');
+  assert.equal(seen[0].tabs, 1);
+  const modals = w.stub.calls.filter((c) => c.fn === 'showWarningMessage');
+  assert.deepEqual(modals, [], 'a write with a diff asks with no modal');
+  const note = w.stub.calls.find((c) => c.fn === 'showInformationMessage' && c.args.includes('Accept'));
+  assert.ok(note && note.args.includes('Reject'), 'a notification offers Accept and Reject too');
 
   assert.equal(w.ls.docs.get(w.uri).getText(), REWRITTEN, 'the edit is in the buffer');
   assert.equal(fs.readFileSync(path.join(w.ls.ws, 'main.go'), 'utf8'), ORIGINAL, 'through the editor, not behind its back');
   assert.match(w.ls.edits[0].label, /write_file/);
+  assert.deepEqual(w.stub.vscode.window.tabGroups.all[0].tabs, [], 'the diff editor closed after the answer');
+  assert.equal(w.stub.contexts['agentls.reviewing'], false);
 
   const prompt = (await w.model.requests())[0].lastUserText;
   assert.match(prompt, /add a function Sum/);
@@ -83,24 +95,53 @@ test('run on the directive line: the write asks with a modal, Allow once lands t
 
   await waitUntil(() => /done: end_turn/.test(w.events.text), 5000, 'the done event in the view');
   assert.match(w.events.text, /tool write_file/);
+  assert.match(w.events.text, /accepted in the diff editor/);
   assert.match(w.events.text, /Added Sum\./);
   await waitUntil(() => w.bar.text === '$(hubot) agentls', 5000, 'the status bar to go idle');
   assert.ok(w.bar.history.some((h) => /^\$\(sync~spin\) agentls: calling write_file/.test(h)),
     `the status bar showed the tool call: ${JSON.stringify(w.bar.history)}`);
 });
 
-test('a dismissed approval modal denies the write', async (t) => {
-  const w = await world(t, [writeTurn, { Text: 'Understood, no change.' }]);
+for (const [how, answer] of [
+  ['Reject in the editor title', (w, d) => w.stub.vscode.commands.executeCommand('agentls.rejectEdit', d.right)],
+  ['closing the diff editor', (w, d) => d.close()],
+  ['Reject in the notification', null],
+]) {
+  test(`${how} denies the write`, async (t) => {
+    const w = await world(t, [writeTurn, { Text: 'Understood, no change.' }]);
+    if (!w) return;
+    w.stub.answers.inputBox = () => 'add a function Sum';
+    if (answer) w.stub.answers.diff = (d) => answer(w, d);
+    else w.stub.answers.info = (message, buttons) => (buttons.includes('Reject') ? 'Reject' : undefined);
+    const result = await run(w);
+    assert.equal(result.stopReason, 'end_turn');
+    assert.equal(w.stub.diffs.length, 1, 'the write was shown in a diff editor');
+    assert.equal(w.ls.docs.get(w.uri).getText(), ORIGINAL);
+    assert.equal(w.ls.edits.length, 0);
+    assert.deepEqual(w.stub.vscode.window.tabGroups.all[0].tabs, [], 'no diff editor is left open');
+    const reqs = await w.model.requests();
+    assert.equal(reqs[1].toolResults.length, 1);
+    assert.equal(reqs[1].toolResults[0].IsError, true, `the model is told: ${reqs[1].toolResults[0].Content}`);
+  });
+}
+
+test('a command still asks with the modal; dismissing it denies', async (t) => {
+  const w = await world(t, [
+    { ToolCalls: [{ ID: 'call_1', Name: 'run_command', Input: JSON.stringify({ command: 'echo approved-run' }) }] },
+    { Text: 'Understood, not run.' },
+  ]);
   if (!w) return;
-  w.stub.answers.inputBox = () => 'add a function Sum';
-  w.stub.answers.warning = () => undefined; // Escape, or the window closed
+  w.stub.answers.inputBox = () => 'install it';
+  const modals = [];
+  w.stub.answers.warning = (message, options, buttons) => { modals.push({ message, detail: options.detail }); return undefined; };
   const result = await run(w);
   assert.equal(result.stopReason, 'end_turn');
-  assert.equal(w.ls.docs.get(w.uri).getText(), ORIGINAL);
-  assert.equal(w.ls.edits.length, 0);
+  assert.equal(modals.length, 1, 'one modal');
+  assert.match(modals[0].detail, /echo approved-run/);
+  assert.equal(w.stub.diffs.length, 0, 'no diff editor for a command');
   const reqs = await w.model.requests();
-  assert.equal(reqs[1].toolResults.length, 1);
   assert.equal(reqs[1].toolResults[0].IsError, true, `the model is told: ${reqs[1].toolResults[0].Content}`);
+  assert.doesNotMatch(reqs[1].toolResults[0].Content, /approved-run\n/, 'the command did not run');
 });
 
 test('cancel from the palette stops the running task', async (t) => {

@@ -15,6 +15,7 @@ const { serverItems, actionsFor, shellQuote, toolReport } = require('../lib/mcp'
 const { directiveOf, promptFrom, COMMANDS } = require('../lib/commands');
 const { serverCommand } = require('../lib/launch');
 const { announce, EXPERIMENTAL } = require('../lib/capabilities');
+const { diffReviews, ACCEPT, REJECT, SCHEME } = require('../lib/review');
 
 const approval = {
   approvalId: 'a7', taskId: 't3', kind: 'mcp_call',
@@ -69,6 +70,85 @@ test('approvals', async (t) => {
       assert.match(lines[0], /approval refused/);
     });
   }
+});
+
+test('write approvals in a diff editor', async (t) => {
+  const write = {
+    approvalId: 'a9', taskId: 't4', kind: 'write', tool: 'write_file',
+    title: 'Overwrite /ws/main.go?', detail: '/ws/main.go\n\n-package main\n+package main\n+\tx',
+    diff: { uri: 'file:///ws/main.go', newText: 'package main\n\nfunc f() {\n\treturn\n}\n', exists: true },
+    options: [{ optionId: 'allow_once', name: 'Allow once', kind: 'allow_once' }, { optionId: 'reject_once', name: 'Deny', kind: 'reject_once' }],
+  };
+  const setup = () => {
+    const s = stubVscode();
+    s.setDocuments((u) => (u === 'file:///ws/main.go' ? 'package main\n' : undefined));
+    const reviews = diffReviews(s.vscode);
+    return { s, reviews };
+  };
+  await t.test('the diff shows the buffer against the whole proposed file; Accept allows once', async () => {
+    const { s, reviews } = setup();
+    const lines = [];
+    s.answers.diff = (d) => s.vscode.commands.executeCommand(ACCEPT, d.right);
+    const res = await requestApproval(s.vscode, write, undefined, (l) => lines.push(l), reviews);
+    assert.deepEqual(res, { outcome: 'selected', optionId: 'allow_once' });
+    const [d] = s.diffs;
+    assert.equal(d.left.toString(), 'file:///ws/main.go', 'the left side is the file itself: VS Code shows its buffer');
+    assert.equal(d.original, 'package main\n');
+    assert.equal(d.proposed, write.diff.newText, 'the proposal keeps its tabs and lines');
+    assert.equal(d.right.scheme, SCHEME);
+    assert.equal(d.options.preview, false);
+    assert.deepEqual(s.calls.filter((c) => c.fn === 'showWarningMessage'), []);
+    assert.match(lines.join('\n'), /a9: accepted in the diff editor/);
+    assert.equal(s.providers.get(SCHEME).provideTextDocumentContent(d.right), '', 'the proposal is dropped once answered');
+  });
+  await t.test('a new file is diffed against an empty document', async () => {
+    const { s, reviews } = setup();
+    s.answers.diff = (d) => s.vscode.commands.executeCommand(REJECT, d.right);
+    const res = await requestApproval(s.vscode, { ...write, diff: { ...write.diff, exists: false } }, undefined, undefined, reviews);
+    assert.deepEqual(res, { outcome: 'selected', optionId: 'reject_once' });
+    assert.equal(s.diffs[0].left.scheme, SCHEME);
+    assert.equal(s.diffs[0].original, '');
+    assert.match(s.diffs[0].title, /new file ↔ proposed by agentls/);
+  });
+  await t.test('Accept from the palette answers the only open review', async () => {
+    const { s, reviews } = setup();
+    s.answers.diff = () => s.vscode.commands.executeCommand(ACCEPT);
+    assert.deepEqual(await requestApproval(s.vscode, write, undefined, undefined, reviews), { outcome: 'selected', optionId: 'allow_once' });
+  });
+  await t.test('a withdrawn approval closes the diff and denies', async () => {
+    const { s, reviews } = setup();
+    const cts = new s.vscode.EventEmitter();
+    const token = { isCancellationRequested: false, onCancellationRequested: cts.event };
+    s.answers.diff = () => { token.isCancellationRequested = true; cts.fire(); };
+    assert.deepEqual(await requestApproval(s.vscode, write, token, undefined, reviews), CANCELLED);
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(s.vscode.window.tabGroups.all[0].tabs, []);
+    assert.equal(s.contexts['agentls.reviewing'], false);
+  });
+  await t.test('when the diff editor cannot open, the modal asks', async () => {
+    const { s, reviews } = setup();
+    s.answers.diffFails = 'no diff editor here';
+    s.answers.warning = (m, o, b) => b.find((x) => x.optionId === 'allow_once');
+    const lines = [];
+    assert.deepEqual(await requestApproval(s.vscode, write, undefined, (l) => lines.push(l), reviews), { outcome: 'selected', optionId: 'allow_once' });
+    assert.match(lines.join('\n'), /did not open \(no diff editor here\); asking with a dialog/);
+  });
+  await t.test('a write without its proposed file (an older agentls) asks with the modal', async () => {
+    const { s, reviews } = setup();
+    const { diff, ...old } = write;
+    assert.ok(diff);
+    assert.deepEqual(await requestApproval(s.vscode, old, undefined, undefined, reviews), CANCELLED);
+    assert.equal(s.calls.filter((c) => c.fn === 'showWarningMessage').length, 1);
+    assert.equal(s.diffs.length, 0);
+  });
+  await t.test('Accept and Reject sit in the diff editor title; the palette offers them only during a review', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    const title = pkg.contributes.menus['editor/title'];
+    for (const id of [ACCEPT, REJECT]) {
+      assert.ok(title.some((m) => m.command === id && m.when === `resourceScheme == ${SCHEME}` && /^navigation/.test(m.group)), id);
+      assert.ok(pkg.contributes.menus.commandPalette.some((m) => m.command === id && m.when === 'agentls.reviewing'), id);
+    }
+  });
 });
 
 test('events', async (t) => {
@@ -156,7 +236,7 @@ test('prompts', async (t) => {
   await t.test('every palette command of package.json has a function, and no id clashes with a server command', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
     const declared = pkg.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual(Object.keys(COMMANDS).sort(), declared);
+    assert.deepEqual([...Object.keys(COMMANDS), ACCEPT, REJECT].sort(), declared);
     const serverCommands = ['agentls.run', 'agentls.cancel', 'agentls.approve', 'agentls.deny', 'agentls.newChat',
       'agentls.transcript', 'agentls.mcp.list', 'agentls.mcp.trust', 'agentls.mcp.revoke'];
     for (const id of declared) assert.ok(!serverCommands.includes(id), `${id} is also a server command: vscode-languageclient registers those`);

@@ -42,7 +42,7 @@ test('vsce package builds a .vsix with the extension and its runtime dependencie
   const names = zipNames(fs.readFileSync(vsix));
   for (const want of ['extension/package.json', 'extension/extension.js', 'extension/readme.md',
     'extension/lib/approvals.js', 'extension/lib/attach.js', 'extension/lib/commands.js', 'extension/lib/events.js',
-    'extension/lib/launch.js', 'extension/lib/mcp.js', 'extension/lib/capabilities.js',
+    'extension/lib/launch.js', 'extension/lib/mcp.js', 'extension/lib/capabilities.js', 'extension/lib/review.js',
     'extension/node_modules/vscode-languageclient/package.json', 'extension/node_modules/vscode-languageserver-protocol/package.json']) {
     assert.ok(names.includes(want), `the .vsix lacks ${want}`);
   }

@@ -29,14 +29,18 @@ class Disposable {
 }
 
 class Uri {
-  constructor(scheme, path) { this.scheme = scheme; this.path = path; }
+  constructor(scheme, path, query = '') { this.scheme = scheme; this.path = path; this.query = query; }
   static parse(s) {
     const u = new URL(s);
-    return new Uri(u.protocol.replace(/:$/, ''), decodeURIComponent(u.pathname));
+    return new Uri(u.protocol.replace(/:$/, ''), decodeURIComponent(u.pathname), u.search.replace(/^\?/, ''));
   }
   static file(p) { return new Uri('file', p); }
+  static from({ scheme, path = '', query = '' }) { return new Uri(scheme, path, query); }
   get fsPath() { return this.path; }
-  toString() { return this.scheme === 'file' ? pathToFileURL(this.path).href : `${this.scheme}:${this.path}`; }
+  toString() {
+    const q = this.query ? `?${this.query}` : '';
+    return this.scheme === 'file' ? pathToFileURL(this.path).href + q : `${this.scheme}:${this.path}${q}`;
+  }
   toJSON() { return this.toString(); }
 }
 
@@ -91,7 +95,7 @@ function hostApi({ folder, documents = [], channels }) {
     EventEmitter, Disposable, Uri, Position, Range, CancellationTokenSource, CodeActionKind,
     LogLevel: { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 },
     ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
-    TabInputText: class {}, TabInputTextDiff: class {}, TabInputNotebook: class {}, TabInputCustom: class {},
+    TabInputText: class {}, TabInputNotebook: class {}, TabInputCustom: class {}, // TabInputTextDiff: stub-vscode.js
     env: { language: 'en', appName: 'agentls-test-host', openExternal: async () => true },
     workspace: {
       workspaceFolders: [{ uri, name: 'ws', index: 0 }],
@@ -108,7 +112,6 @@ function hostApi({ folder, documents = [], channels }) {
     },
     window: {
       visibleTextEditors: [],
-      tabGroups: { all: [], onDidChangeTabs: never, onDidChangeTabGroups: never },
       onDidChangeVisibleTextEditors: never, onDidChangeActiveTextEditor: never,
       createOutputChannel: (name) => logChannel(name, channels),
       withProgress: (options, task) => task({ report() {} }, new CancellationTokenSource().token),
@@ -121,4 +124,4 @@ function hostApi({ folder, documents = [], channels }) {
   };
 }
 
-module.exports = { hostApi, textDocument, Uri, fileURLToPath };
+module.exports = { hostApi, textDocument, Uri, EventEmitter, fileURLToPath };

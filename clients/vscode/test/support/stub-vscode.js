@@ -5,6 +5,12 @@
 // throws, so a new use of the API cannot pass unnoticed.
 
 const { TextDocument } = require('vscode-languageserver-textdocument');
+const { Uri, EventEmitter } = require('./stub-host');
+
+/** TabInputTextDiff is the input of a diff editor's tab. */
+class TabInputTextDiff {
+  constructor(original, modified) { this.original = original; this.modified = modified; }
+}
 
 /** fakeEditor is an active text editor over text, with a selection given by offsets. */
 function fakeEditor(uri, languageId, text, selStart, selEnd) {
@@ -13,7 +19,7 @@ function fakeEditor(uri, languageId, text, selStart, selEnd) {
   const end = doc.positionAt(selEnd === undefined ? selStart : selEnd);
   return {
     document: {
-      uri: { toString: () => uri },
+      uri: Uri.parse(uri),
       getText: (range) => (range ? doc.getText(range) : doc.getText()),
       lineAt: (line) => ({ text: doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '') }),
     },
@@ -22,20 +28,69 @@ function fakeEditor(uri, languageId, text, selStart, selEnd) {
 }
 
 /**
- * stubVscode returns {vscode, calls, answers, channels, items, commands}.
+ * stubVscode returns {vscode, calls, answers, channels, items, commands, diffs, providers, contexts}.
  * host: {folder, documents} adds the API vscode-languageclient needs itself.
- * answers.warning(message, options, items), answers.quickPick(items, options)
- * and answers.inputBox(options) script the user's choices.
+ * answers.warning(message, options, items), answers.quickPick(items, options),
+ * answers.inputBox(options), answers.info(message, buttons) (a
+ * notification's button, or undefined) and answers.diff(diff) (called once
+ * the diff editor is open; diff: {left, right, title, original, proposed,
+ * close()}) script the user's choices. `vscode.diff` opens a tab in
+ * tabGroups; closing it fires onDidChangeTabs as VS Code does.
  */
 function stubVscode({ config = {}, editor, host } = {}) {
   const calls = [];
   const channels = {};
   const items = [];
   const commands = new Map();
+  const diffs = []; // every diff editor opened: {left, right, title, original, proposed, close}
+  const providers = new Map(); // scheme -> TextDocumentContentProvider
+  const contexts = {}; // setContext keys
   const answers = {
     warning: () => undefined,
     quickPick: () => undefined,
     inputBox: () => undefined,
+    info: () => undefined,
+    diff: () => {},
+    diffFails: '', // set: vscode.diff throws this message
+  };
+  const tabsChanged = new EventEmitter();
+  const group = { tabs: [] };
+  const tabGroups = {
+    all: [group],
+    onDidChangeTabs: tabsChanged.event,
+    onDidChangeTabGroups: new EventEmitter().event,
+    async close(tab) {
+      const i = group.tabs.indexOf(tab);
+      if (i < 0) return false;
+      group.tabs.splice(i, 1);
+      tabsChanged.fire({ opened: [], closed: [tab], changed: [] });
+      return true;
+    },
+  };
+  /** content reads a document as VS Code would: a virtual one from its provider, a file from the host's documents. */
+  const content = (uri) => {
+    const p = providers.get(uri.scheme);
+    if (p) return p.provideTextDocumentContent(uri, { isCancellationRequested: false });
+    const doc = docOf ? docOf(uri.toString()) : undefined;
+    return doc === undefined ? undefined : doc;
+  };
+  let docOf; // set by setDocuments: uri string -> current text
+  const builtins = {
+    async 'vscode.diff'(left, right, title, options) {
+      if (answers.diffFails) throw new Error(answers.diffFails);
+      const tab = { label: title, input: new TabInputTextDiff(left, right), options };
+      const d = {
+        left, right, title, options, tab,
+        original: await content(left),
+        proposed: await content(right),
+        close: () => tabGroups.close(tab),
+      };
+      group.tabs.push(tab);
+      diffs.push(d);
+      tabsChanged.fire({ opened: [tab], closed: [], changed: [] });
+      setImmediate(() => answers.diff(d));
+    },
+    setContext(key, value) { contexts[key] = value; },
   };
   const record = (fn) => (...args) => {
     calls.push({ fn, args });
@@ -45,9 +100,15 @@ function stubVscode({ config = {}, editor, host } = {}) {
   const vscode = {
     ...importTimeClasses(),
     StatusBarAlignment: { Left: 1, Right: 2 },
+    Uri, EventEmitter, TabInputTextDiff,
     workspace: {
       getConfiguration(section) {
         return { get: (key) => config[`${section}.${key}`] };
+      },
+      registerTextDocumentContentProvider(scheme, provider) {
+        if (providers.has(scheme)) throw new Error(`a provider for ${scheme} is registered already`);
+        providers.set(scheme, provider);
+        return { dispose: () => providers.delete(scheme) };
       },
     },
     window: {
@@ -57,7 +118,11 @@ function stubVscode({ config = {}, editor, host } = {}) {
         if (options && options.modal) return Promise.resolve(answers.warning(message, options, rest));
         return Promise.resolve(undefined);
       },
-      showInformationMessage: record('showInformationMessage'),
+      showInformationMessage(message, ...rest) {
+        calls.push({ fn: 'showInformationMessage', args: [message, ...rest] });
+        return Promise.resolve(rest.length && typeof rest[0] === 'string' ? answers.info(message, rest) : undefined);
+      },
+      tabGroups,
       showErrorMessage: record('showErrorMessage'),
       showQuickPick(list, options) {
         calls.push({ fn: 'showQuickPick', args: [list, options] });
@@ -100,6 +165,8 @@ function stubVscode({ config = {}, editor, host } = {}) {
         return disposable();
       },
       executeCommand(id, ...args) {
+        calls.push({ fn: 'executeCommand', args: [id, ...args] });
+        if (builtins[id]) return Promise.resolve(builtins[id](...args));
         const fn = commands.get(id);
         if (!fn) return Promise.reject(new Error(`command '${id}' not found`));
         return Promise.resolve(fn(...args));
@@ -113,7 +180,9 @@ function stubVscode({ config = {}, editor, host } = {}) {
       vscode[k] = v && typeof v === 'object' && vscode[k] && typeof vscode[k] === 'object' ? Object.assign(vscode[k], v) : v;
     }
   }
-  return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands };
+  /** setDocuments tells vscode.diff where a file's current text comes from: a function of the URI string. */
+  const setDocuments = (fn) => { docOf = fn; };
+  return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands, diffs, providers, contexts, setDocuments };
 }
 
 // importTimeClasses are the classes vscode-languageclient extends when it is
