@@ -13,8 +13,9 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// cmdACP serves the Agent Client Protocol on stdio until stdin ends or a
-// signal; every task and every MCP server ends before it returns.
+// cmdACP serves the Agent Client Protocol on stdio until stdin ends, a
+// signal, or the death of the process that started it; every task and every
+// MCP server ends before it returns.
 func cmdACP(args []string) int {
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
 	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
@@ -28,6 +29,9 @@ func cmdACP(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+	// The editor dying ends agentls even when stdin stays open.
+	ctx, unwatch := watchParent(ctx, logf)
+	defer unwatch()
 	userPath := *configPath
 	if userPath == "" {
 		userPath = config.UserPath()

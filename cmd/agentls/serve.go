@@ -24,8 +24,9 @@ type stdio struct {
 // exits from main rather than waiting for it.
 func (stdio) Close() error { return os.Stdin.Close() }
 
-// cmdServe serves LSP on stdio until exit, stdin EOF or SIGTERM; every task
-// and every MCP server ends before it returns.
+// cmdServe serves LSP on stdio until exit, stdin EOF, SIGTERM or the death
+// of the process that started it; every task and every MCP server ends
+// before it returns.
 func cmdServe(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
@@ -39,14 +40,12 @@ func cmdServe(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
-	srv := server.New(server.Options{
-		Version:    version,
-		UserConfig: *configPath,
-		// Only real problems reach stderr (editors log it as errors);
-		// informational notes go to window/logMessage.
-		Logf: func(format string, a ...any) {
-			fmt.Fprintf(os.Stderr, format+"\n", a...)
-		},
-	})
+	// Only real problems reach stderr (editors log it as errors);
+	// informational notes go to window/logMessage.
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
+	// The editor dying ends agentls even when stdin stays open.
+	ctx, unwatch := watchParent(ctx, logf)
+	defer unwatch()
+	srv := server.New(server.Options{Version: version, UserConfig: *configPath, Logf: logf})
 	return srv.Serve(ctx, stdio{Reader: os.Stdin, Writer: os.Stdout})
 }
