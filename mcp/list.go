@@ -20,7 +20,7 @@ func (r *Registry) Servers() []ServerInfo {
 		srv := r.servers[name]
 		s := srv.cfg
 		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: append([]string{s.Command}, s.Args...),
-			EnvKeys: envKeys(s), Cwd: s.Cwd, Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
+			EnvKeys: envKeys(s), Cwd: s.Cwd, Sandbox: trust.Confinement(s, "").Summary(), Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
 			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
 		if srv.state == Connected {
 			info.Tools = r.toolsLocked(srv)

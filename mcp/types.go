@@ -50,17 +50,20 @@ type Tool struct {
 
 // ServerInfo is one configured server's row (PROTOCOL.md Server, less policy).
 type ServerInfo struct {
-	Name         string        `json:"name"`
-	Origin       config.Origin `json:"origin"`
-	State        State         `json:"state"`
-	Command      []string      `json:"command"`
-	EnvKeys      []string      `json:"envKeys"`
-	Cwd          string        `json:"cwd"`
-	Error        string        `json:"error,omitempty"`
-	StderrTail   string        `json:"stderrTail,omitempty"`
-	Warnings     []string      `json:"warnings,omitempty"` // e.g. tools dropped over max_tools_per_server
-	SchemaTokens int           `json:"schemaTokens"`
-	Tools        []Tool        `json:"tools"`
+	Name    string        `json:"name"`
+	Origin  config.Origin `json:"origin"`
+	State   State         `json:"state"`
+	Command []string      `json:"command"`
+	EnvKeys []string      `json:"envKeys"`
+	Cwd     string        `json:"cwd"`
+	// Sandbox says what the kernel lets the server touch (or that it runs
+	// unconfined, and why): the line its launch card shows.
+	Sandbox      string   `json:"sandbox"`
+	Error        string   `json:"error,omitempty"`
+	StderrTail   string   `json:"stderrTail,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"` // e.g. tools dropped over max_tools_per_server
+	SchemaTokens int      `json:"schemaTokens"`
+	Tools        []Tool   `json:"tools"`
 }
 
 // Result is the outcome of a tool call as text for the model. When IsError is

@@ -12,7 +12,7 @@ import (
 // serverFields and toolFields are PROTOCOL.md's Server shape: every row
 // has every one of them, empty or not.
 var (
-	serverFields = []string{"name", "origin", "state", "command", "envKeys", "cwd", "error", "stderrTail", "schemaTokens", "tools"}
+	serverFields = []string{"name", "origin", "state", "command", "envKeys", "cwd", "sandbox", "error", "stderrTail", "schemaTokens", "tools"}
 	toolFields   = []string{"name", "serverTool", "description", "policy", "annotations", "schemaTokens"}
 )
 

@@ -145,6 +145,9 @@ func LaunchCard(s config.Server) (title, detail string) {
 		fmt.Fprintf(&b, "passes these variables' values from agentls's environment: %s\n", shown(strings.Join(vars, ", ")))
 	}
 	fmt.Fprintf(&b, "cwd:     %s\n", quoteWord(s.Cwd, false))
+	// What the kernel will let it touch; without Landlock, that it would
+	// run with the user's full access.
+	fmt.Fprintf(&b, "sandbox: %s\n", Visible(Confinement(s, "").Summary()))
 	if s.Origin != config.User && s.WorkspaceRoot != "" {
 		// The fingerprint pins the command line, not the bytes of what it runs.
 		switch {
@@ -158,7 +161,7 @@ func LaunchCard(s config.Server) (title, detail string) {
 	if s.WorkspaceRoot != "" {
 		fmt.Fprintf(&b, "for:     the workspace %s only\n", shown(s.WorkspaceRoot))
 	}
-	fmt.Fprintf(&b, "sha256:  %s (any change to command, args, env or cwd asks again)", ServerFingerprint(s))
+	fmt.Fprintf(&b, "sha256:  %s (any change to command, args, env, cwd, sandbox or network asks again)", ServerFingerprint(s))
 	return title, b.String()
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 )
 
@@ -84,5 +85,54 @@ func TestLaunchCard(t *testing.T) {
 	_, noEnv := LaunchCard(config.Server{Name: "x", Command: "x", Cwd: "/r"})
 	if !strings.Contains(noEnv, "env:     (none") {
 		t.Errorf("card without env does not say so:\n%s", noEnv)
+	}
+}
+
+// TestLaunchCardSaysWhatTheServerMayTouch: the card of a repository's
+// server has a sandbox line: confined by default (reads the workspace,
+// writes only its own state folder, no network), what a loosening entry
+// asks for, or that it would run unconfined where the kernel cannot
+// confine. The fingerprint line says sandbox and network ask again.
+func TestLaunchCardSaysWhatTheServerMayTouch(t *testing.T) {
+	base := config.Server{Name: "fs", Origin: config.Workspace, WorkspaceRoot: "/repo", Command: "npx", Cwd: "/repo",
+		Source: config.Source{File: "/repo/.agentls/config.toml", Line: 1}}
+	line := func(s config.Server) string {
+		_, detail := LaunchCard(s)
+		for _, l := range strings.Split(detail, "\n") {
+			if strings.HasPrefix(l, "sandbox: ") {
+				return l
+			}
+		}
+		t.Fatalf("card has no sandbox line:\n%s", detail)
+		return ""
+	}
+	loose := base
+	loose.Sandbox = config.SandboxNone
+	if got := line(loose); !strings.Contains(got, `not confined (sandbox = "none")`) {
+		t.Errorf("sandbox = none: %q", got)
+	}
+	_, detail := LaunchCard(base)
+	if !strings.Contains(detail, "any change to command, args, env, cwd, sandbox or network asks again") {
+		t.Errorf("the fingerprint line does not say sandbox and network ask again:\n%s", detail)
+	}
+	if s := sandbox.Supported(); !s.Filesystem {
+		if got := line(base); !strings.Contains(got, "NOT confined on this system") || !strings.Contains(got, s.Reason) {
+			t.Errorf("without Landlock: %q, want it to say the server would run unconfined and why", got)
+		}
+		return
+	}
+	got := line(base)
+	for _, want := range []string{`confined by the kernel (sandbox = "workspace-read")`, "reads /repo", "writes " + ServerStateDir(base) + ";", "network: none"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("default: %q lacks %q", got, want)
+		}
+	}
+	open := base
+	open.Sandbox, open.Network = config.SandboxWorkspaceWrite, true
+	got = line(open)
+	for _, want := range []string{`(sandbox = "workspace-write")`, "writes " + ServerStateDir(base) + ", /repo;", "network: any"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("workspace-write with network: %q lacks %q", got, want)
+		}
 	}
 }

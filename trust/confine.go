@@ -52,7 +52,7 @@ func Confinement(s config.Server, program string) ServerConfinement {
 	}
 	c.Confined = true
 	c.StateDir = ServerStateDir(s)
-	var exec, read, write []string
+	var exec, write []string
 	add := func(list *[]string, p string) {
 		if p == "" || !filepath.IsAbs(p) {
 			return
@@ -66,18 +66,19 @@ func Confinement(s config.Server, program string) ServerConfinement {
 				return
 			}
 		}
+		for _, sys := range sandbox.SystemExec() {
+			if within(sys, p) {
+				return // granted with the system's trees already
+			}
+		}
 		*list = append(*list, p)
 	}
 	if s.WorkspaceRoot != "" {
 		add(&exec, s.WorkspaceRoot)
 	}
-	if s.Cwd != "" && !within(s.WorkspaceRoot, s.Cwd) {
-		// A cwd outside the workspace (on the card) is readable, unless it
-		// is the root or holds the home folder or agentls's state.
-		for _, d := range keepSafe([]string{s.Cwd}) {
-			add(&read, d)
-		}
-	}
+	// A cwd outside the workspace gets no grant of its own: the server
+	// starts there but cannot read it (a user server's cwd is the folder
+	// of the user's config, which may hold other servers' tokens).
 	for _, dir := range programDirs(program) {
 		add(&exec, dir)
 	}
@@ -90,7 +91,7 @@ func Confinement(s config.Server, program string) ServerConfinement {
 	if c.Mode == config.SandboxWorkspaceWrite && s.WorkspaceRoot != "" {
 		add(&write, s.WorkspaceRoot)
 	}
-	c.Policy = sandbox.Policy{Read: read, Exec: exec, Write: write, Network: s.Network}.WithSystem()
+	c.Policy = sandbox.Policy{Exec: exec, Write: write, Network: s.Network}.WithSystem()
 	return c
 }
 

@@ -189,6 +189,9 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		if cmd := trust.ShellQuote(s.Command); cmd != "" {
 			d.printf("      $ %s\n", cmd)
 		}
+		if s.Sandbox != "" {
+			d.printf("      sandbox: %s\n", trust.Visible(s.Sandbox))
+		}
 		switch s.State {
 		case mcp.Connected:
 			d.printf("      %d tools, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
@@ -241,5 +244,14 @@ func (d *doctor) confinement(cfg *config.Config) {
 	} else {
 		d.printf("  run_command       NOT confined here, so autopilot asks for every command (none runs without a card)\n")
 	}
-	d.printf("  MCP servers       not confined: a server runs with your privileges once it starts (your own config) or is approved (a repository's)\n")
+	switch {
+	case s.Filesystem:
+		net := "no network"
+		if !s.TCP && !s.SocketFilter {
+			net = "network NOT limited on this kernel (" + s.String() + ")"
+		}
+		d.printf("  MCP servers       a repository's server runs confined by default (sandbox = \"workspace-read\": reads the system and the workspace, writes only its own state folder, %s) unless its entry loosens it, which its card shows; your own run unconfined unless their entry sets sandbox; each server's line above says what it may touch\n", net)
+	default:
+		d.printf("  MCP servers       NOT confined here: a repository's server would run with your privileges once approved (its card says so); one of yours that sets sandbox does not start\n")
+	}
 }

@@ -216,23 +216,36 @@ func doctorClosedURL(t *testing.T) string {
 
 // TestDoctorSaysWhatIsConfined: doctor tells whether commands autopilot
 // runs without a card are confined on this machine, matching what the
-// kernel supports, and that MCP servers are not.
+// kernel supports, whether MCP servers are, and per server what it may
+// touch: a repository's server confined by default, the user's own not.
 func TestDoctorSaysWhatIsConfined(t *testing.T) {
 	bin := testenv.Agentls(t)
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfg, []byte("[agent]\nautopilot = true\n"), 0o600); err != nil {
+	ws := filepath.Join(dir, "repo")
+	if err := os.MkdirAll(filepath.Join(ws, ".agentls"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "doctor", "--config", cfg, "--workspace", dir)
-	cmd.Env = append(os.Environ(), "OLLAMA_HOST=127.0.0.1:1")
+	if err := os.WriteFile(config.WorkspacePath(ws), []byte("[mcp.servers.repo]\ncommand = \"repo-server\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("[agent]\nautopilot = true\n[mcp.servers.mine]\ncommand = \"my-server\"\ndisabled = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "doctor", "--config", cfg, "--workspace", ws)
+	cmd.Env = append(os.Environ(), "OLLAMA_HOST=127.0.0.1:1", "XDG_STATE_HOME="+filepath.Join(dir, "state"))
 	out, _ := cmd.CombinedOutput()
 	s := sandbox.Supported()
-	want := []string{"Confinement", "kernel            " + s.String(), "autopilot         on", "MCP servers       not confined"}
+	want := []string{"Confinement", "kernel            " + s.String(), "autopilot         on",
+		`sandbox: not confined (sandbox = "none")`}
 	if s.Filesystem {
-		want = append(want, "run_command       confined when autopilot runs it without a card")
+		want = append(want, "run_command       confined when autopilot runs it without a card",
+			"MCP servers       a repository's server runs confined by default",
+			`sandbox: confined by the kernel (sandbox = "workspace-read"): reads `+ws,
+			"writes "+filepath.Join(dir, "state", "agentls", "mcp-servers", "repo-"))
 	} else {
-		want = append(want, "run_command       NOT confined here, so autopilot asks for every command")
+		want = append(want, "run_command       NOT confined here, so autopilot asks for every command",
+			"MCP servers       NOT confined here", "sandbox: NOT confined on this system")
 	}
 	for _, w := range want {
 		if !strings.Contains(string(out), w) {

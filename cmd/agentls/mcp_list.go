@@ -86,7 +86,7 @@ func orDefault(d, def time.Duration) time.Duration {
 }
 
 // printServerRows is the human form of the list: per server its state, the
-// literal command line, env keys, cwd, error and stderr tail; per tool its
+// literal command line, env keys, cwd, what it may touch (sandbox), error and stderr tail; per tool its
 // name, the server's own name, the policy, the server's hints and its cost.
 func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 	if len(rows) == 0 {
@@ -106,6 +106,9 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		}
 		if s.Cwd != "" {
 			fmt.Fprintf(w, "  cwd      %s\n", s.Cwd)
+		}
+		if s.Sandbox != "" {
+			fmt.Fprintf(w, "  sandbox  %s\n", trust.Visible(s.Sandbox))
 		}
 		switch s.State {
 		case mcp.NeedsApproval:

@@ -30,6 +30,7 @@ type listedServer struct {
 	EnvKeys    []string `json:"envKeys"`
 	Error      string   `json:"error"`
 	StderrTail string   `json:"stderrTail"`
+	Sandbox    string   `json:"sandbox"`
 	Tools      []struct {
 		Name         string          `json:"name"`
 		ServerTool   string          `json:"serverTool"`
@@ -136,6 +137,14 @@ command = "agentls-test-no-such-command"
 	if s := byName["repo_tool"]; s.State != "needs_approval" || s.Origin != "workspace" {
 		t.Errorf("workspace server: %s %s, want needs_approval", s.Origin, s.State)
 	}
+	// What each server may touch: the user's own unconfined, the
+	// repository's confined to reading the workspace by default.
+	if s := byName["everything"]; !strings.HasPrefix(s.Sandbox, `not confined (sandbox = "none")`) {
+		t.Errorf("everything: sandbox %q, want not confined", s.Sandbox)
+	}
+	if s := byName["repo_tool"]; !strings.HasPrefix(s.Sandbox, strings.TrimPrefix(wantSandboxLine(ws), "sandbox: ")) {
+		t.Errorf("repo_tool: sandbox %q, want %q", s.Sandbox, wantSandboxLine(ws))
+	}
 	if !strings.Contains(stderr.String(), "config.toml") || !strings.Contains(stderr.String(), "broken") {
 		t.Errorf("config diagnostics not on stderr: %q", stderr.String())
 	}
@@ -147,7 +156,8 @@ command = "agentls-test-no-such-command"
 		t.Fatalf("agentls mcp list: %v", err)
 	}
 	for _, want := range []string{"everything  (user)  connected", "everything__echo", "fs__read_text_file", "allow",
-		"repo_tool  (workspace)  needs_approval", "agentls mcp trust repo_tool", "missing  (user)  failed"} {
+		"repo_tool  (workspace)  needs_approval", "agentls mcp trust repo_tool",
+		"  sandbox  " + strings.TrimPrefix(wantSandboxLine(ws), "sandbox: "), "missing  (user)  failed"} {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("text list lacks %q:\n%s", want, b)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/trust"
 )
@@ -148,6 +149,7 @@ func TestMCPTrustInTerminal(t *testing.T) {
 		"command: npx -y @modelcontextprotocol/server-filesystem 'My Documents'",
 		"NODE_OPTIONS='--require ./x.js'",
 		"cwd:     " + e.ws,
+		wantSandboxLine(e.ws),
 		"Start this server? [y/N]",
 		"Approved 'fs'",
 	} {
@@ -271,4 +273,13 @@ func TestMCPRevoke(t *testing.T) {
 			t.Errorf("revoke %q: exit %d, %q; want a usage error", args, code, stderr)
 		}
 	}
+}
+
+// wantSandboxLine is the start of the sandbox line of a card for a
+// repository's server in ws with no sandbox key.
+func wantSandboxLine(ws string) string {
+	if !sandbox.Supported().Filesystem {
+		return `sandbox: NOT confined on this system, it would run with your full access: sandbox = "workspace-read" needs Landlock`
+	}
+	return `sandbox: confined by the kernel (sandbox = "workspace-read"): reads ` + ws
 }
