@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/trust"
 )
 
 func TestResourceToolsAgainstServerEverything(t *testing.T) {
@@ -21,7 +22,9 @@ func TestResourceToolsAgainstServerEverything(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	f.core.reg.Wait(ctx)
-	env := &toolEnv{ws: f.ws, reg: f.core.reg, maxBytes: 64 << 10}
+	// The user allows this server's tools, so its resource reads too.
+	allow := &trust.Policy{Rules: []config.PolicyRule{allowRule("everything__*", "allow")}}
+	env := &toolEnv{ws: f.ws, reg: f.core.reg, maxBytes: 64 << 10, policy: func() *trust.Policy { return allow }}
 	call := func(name, args string) (string, bool) {
 		out, isErr, _ := runBuiltin(ctx, builtins[name], env, json.RawMessage(args))
 		return out, isErr

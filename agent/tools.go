@@ -35,6 +35,8 @@ type toolEnv struct {
 	autopilot bool
 	hideEnv   []string     // environment variables run_command must not pass on
 	secrets   secretPlaces // what read tools ask about before reading
+	// policy is the MCP call policy (nil: no rules, so everything asks).
+	policy func() *trust.Policy
 	// approve asks the user; nil error means allowed. A *deniedError says
 	// how it was denied.
 	approve func(ctx context.Context, a Approval) error
@@ -56,6 +58,9 @@ func (env *toolEnv) gate(ctx context.Context, d trust.Decision, a Approval) erro
 			env.running()
 		}
 		return nil
+	}
+	if env.approve == nil {
+		return &deniedError{"ERROR: denied: " + d.Reason + ", and there is nobody to ask"}
 	}
 	return env.approve(ctx, a)
 }

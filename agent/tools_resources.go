@@ -9,6 +9,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/trust"
 )
 
 const resourceTimeout = 60 * time.Second
@@ -25,7 +27,7 @@ func init() {
 				"server": str("the server name, as list_mcp_resources shows it"),
 				"uri":    str("the resource URI"),
 			}),
-		run: readResource, timeout: resourceTimeout,
+		run: readResource, timeout: resourceTimeout, gated: true,
 	})
 }
 
@@ -39,7 +41,17 @@ func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 	if env.reg == nil {
 		return "no MCP servers are configured", nil
 	}
-	rs, err := env.reg.Resources(ctx)
+	var hidden []string
+	rs, err := env.reg.Resources(ctx, func(server string) bool {
+		if a.Server != "" && server != a.Server {
+			return false
+		}
+		if d := env.resourceDecision(server); d.Action == trust.Deny {
+			hidden = append(hidden, server+" ("+d.Reason+")")
+			return false
+		}
+		return true
+	})
 	if err != nil {
 		return "", fmt.Errorf("list_mcp_resources: %w", err)
 	}
@@ -57,10 +69,28 @@ func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 		}
 		b.WriteByte('\n')
 	}
+	for _, h := range hidden {
+		fmt.Fprintf(&b, "(the resources of %s are not listed)\n", h)
+	}
 	if b.Len() == 0 {
 		return "no MCP resources are available", nil
 	}
 	return b.String(), nil
+}
+
+// resourcePolicyName is the name [mcp.policy] decides a resource read of
+// server by: one of the server's own names, so "server__*" and "*" cover it,
+// with a ':' no tool name has, so no tool's rule or "always allow" does.
+func resourcePolicyName(server string) string { return server + "__resources:read" }
+
+// resourceDecision is the policy's decision for reading server's resources:
+// the same rules as a call of one of its tools.
+func (env *toolEnv) resourceDecision(server string) trust.Decision {
+	var p *trust.Policy
+	if env.policy != nil {
+		p = env.policy()
+	}
+	return p.ClassifyCall(trust.ToolInfo{Name: resourcePolicyName(server), Server: server})
 }
 
 func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
@@ -76,6 +106,19 @@ func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string
 	}
 	if env.reg == nil {
 		return "", errors.New("read_mcp_resource: no MCP servers are configured")
+	}
+	// A resource is the server's data, as a tool result is: reading it
+	// follows the server's policy (red-team finding 7). "Always allow" is
+	// not offered: a resource has no definition to bind it to; a rule is.
+	name := a.Server + " · resources/read"
+	args, _ := json.Marshal(map[string]string{"uri": a.URI})
+	if err := env.gate(ctx, env.resourceDecision(a.Server), Approval{
+		Kind: "mcp_call", Title: "Read " + trust.Visible(a.URI) + " from " + trust.Visible(a.Server) + "?",
+		Detail: trust.Visible(name) + "\n" + trust.VisibleText(indentJSON(args)),
+		Server: a.Server, Tool: "resources/read", Arguments: args,
+		Options: []ApprovalOption{allowOnce, rejectOnce},
+	}); err != nil {
+		return "", err
 	}
 	rc, err := env.reg.ReadResource(ctx, a.Server, a.URI)
 	if err != nil {

@@ -31,7 +31,7 @@ func TestListsFollowEveryPage(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := r.Resources(ctx)
+	res, err := r.Resources(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

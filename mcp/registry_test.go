@@ -208,7 +208,7 @@ func TestResources(t *testing.T) {
 	r := startRegistry(t, []config.Server{faultServer(t, "f")}, Options{})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := r.Resources(ctx)
+	res, err := r.Resources(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -12,10 +13,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Resources lists the resources of every connected server that has any, in
+// Resources lists the resources of every connected server that has any and
+// that keep accepts (nil: all; a server keep refuses is never asked), in
 // parallel, each within its list timeout. Servers that fail are named in the
 // error; the resources of the others are still returned.
-func (r *Registry) Resources(ctx context.Context) ([]Resource, error) {
+func (r *Registry) Resources(ctx context.Context, keep func(server string) bool) ([]Resource, error) {
 	type target struct {
 		name    string
 		c       *conn
@@ -30,6 +32,9 @@ func (r *Registry) Resources(ctx context.Context) ([]Resource, error) {
 		}
 	}
 	r.mu.Unlock()
+	if keep != nil { // outside the lock: keep may read the trust store
+		targets = slices.DeleteFunc(targets, func(t target) bool { return !keep(t.name) })
+	}
 	var (
 		mu   sync.Mutex
 		out  []Resource
