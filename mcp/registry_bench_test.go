@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/bench"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -179,6 +181,51 @@ func BenchmarkParallelConnect(b *testing.B) {
 			b.ReportMetric(bench.Millis(child)/float64(b.N*n), "server-cpu-ms-per-server")
 		})
 	}
+}
+
+// BenchmarkConfinedConnect is figure 2 with confined servers: 10 fault
+// servers with a 300 ms handshake as a repository's servers (workspace
+// tier, confined by the kernel by default: each starts through the
+// sandbox launcher, gets its state folder made and its policy applied)
+// against the same 10 as the user's own (unconfined), connected by the
+// registry until nothing is connecting. Goal: ratio ≤ 1.2.
+func BenchmarkConfinedConnect(b *testing.B) {
+	if s := sandbox.Supported(); !s.Filesystem {
+		testenv.Missing(b, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	b.Setenv("XDG_STATE_HOME", b.TempDir())
+	bin := testenv.GoBinary(b, "./internal/faultserver")
+	ws := b.TempDir()
+	connect := func(origin config.Origin) time.Duration {
+		servers := make([]config.Server, 10)
+		for i := range servers {
+			servers[i] = benchServer(bin, fmt.Sprintf("s%03d", i), ws, "-handshake-delay", "300ms")
+			servers[i].Origin, servers[i].WorkspaceRoot = origin, ws
+		}
+		r := mcp.NewRegistry(servers, mcp.Options{Gate: func(config.Server) mcp.State { return "" }})
+		defer r.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		start := time.Now()
+		r.Start(ctx)
+		r.Wait(ctx)
+		d := time.Since(start)
+		for _, s := range r.Servers() {
+			if s.State != mcp.Connected {
+				b.Fatalf("%s server %s: %s %s", origin, s.Name, s.State, s.Error)
+			}
+			if confined := strings.HasPrefix(s.Sandbox, "confined by the kernel"); confined != (origin == config.Workspace) {
+				b.Fatalf("%s server %s: sandbox %q", origin, s.Name, s.Sandbox)
+			}
+		}
+		return d
+	}
+	b.Run("servers=10", func(b *testing.B) {
+		subj, base := bench.Pair(b.N,
+			func() time.Duration { return connect(config.Workspace) },
+			func() time.Duration { return connect(config.User) })
+		bench.ReportPair(b, "", bench.UnitMillis, bench.Millis(bench.Median(subj)), bench.Millis(bench.Median(base)))
+	})
 }
 
 // BenchmarkSchemaTokens is figure 7: the per-turn token estimate of each

@@ -12,7 +12,8 @@
 # named at the end. The benchmarks live beside the code they measure:
 # mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/
 # (figure 9, ACP vs LSP, in internal/bench/acp_bench_test.go; figures 10-13,
-# long sessions, in agent/long_bench_test.go).
+# long sessions, in agent/long_bench_test.go; figure 14, confinement, in
+# internal/sandbox/bench_test.go and mcp/registry_bench_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,8 @@ if [ "$quick" = 1 ]; then
 	run ./internal/bench 'ACPPromptVsLSPRun' 20x
 	run ./agent 'PromptCache|ToolSearch' 1x
 	run ./agent 'ParallelCalls|CompactionTurn' 3x
+	run ./internal/sandbox 'ConfinedSpawn' 30x
+	run ./mcp 'ConfinedConnect' 3x
 else
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
 	run ./mcp 'ParallelConnect$' 8x
@@ -56,6 +59,8 @@ else
 	run ./internal/bench 'ACPPromptVsLSPRun' 200x
 	run ./agent 'PromptCache|ToolSearch' 2x
 	run ./agent 'ParallelCalls|CompactionTurn' 15x
+	run ./internal/sandbox 'ConfinedSpawn' 200x
+	run ./mcp 'ConfinedConnect' 8x
 fi
 
 go run ./internal/bench/report <"$raw"

@@ -98,6 +98,10 @@ func title(bench, prefix string) string {
 		return "12. one response with 4 independent 300 ms calls vs one such call"
 	case "CompactionTurn":
 		return "13. the turn that compacts (elide + model summary) vs the same turn within the window"
+	case "ConfinedConnect":
+		return fmt.Sprintf("14. parallel connect, %s repository servers confined by the kernel vs the same unconfined (300 ms handshake)", param("servers"))
+	case "ConfinedSpawn":
+		return fmt.Sprintf("14. spawn of a command confined by the kernel (agentls launcher) vs unconfined, %s to its exit", param("cmd"))
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -133,6 +137,8 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(ratio <= 0.25, "ratio ≤ 0.25")
 	case bench == "ParallelCalls":
 		return verdict(ratio <= 1.3, "ratio ≤ 1.3")
+	case bench == "ConfinedSpawn/cmd=git-status", bench == "ConfinedConnect/servers=10":
+		return verdict(ratio <= 1.2, "ratio ≤ 1.2")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":

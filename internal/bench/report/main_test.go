@@ -18,6 +18,8 @@ BenchmarkLoopTurnOverhead/turns=10-2     	       3	  13381447 ns/op	       900 a
 BenchmarkLoopServers/servers=1-2         	       3	  41173761 ns/op	       235.3 added-µs	      1326 base-µs	         1.178 ratio	        21.00 tools	      1561 µs
 BenchmarkLoopServers/servers=100-2       	       3	 224756143 ns/op	      1293 added-µs	      6352 base-µs	         1.204 ratio	      1209 tools	      7645 µs
 BenchmarkLoopTurnOverhead/turns=200-2    	       3	1279815393 ns/op	       226.7 added-µs	      2563 base-µs	         1.088 ratio	      2790 µs
+BenchmarkConfinedSpawn/cmd=git-status-2 	     100	 227430022 ns/op	    1000 added-µs	     4000 base-µs	         1.250 ratio	    5000 µs
+BenchmarkConfinedConnect/servers=10-2   	       3	 697604441 ns/op	       330.0 base-ms	       340.0 ms	         1.030 ratio
 PASS
 `
 
@@ -35,6 +37,8 @@ func TestReportLines(t *testing.T) {
 		"5. event latency p99, SSE delta to agent/event, vs direct SSE reader: 971 µs (baseline: 43.1 µs, ratio: 22.52)\n",
 		"6. peak RSS of agentls serve idle vs bare Go process: 31.6 MB (baseline: 8.40 MB, ratio: 3.76); goal < 30 MB: MISSED\n",
 		"(EventLatency/deltas: 500 deltas)",
+		"14. spawn of a command confined by the kernel (agentls launcher) vs unconfined, git-status to its exit: 5000 µs (baseline: 4000 µs, ratio: 1.25), 1000 µs added; goal ratio ≤ 1.2: MISSED\n",
+		"14. parallel connect, 10 repository servers confined by the kernel vs the same unconfined (300 ms handshake): 340 ms (baseline: 330 ms, ratio: 1.03); goal ratio ≤ 1.2: met\n",
 		"8. scaling, parallel connect (ms per server beyond the first): 5.74 at 10 servers, 14.7 at 100 servers: worse than linear\n",
 		"8. scaling, agent loop over history (µs added per turn): 500 at 1 turns, 900 at 10 turns, 227 at 200 turns: better than linear (judged from 10 turns)\n",
 		"8. scaling, agent loop over servers connected (µs added per turn): 235 at 1 servers, 1293 at 100 servers: better than linear\n",

@@ -1,0 +1,79 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/internal/bench"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// BenchmarkConfinedSpawn is figure 14: one command autopilot runs without
+// a card, started through the real agentls binary's launcher under the
+// run_command policy (read the workspace, write a private temp folder, no
+// network) and run to its exit, against the same command started directly.
+// `git status` in a small repository is what autopilot typically runs;
+// `true` does nothing, so its ratio is the launcher's whole cost. Goal:
+// ratio ≤ 1.2 for git status.
+func BenchmarkConfinedSpawn(b *testing.B) {
+	if s := Supported(); !s.Filesystem {
+		testenv.Missing(b, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	agentls := testenv.Agentls(b)
+	git := testenv.Tool(b, "git")
+	ws, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "--allow-empty", "-m", "x"}} {
+		cmd := exec.Command(git, args...)
+		cmd.Dir = ws
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for i := 0; i < 20; i++ {
+		if err := os.WriteFile(filepath.Join(ws, "f"+string(rune('a'+i))+".go"), []byte("package x\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	tmp, err := PrivateTemp()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { os.RemoveAll(tmp) })
+	enc, err := json.Marshal(Policy{Read: []string{ws}, Write: []string{tmp}}.WithSystem())
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := append(os.Environ(), "TMPDIR="+tmp, "GIT_CONFIG_GLOBAL=/dev/null")
+	run := func(path string, args ...string) time.Duration {
+		cmd := &exec.Cmd{Path: path, Args: args, Dir: ws, Env: env}
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return time.Since(start)
+	}
+	for _, c := range []struct {
+		name string
+		argv []string
+	}{
+		{"git-status", []string{git, "status", "--short"}},
+		{"true", []string{testenv.Tool(b, "true")}},
+	} {
+		b.Run("cmd="+c.name, func(b *testing.B) {
+			confined := func() time.Duration {
+				return run(agentls, append([]string{agentls, launcherArg, string(enc), c.argv[0]}, c.argv...)...)
+			}
+			plain := func() time.Duration { return run(c.argv[0], c.argv...) }
+			bench.Pair(5, confined, plain) // warm both
+			subj, base := bench.Pair(b.N, confined, plain)
+			bench.ReportDurations(b, "", subj, base)
+		})
+	}
+}
