@@ -25,6 +25,8 @@ type Approval struct {
 	Command    []string         `json:"command,omitempty"`
 	Env        [][2]string      `json:"env,omitempty"`
 	Cwd        string           `json:"cwd,omitempty"`
+	URL        string           `json:"url,omitempty"`         // mcp_launch of a remote server
+	Headers    []string         `json:"headerNames,omitempty"` // its header names (never values)
 	Options    []ApprovalOption `json:"options"`
 	// ToolCallID is the tool call this approval gates ("" for a launch
 	// card). Diff is the whole change a write approval asks for. ACP shows

@@ -93,6 +93,14 @@ func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, s
 		Server: key.name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
 		Options: []ApprovalOption{{OptionID: "allow_once", Name: "Trust and start", Kind: "allow_once"}, rejectOnce},
 	}
+	if srv.Remote() {
+		a.Command, a.Env, a.Cwd, a.URL = nil, nil, "", srv.URL
+		for k := range srv.Headers {
+			a.Headers = append(a.Headers, k)
+		}
+		sort.Strings(a.Headers)
+		a.Options[0].Name = "Trust and connect"
+	}
 	if _, how := c.ask(ctx, a, ap); how != approved {
 		return c.serverState(key.name), fmt.Errorf("start MCP server %q: %w", key.name, ErrDenied)
 	}

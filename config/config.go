@@ -115,14 +115,20 @@ type MCP struct {
 
 // Server is one [mcp.servers.NAME] entry.
 type Server struct {
-	Name           string
-	Origin         Origin
-	Source         Source // where the [mcp.servers.NAME] table starts
-	WorkspaceRoot  string // the workspace this entry belongs to (workspace tier), or the root agentls serves
-	Command        string
-	Args           []string
-	Env            map[string]string // as written: ${VAR} not yet expanded
-	Cwd            string            // absolute; defaults to the user config's folder (user tier) or the workspace root
+	Name          string
+	Origin        Origin
+	Source        Source // where the [mcp.servers.NAME] table starts
+	WorkspaceRoot string // the workspace this entry belongs to (workspace tier), or the root agentls serves
+	Command       string
+	Args          []string
+	Env           map[string]string // as written: ${VAR} not yet expanded
+	Cwd           string            // absolute; defaults to the user config's folder (user tier) or the workspace root; "" for a remote server
+	// URL is a remote server's endpoint (Streamable HTTP, or the older
+	// HTTP+SSE transport as a fallback); "" for a server agentls starts.
+	URL string
+	// Headers are sent with every request to URL's origin, values as
+	// written: ${VAR} is expanded at connect time and never stored.
+	Headers        map[string]string
 	ConnectTimeout time.Duration
 	ListTimeout    time.Duration
 	CallTimeout    time.Duration
@@ -166,6 +172,9 @@ var SandboxModes = []string{SandboxNone, SandboxWorkspaceRead, SandboxWorkspaceW
 // reading the workspace by default; the user's own servers and those an
 // editor passes run unconfined unless the entry says otherwise.
 func (s Server) SandboxMode() string {
+	if s.URL != "" {
+		return SandboxNone // a remote server runs nothing here
+	}
 	if s.Sandbox != "" {
 		return s.Sandbox
 	}

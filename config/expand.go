@@ -103,3 +103,28 @@ func isEnvName(s string) bool {
 func isEnvNameByte(c byte, digitOK bool) bool {
 	return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || digitOK && c >= '0' && c <= '9'
 }
+
+// ExpandedHeaders is a remote server's headers with every value expanded
+// through lookup. The error names the header, never its value.
+func (s Server) ExpandedHeaders(lookup func(string) (string, bool)) (map[string]string, error) {
+	keys := make([]string, 0, len(s.Headers))
+	for k := range s.Headers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(map[string]string, len(s.Headers))
+	for _, k := range keys {
+		v, err := ExpandEnv(s.Headers[k], lookup)
+		if err != nil {
+			return nil, fmt.Errorf("header %s: %w", k, err)
+		}
+		if strings.ContainsAny(v, "\r\n\x00") {
+			return nil, fmt.Errorf("header %s: its value, once expanded, contains a line break or NUL", k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// Remote reports whether the server is reached over HTTP (url) rather than started (command).
+func (s Server) Remote() bool { return s.URL != "" }

@@ -3,6 +3,8 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-var serverKeys = []string{"command", "args", "env", "cwd", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
+var serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
 
 // servers reads [mcp.servers]. A broken entry stays in the list with Err set
 // (shown as failed, never started); the other entries load regardless.
@@ -110,8 +112,23 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 		fail(path, err)
 		return s
 	}
-	if _, ok := t["command"]; !ok {
-		fail(path, errors.New(`missing command: expected command = "program" (it runs without a shell; arguments go in args = [...])`))
+	_, hasCommand := t["command"]
+	_, hasURL := t["url"]
+	switch {
+	case hasCommand && hasURL:
+		fail(path, errors.New(`both command and url are set: a server is either a program agentls starts (command = "program") or a remote server it connects to (url = "https://..."), not both; remove one`))
+	case !hasCommand && !hasURL:
+		fail(path, errors.New(`missing command: expected command = "program" (it runs without a shell; arguments go in args = [...]), or url = "https://..." for a remote server`))
+	case hasURL:
+		for _, k := range []string{"args", "env", "cwd", "sandbox", "network"} {
+			if _, ok := t[k]; ok {
+				fail(append(append([]string{}, path...), k), fmt.Errorf("%s is for a server agentls starts (command = ...); a remote server (url = ...) takes headers = { ... } instead", k))
+			}
+		}
+	default:
+		if _, ok := t["headers"]; ok {
+			fail(append(append([]string{}, path...), "headers"), errors.New(`headers are for a remote server (url = "https://..."); a server agentls starts gets env = { ... } instead`))
+		}
 	}
 	for _, k := range sortedKeys(t) {
 		v, p := t[k], append(append([]string{}, path...), k)
@@ -138,6 +155,12 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 				}
 				s.Cwd = filepath.Clean(dir)
 			}
+		case "url":
+			if s.URL, err = asString(v); err == nil {
+				err = checkServerURL(s.URL)
+			}
+		case "headers":
+			s.Headers = l.headers(f, p, v, fail)
 		case "connect_timeout":
 			s.ConnectTimeout, err = asDuration(v)
 		case "list_timeout":
@@ -164,6 +187,9 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 		// A user who wrote network = false expects the network closed; an
 		// unconfined server cannot be held to that.
 		fail(append(append([]string{}, path...), "network"), errors.New(`network applies only to a confined server: set sandbox = "workspace-read" or "workspace-write" too, or drop network`))
+	}
+	if s.URL != "" {
+		s.Cwd = ""
 	}
 	if err := commandLine(s.Command); err != nil {
 		fail(append(append([]string{}, path...), "command"), err)
@@ -273,4 +299,91 @@ func expandWorkspaceFolder(val, root string) string {
 		}
 	}
 	return b.String()
+}
+
+// checkServerURL accepts an absolute http or https URL with a host and no
+// credentials in it (userinfo would be sent to every redirect target and
+// shown on every card; a token goes in headers, expanded from the
+// environment).
+func checkServerURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("url %q is not a URL: %v", raw, err)
+	}
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return fmt.Errorf(`url %q: expected an http or https URL like "https://example.com/mcp"`, raw)
+	}
+	if u.Host == "" {
+		return fmt.Errorf("url %q has no host", raw)
+	}
+	if u.User != nil {
+		return fmt.Errorf(`url %q carries credentials: put them in headers = { Authorization = "Bearer ${TOKEN}" } instead`, u.Redacted())
+	}
+	if u.Fragment != "" {
+		return fmt.Errorf("url %q has a fragment (#...), which is never sent to the server", raw)
+	}
+	if strings.Contains(raw, "${") {
+		return fmt.Errorf("url %q: the url is not expanded from the environment (only header values are)", raw)
+	}
+	return nil
+}
+
+// headers reads a remote server's headers table. Names must be HTTP header
+// names agentls does not set itself; values keep their ${VAR} references
+// (expanded at connect time) but must already be well-formed.
+func (l *loader) headers(f *tomlFile, path []string, v any, fail func([]string, error)) map[string]string {
+	t, err := asTable(v, `a table of strings like headers = { Authorization = "Bearer ${TOKEN}" }`)
+	if err != nil {
+		fail(path, err)
+		return nil
+	}
+	out := make(map[string]string, len(t))
+	seen := map[string]string{}
+	for _, k := range sortedKeys(t) {
+		p := append(append([]string{}, path...), k)
+		if !isHeaderName(k) {
+			fail(p, fmt.Errorf("invalid header name %q: expected letters, digits and -", k))
+			continue
+		}
+		canon := http.CanonicalHeaderKey(k)
+		if prev, dup := seen[canon]; dup {
+			fail(p, fmt.Errorf("header %q is set twice (also as %q)", k, prev))
+			continue
+		}
+		seen[canon] = k
+		switch canon {
+		case "Host", "Content-Length", "Content-Type", "Accept", "Connection", "Transfer-Encoding", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id":
+			fail(p, fmt.Errorf("header %q is set by agentls's MCP client and may not be configured", k))
+			continue
+		}
+		val, err := asString(t[k])
+		if err == nil {
+			err = checkExpansion(val)
+		}
+		if err == nil && strings.ContainsAny(val, "\r\n\x00") {
+			err = errors.New("a header value may not contain a line break or NUL")
+		}
+		if err != nil {
+			fail(p, err)
+			continue
+		}
+		out[k] = val
+	}
+	return out
+}
+
+// isHeaderName is true for an RFC 9110 token.
+func isHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -124,11 +124,11 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	case errors.As(err, &werr):
 		// The server answered: it is alive, the call failed.
 		return errorResult(name, capText(werr.Message, r.opts.ResultMaxBytes))
-	case ctx.Err() != nil && !c.proc.hasExited():
+	case ctx.Err() != nil && !c.hasExited():
 		return errorResult(name, "call cancelled")
 	case r.ctx.Err() != nil:
 		return errorResult(name, "the MCP registry shut down during the call")
-	case errors.Is(err, context.DeadlineExceeded) && !c.proc.hasExited():
+	case errors.Is(err, context.DeadlineExceeded) && !c.hasExited():
 		r.goTracked(func() { r.probe(srv, c, timeout) })
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
 	}
@@ -137,9 +137,11 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	}
 	// The connection broke. Decide from the process whether it died.
 	what := fmt.Sprintf("the connection broke during the call (%v); stopped the server", err)
-	if c.proc.waitFor(500 * time.Millisecond) {
-		what = "exited during the call: " + c.proc.exitDescription()
-		c.proc.drainStderr()
+	if c.proc == nil {
+		what = fmt.Sprintf("the connection broke during the call (%v)", err)
+	} else if c.waitExit(500 * time.Millisecond) {
+		what = "exited during the call: " + c.exitDescription()
+		c.drainStderr()
 	}
 	return errorResult(name, r.markFailed(srv, c, what)+"; it will be restarted on next use")
 }

@@ -12,13 +12,15 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// conn is one live server: its process and its MCP session. A restart makes
-// a new conn; a conn is never reused after close.
+// conn is one live server: its process (nil for a remote server) and its
+// MCP session. A restart makes a new conn; a conn is never reused after close.
 type conn struct {
-	proc    *process
-	session *sdk.ClientSession
-	caps    *sdk.ServerCapabilities
-	relist  chan struct{} // tools/list_changed arrived (coalesced)
+	proc      *process
+	transport string // "stdio", "streamable-http" or "sse"
+	tail      *ring
+	session   *sdk.ClientSession
+	caps      *sdk.ServerCapabilities
+	relist    chan struct{} // tools/list_changed arrived (coalesced)
 	// ctx ends when the process exits or close begins: every request on
 	// this connection derives from it, so none outlives the connection.
 	ctx    context.Context
@@ -40,10 +42,14 @@ type dialConfig struct {
 	tail           *ring
 }
 
-// dial spawns the server, speaks initialize within the connect timeout and
-// lists its tools within the list timeout. On failure nothing is left
-// running and the error says what happened, with the stderr tail.
+// dial connects the server (spawning it, or over HTTP for a remote one),
+// speaks initialize within the connect timeout and lists its tools within
+// the list timeout. On failure nothing is left running and the error says
+// what happened, with the stderr tail.
 func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
+	if dc.server.Remote() {
+		return dialRemote(ctx, dc)
+	}
 	env, err := serverEnv(dc.server)
 	if err != nil {
 		return nil, nil, err
@@ -52,7 +58,7 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &conn{proc: proc, relist: make(chan struct{}, 1), closed: make(chan struct{})}
+	c := &conn{proc: proc, transport: "stdio", tail: dc.tail, relist: make(chan struct{}, 1), closed: make(chan struct{})}
 	c.ctx, c.cancel = context.WithCancel(proc.ctx)
 	name := dc.server.Name
 	filter := newLineFilter(proc.stdout, dc.messageMax, func(line []byte) {
@@ -64,7 +70,21 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 		dc.logf("mcp: %s: ignored a line on stdout that is not JSON-RPC: %q", name, s)
 		fmt.Fprintf(dc.tail, "[stdout, not JSON-RPC] %s\n", s)
 	})
-	client := sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
+	cctx, cancel := context.WithTimeout(ctx, dc.connectTimeout)
+	defer cancel()
+	stop := context.AfterFunc(proc.ctx, cancel)
+	defer stop()
+	session, err := c.client().Connect(cctx, &sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}, nil)
+	if err != nil {
+		filter.Close()
+		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "spawn + initialize", err)
+	}
+	return c.initialized(ctx, dc, session)
+}
+
+// client is the MCP client of one connection.
+func (c *conn) client() *sdk.Client {
+	return sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
 		// No roots, sampling or elicitation: a server gets tools calls and nothing else from us.
 		Capabilities: &sdk.ClientCapabilities{},
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
@@ -74,15 +94,10 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 			}
 		},
 	})
-	cctx, cancel := context.WithTimeout(ctx, dc.connectTimeout)
-	defer cancel()
-	stop := context.AfterFunc(proc.ctx, cancel)
-	defer stop()
-	session, err := client.Connect(cctx, &sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}, nil)
-	if err != nil {
-		filter.Close()
-		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "spawn + initialize", err)
-	}
+}
+
+// initialized records the session and lists the tools.
+func (c *conn) initialized(ctx context.Context, dc dialConfig, session *sdk.ClientSession) (*conn, []*sdk.Tool, error) {
 	c.session = session
 	if res := session.InitializeResult(); res != nil {
 		c.caps = res.Capabilities
@@ -103,7 +118,7 @@ func (c *conn) listTools(ctx context.Context, timeout time.Duration) ([]*sdk.Too
 	var tools []*sdk.Tool
 	for t, err := range c.session.Tools(lctx, nil) {
 		if err != nil {
-			if lctx.Err() != nil && ctx.Err() == nil && !c.proc.hasExited() {
+			if lctx.Err() != nil && ctx.Err() == nil && !c.hasExited() {
 				return nil, fmt.Errorf("timed out after %s: %w", timeout, context.DeadlineExceeded)
 			}
 			return nil, err
@@ -118,9 +133,9 @@ func (c *conn) listTools(ctx context.Context, timeout time.Duration) ([]*sdk.Too
 func (c *conn) fail(ctx context.Context, step string, timeout time.Duration, what string, err error) error {
 	// Decide "exited" from the process, not from the error's type; a broken
 	// pipe shows up as an error a moment before the exit is reaped.
-	exitedBefore := c.proc.hasExited()
+	exitedBefore := c.hasExited()
 	if !exitedBefore && ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) {
-		exitedBefore = c.proc.waitFor(500 * time.Millisecond)
+		exitedBefore = c.waitExit(500 * time.Millisecond)
 	}
 	c.close()
 	var msg string
@@ -137,7 +152,7 @@ func (c *conn) fail(ctx context.Context, step string, timeout time.Duration, wha
 	default:
 		msg = fmt.Sprintf("%s: %v", step, err)
 	}
-	return errors.New(withTail(msg, c.proc.tail))
+	return errors.New(withTail(msg, c.tail))
 }
 
 // withTail appends the last lines of the server's stderr to a message.
@@ -152,7 +167,17 @@ func withTail(msg string, tail *ring) string {
 // process is gone (bounded by the grace period).
 func (c *conn) close() {
 	c.closeOnce.Do(func() {
-		c.stopped.Store(!c.proc.hasExited())
+		c.stopped.Store(!c.hasExited())
+		if c.proc == nil {
+			// Remote: Close ends the session (a DELETE for Streamable HTTP,
+			// bounded by the SDK) before the connection's context goes.
+			if c.session != nil {
+				c.session.Close()
+			}
+			c.cancel()
+			close(c.closed)
+			return
+		}
 		c.cancel()
 		if c.session != nil {
 			c.session.Close()
@@ -161,4 +186,34 @@ func (c *conn) close() {
 		c.proc.stop()
 		close(c.closed)
 	})
+}
+
+// exited is closed when the server's process was reaped; never, for a
+// remote server (its end shows as the session's end).
+func (c *conn) exited() <-chan struct{} {
+	if c.proc == nil {
+		return nil
+	}
+	return c.proc.exited
+}
+
+// hasExited reports whether the server's process was reaped (false for a remote server).
+func (c *conn) hasExited() bool { return c.proc != nil && c.proc.hasExited() }
+
+// waitExit waits up to d for the process to be reaped (false at once for a remote server).
+func (c *conn) waitExit(d time.Duration) bool { return c.proc != nil && c.proc.waitFor(d) }
+
+// exitDescription says how the process ended.
+func (c *conn) exitDescription() string {
+	if c.proc == nil {
+		return "the connection ended"
+	}
+	return c.proc.exitDescription()
+}
+
+// drainStderr lets a dead process's last words reach the tail.
+func (c *conn) drainStderr() {
+	if c.proc != nil {
+		c.proc.drainStderr()
+	}
 }

@@ -22,6 +22,13 @@ func (r *Registry) Servers() []ServerInfo {
 		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: append([]string{s.Command}, s.Args...),
 			EnvKeys: envKeys(s), Cwd: s.Cwd, Sandbox: trust.Confinement(s, "").Summary(), Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
 			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
+		if s.Remote() {
+			info.Command, info.URL, info.HeaderNames = []string{}, s.URL, headerNames(s)
+			info.Sandbox = "remote: nothing runs on this machine"
+		}
+		if srv.conn != nil {
+			info.Transport = srv.conn.transport
+		}
 		if srv.state == Connected {
 			info.Tools = r.toolsLocked(srv)
 			for _, t := range info.Tools {
@@ -49,6 +56,15 @@ func boundHash(def string, s config.Server) string {
 func envKeys(s config.Server) []string {
 	keys := make([]string, 0, len(s.Env))
 	for k := range s.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func headerNames(s config.Server) []string {
+	keys := make([]string, 0, len(s.Headers))
+	for k := range s.Headers {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

@@ -289,6 +289,18 @@ func (r *Registry) watchExit(srv *server, c *conn) {
 		c.session.Wait() // returns at the latest when close ends the session
 	}()
 	defer func() { <-sessionDone }()
+	if c.proc == nil {
+		// Remote: the session ends when the connection does (the stream
+		// broke past its retries, or the server ended the session).
+		select {
+		case <-sessionDone:
+			if !c.stopped.Load() {
+				r.markFailed(srv, c, "the connection ended ("+c.transport+")")
+			}
+		case <-c.closed:
+		}
+		return
+	}
 	select {
 	case <-c.proc.exited:
 	case <-sessionDone:
@@ -341,7 +353,7 @@ func (r *Registry) relistLoop(srv *server, c *conn) {
 		select {
 		case <-c.closed:
 			return
-		case <-c.proc.exited:
+		case <-c.exited():
 			return
 		case <-c.relist:
 		}

@@ -59,6 +59,9 @@ type ServerInfo struct {
 	// Sandbox says what the kernel lets the server touch (or that it runs
 	// unconfined, and why): the line its launch card shows.
 	Sandbox      string   `json:"sandbox"`
+	URL          string   `json:"url,omitempty"`         // a remote server's endpoint
+	HeaderNames  []string `json:"headerNames,omitempty"` // the headers sent to it (names only, never values)
+	Transport    string   `json:"transport,omitempty"`   // while connected: "stdio", "streamable-http" or "sse"
 	Error        string   `json:"error,omitempty"`
 	StderrTail   string   `json:"stderrTail,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"` // e.g. tools dropped over max_tools_per_server

@@ -18,7 +18,14 @@ func serverReport(rows []agent.ServerRow) string {
 	}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "## %s (%s): %s\n\n", r.Name, r.Origin, r.State)
-		fmt.Fprintf(&b, "- command: `%s`\n", trust.ShellQuote(r.Command))
+		if r.URL != "" {
+			fmt.Fprintf(&b, "- url: %s\n", r.URL)
+			if len(r.HeaderNames) > 0 {
+				fmt.Fprintf(&b, "- headers: %s (values not shown)\n", strings.Join(r.HeaderNames, ", "))
+			}
+		} else {
+			fmt.Fprintf(&b, "- command: `%s`\n", trust.ShellQuote(r.Command))
+		}
 		if len(r.EnvKeys) > 0 {
 			fmt.Fprintf(&b, "- env: %s\n", strings.Join(r.EnvKeys, ", "))
 		}

@@ -2,6 +2,7 @@ package trust
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -123,6 +124,11 @@ func LaunchCard(s config.Server) (title, detail string) {
 	title = fmt.Sprintf("Start MCP server '%s' from %s?", shown(s.Name), shown(from))
 
 	var b strings.Builder
+	if s.Remote() {
+		title = fmt.Sprintf("Connect to remote MCP server '%s' from %s?", shown(s.Name), shown(from))
+		remoteCard(&b, s)
+		return title, b.String()
+	}
 	fmt.Fprintf(&b, "command: %s\n", ShellQuote(append([]string{s.Command}, s.Args...)))
 	keys := make([]string, 0, len(s.Env))
 	for k := range s.Env {
@@ -163,6 +169,46 @@ func LaunchCard(s config.Server) (title, detail string) {
 	}
 	fmt.Fprintf(&b, "sha256:  %s (any change to command, args, env, cwd, sandbox or network asks again)", ServerFingerprint(s))
 	return title, b.String()
+}
+
+// remoteCard is the body of a remote server's card: the URL, each header's
+// name with the variables its value reads (never a value: a literal one
+// may be a token), which secrets leave the machine and to which host.
+func remoteCard(b *strings.Builder, s config.Server) {
+	fmt.Fprintf(b, "url:     %s\n", quoteWord(s.URL, false))
+	host := s.URL
+	if u, err := url.Parse(s.URL); err == nil {
+		host = u.Scheme + "://" + u.Host
+	}
+	names := make([]string, 0, len(s.Headers))
+	for k := range s.Headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		b.WriteString("headers: (none)\n")
+	} else {
+		b.WriteString("headers: (values not shown; ${VAR} is expanded from agentls's environment at connect time)\n")
+		for _, k := range names {
+			vars := envReferences(map[string]string{k: s.Headers[k]})
+			switch {
+			case len(vars) > 0:
+				fmt.Fprintf(b, "  %s: reads %s\n", quoteWord(k, true), shown(strings.Join(vars, ", ")))
+			default:
+				fmt.Fprintf(b, "  %s: a fixed value written in the config\n", quoteWord(k, true))
+			}
+		}
+	}
+	if vars := envReferences(s.Headers); len(vars) > 0 {
+		// Stops a repo from sending a user's token to a host of its choosing unnoticed.
+		fmt.Fprintf(b, "sends these variables' values from agentls's environment to %s: %s\n", shown(host), shown(strings.Join(vars, ", ")))
+	}
+	fmt.Fprintf(b, "only to: %s (headers are never sent to another origin, redirects included)\n", shown(host))
+	fmt.Fprintf(b, "from:    %s\n", shown(s.Source.String()))
+	if s.WorkspaceRoot != "" {
+		fmt.Fprintf(b, "for:     the workspace %s only\n", shown(s.WorkspaceRoot))
+	}
+	fmt.Fprintf(b, "sha256:  %s (any change to the url, a header name or the variables a header reads asks again)", ServerFingerprint(s))
 }
 
 // envReferences lists the variables that env values read from agentls's

@@ -32,7 +32,11 @@ func Fingerprint(command string, args []string, env map[string]string, cwd strin
 // launch fields), so a repository that loosens its server's confinement
 // (sandbox = "none", network = true) asks again; an entry that writes
 // neither keeps the fingerprint it had before these keys existed.
+// A remote server's is RemoteFingerprint.
 func ServerFingerprint(s config.Server) string {
+	if s.Remote() {
+		return RemoteFingerprint(s.URL, s.Headers)
+	}
 	b := encodeLaunch(s.Command, s.Args, s.Env, s.Cwd)
 	if s.Sandbox != "" || s.Network {
 		b = appendString(b, "sandbox")
@@ -42,6 +46,36 @@ func ServerFingerprint(s config.Server) string {
 			net = "network=true"
 		}
 		b = appendString(b, net)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// remoteDomain separates remote-server fingerprints from launch ones.
+const remoteDomain = "agentls remote fingerprint v1"
+
+// RemoteFingerprint is the hex SHA-256 of what a remote server is sent: its
+// URL, the header names and, per header, the environment variables its
+// value reads (${VAR}). Not the values: a literal value may be a secret and
+// the trust store must not hold it. The variables are covered because they
+// are what leaves the machine: a repo approved to send ${LINEAR_TOKEN} to a
+// host must ask again before it sends ${GITHUB_TOKEN} there.
+func RemoteFingerprint(rawURL string, headers map[string]string) string {
+	b := appendString(nil, remoteDomain)
+	b = appendString(b, rawURL)
+	names := make([]string, 0, len(headers))
+	for k := range headers {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	b = binary.AppendUvarint(b, uint64(len(names)))
+	for _, k := range names {
+		b = appendString(b, k)
+		vars := envReferences(map[string]string{k: headers[k]})
+		b = binary.AppendUvarint(b, uint64(len(vars)))
+		for _, v := range vars {
+			b = appendString(b, v)
+		}
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

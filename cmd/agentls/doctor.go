@@ -192,6 +192,9 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 		if s.Sandbox != "" {
 			d.printf("      sandbox: %s\n", trust.Visible(s.Sandbox))
 		}
+		if s.URL != "" {
+			d.printf("      %s\n", s.URL)
+		}
 		switch s.State {
 		case mcp.Connected:
 			d.printf("      %d tools, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)

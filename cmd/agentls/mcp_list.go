@@ -101,6 +101,15 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		if len(s.Command) > 0 && s.Command[0] != "" {
 			fmt.Fprintf(w, "  command  %s\n", trust.ShellQuote(s.Command))
 		}
+		if s.URL != "" {
+			fmt.Fprintf(w, "  url      %s\n", s.URL)
+			if s.Transport != "" {
+				fmt.Fprintf(w, "  over     %s\n", s.Transport)
+			}
+		}
+		if len(s.HeaderNames) > 0 {
+			fmt.Fprintf(w, "  headers  %s (values not shown)\n", strings.Join(s.HeaderNames, " "))
+		}
 		if len(s.EnvKeys) > 0 {
 			fmt.Fprintf(w, "  env      %s\n", strings.Join(s.EnvKeys, " "))
 		}
@@ -114,7 +123,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		case mcp.NeedsApproval:
 			fmt.Fprintf(w, "  not started: approve it with  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
 		case mcp.ApprovalStale:
-			fmt.Fprintf(w, "  not started: its command changed since you approved it; check it, then  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+			fmt.Fprintf(w, "  not started: its command (or url or headers) changed since you approved it; check it, then  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
 		}
 		if s.Error != "" {
 			fmt.Fprintf(w, "  error    %s\n", s.Error)

@@ -1,0 +1,152 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// dialRemote connects a remote server (url = ...): Streamable HTTP first;
+// when the server answers the initialize POST with a 4xx other than 401/403
+// (an older server that has no such endpoint), the HTTP+SSE transport of
+// protocol version 2024-11-05 on the same URL, as the specification's
+// backwards-compatibility section says. Header values are expanded from the
+// environment here, held only by this connection's HTTP client, and sent
+// only to the URL's origin.
+func dialRemote(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
+	s := dc.server
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("url: %w", err)
+	}
+	headers, err := s.ExpandedHeaders(os.LookupEnv)
+	if err != nil {
+		return nil, nil, err
+	}
+	ht := newHeaderTransport(u, headers)
+	hc := &http.Client{Transport: ht}
+
+	c := &conn{transport: "streamable-http", tail: dc.tail, relist: make(chan struct{}, 1), closed: make(chan struct{})}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	cctx, cancel := context.WithTimeout(ctx, dc.connectTimeout)
+	defer cancel()
+
+	st := &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxEventSize: dc.messageMax}
+	session, err := c.client().Connect(cctx, st, nil)
+	if err != nil && cctx.Err() == nil && fallbackStatus(ht.firstPost.Load()) {
+		status := ht.firstPost.Load()
+		fmt.Fprintf(dc.tail, "[transport] %s answered the Streamable HTTP initialize with HTTP %d; trying the older HTTP+SSE transport\n", u.Redacted(), status)
+		dc.logf("mcp: %s: Streamable HTTP initialize got HTTP %d; falling back to HTTP+SSE", s.Name, status)
+		c.transport = "sse"
+		session, err = c.client().Connect(cctx, &lifeTransport{inner: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxEventSize: dc.messageMax}, life: c.ctx}, nil)
+	}
+	if err != nil {
+		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "initialize over "+c.transport, err)
+	}
+	return c.initialized(ctx, dc, session)
+}
+
+// fallbackStatus is true for the answers that mean "no Streamable HTTP
+// endpoint here": a 4xx that is not about authorization.
+func fallbackStatus(status int32) bool {
+	return status >= 400 && status < 500 && status != http.StatusUnauthorized && status != http.StatusForbidden
+}
+
+// lifeTransport connects its inner transport with a context that lives as
+// long as the connection, not as long as the connect attempt. The SSE
+// transport ties its hanging GET to the context Connect gets: given the
+// connect timeout's context, the stream (and with it the session) ended
+// the moment dial returned. The attempt's context still aborts a connect
+// in progress.
+type lifeTransport struct {
+	inner sdk.Transport
+	life  context.Context
+}
+
+func (t *lifeTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	lctx, cancel := context.WithCancel(t.life)
+	stop := context.AfterFunc(ctx, cancel)
+	conn, err := t.inner.Connect(lctx)
+	if !stop() {
+		// The attempt ended while connecting: lctx is cancelled.
+		if conn != nil {
+			conn.Close()
+		}
+		if err == nil {
+			err = context.Cause(ctx)
+		}
+		return nil, err
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return &cancelOnClose{Connection: conn, cancel: cancel}, nil
+}
+
+// cancelOnClose releases the stream's context when the connection closes.
+type cancelOnClose struct {
+	sdk.Connection
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.Connection.Close()
+	c.cancel()
+	return err
+}
+
+// headerTransport adds the configured headers to requests for the server's
+// origin (scheme, host and port) and to no other: not to the POST endpoint
+// an SSE server names on another host, not across a redirect. The request
+// is cloned; the SDK's own headers are left alone. It also notes the status
+// of the first POST (the initialize), to decide on the SSE fallback.
+type headerTransport struct {
+	base      http.RoundTripper
+	origin    string
+	headers   http.Header
+	firstPost atomic.Int32
+}
+
+func newHeaderTransport(u *url.URL, headers map[string]string) *headerTransport {
+	h := http.Header{}
+	for k, v := range headers {
+		h.Set(k, v)
+	}
+	return &headerTransport{base: http.DefaultTransport, origin: origin(u), headers: h}
+}
+
+// origin is scheme://host:port with the default port made explicit, so
+// "https://h" and "https://h:443" are one origin and "http://h" another.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch strings.ToLower(u.Scheme) {
+		case "https":
+			port = "443"
+		case "http":
+			port = "80"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if len(t.headers) > 0 && origin(req.URL) == t.origin {
+		req = req.Clone(req.Context())
+		for k, vs := range t.headers {
+			req.Header[k] = vs
+		}
+	}
+	resp, err := t.base.RoundTrip(req)
+	if err == nil && req.Method == http.MethodPost {
+		t.firstPost.CompareAndSwap(0, int32(resp.StatusCode))
+	}
+	return resp, err
+}
