@@ -9,9 +9,11 @@ import (
 	"github.com/agentls/agentls/trust"
 )
 
-// Servers lists every configured server, sorted by name. The error and the
-// stderr tail are redacted: a failing server often prints its token, and
-// this list reaches editors, the CLI, doctor and issue reports.
+// Servers lists every configured server, sorted by name. The command line,
+// the error and the stderr tail are redacted: a config passes tokens as
+// arguments (--api-key sk-..., TOKEN=ghp_...), a failing server often prints
+// its token, and this list reaches editors, the CLI, doctor and issue
+// reports. Env values are never listed, only their keys.
 func (r *Registry) Servers() []ServerInfo {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -19,7 +21,7 @@ func (r *Registry) Servers() []ServerInfo {
 	for _, name := range r.order {
 		srv := r.servers[name]
 		s := srv.cfg
-		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: append([]string{s.Command}, s.Args...),
+		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: trust.RedactArgv(append([]string{s.Command}, s.Args...)),
 			EnvKeys: envKeys(s), Cwd: s.Cwd, Sandbox: trust.Confinement(s, "").Summary(), Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
 			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
 		if s.Remote() {

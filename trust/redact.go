@@ -56,6 +56,28 @@ func Redact(s string) string {
 	})
 }
 
+// RedactArgv redacts a command line for display (server lists, doctor,
+// issue reports; never a launch card): every argument as Redact does, and
+// the whole argument after a flag named like a secret ("--api-key VALUE",
+// "-token VALUE", "--password VALUE"), which has no shape to be found by.
+func RedactArgv(argv []string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if i > 0 && secretFlag(argv[i-1]) && !strings.HasPrefix(a, "-") {
+			out[i] = Redacted
+			continue
+		}
+		out[i] = Redact(a)
+	}
+	return out
+}
+
+// secretFlag is "-x"/"--x" with no "=value" whose name names a secret.
+func secretFlag(arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	return name != arg && name != "" && !strings.Contains(name, "=") && secretKey(name)
+}
+
 func authSchemeWord(v string) bool {
 	switch strings.ToLower(strings.Trim(v, `"'`)) {
 	case "bearer", "basic", "token", "digest":

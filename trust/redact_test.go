@@ -135,3 +135,17 @@ func TestRedactEnv(t *testing.T) {
 		t.Error("RedactEnv changed its input")
 	}
 }
+
+func TestRedactArgv(t *testing.T) {
+	in := []string{"docker", "run", "-e", "GITHUB_TOKEN", "-e", "TOKEN=ghp_AbCdEfGhIjKlMnOpQrStUv", "--api-key", "plainvalue",
+		"--token", "--verbose", "--password=hunter2", "-key", "k", "image", "--keyring-dir-not-a-value"}
+	want := []string{"docker", "run", "-e", "GITHUB_TOKEN", "-e", "TOKEN=" + Redacted, "--api-key", Redacted,
+		"--token", "--verbose", "--password=" + Redacted, "-key", Redacted, "image", "--keyring-dir-not-a-value"}
+	got := RedactArgv(in)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("RedactArgv =\n %q\nwant\n %q", got, want)
+	}
+	if in[7] != "plainvalue" {
+		t.Errorf("RedactArgv changed its input")
+	}
+}
