@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"sync"
 
 	"github.com/agentls/agentls/agent"
@@ -51,7 +52,7 @@ func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (s
 	}
 	req := requestPermissionRequest{SessionID: p.s.id, ToolCall: tc}
 	for _, o := range ap.Options {
-		req.Options = append(req.Options, permissionOption{OptionID: o.OptionID, Name: o.Name, Kind: o.Kind})
+		req.Options = append(req.Options, permissionOption{OptionID: o.OptionID, Name: o.Name, Kind: string(o.Kind)})
 	}
 	var resp requestPermissionResponse
 	err := p.s.a.conn.call(ctx, methodRequestPermission, req, &resp)
@@ -75,7 +76,7 @@ func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (s
 func allows(ap agent.Approval, optionID string) bool {
 	for _, o := range ap.Options {
 		if o.OptionID == optionID && optionID != "" {
-			return o.Kind == "allow_once" || o.Kind == "allow_always"
+			return o.Kind == wire.OptionAllowOnce || o.Kind == wire.OptionAllowAlways
 		}
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"strings"
 	"sync"
 
@@ -12,10 +13,10 @@ import (
 
 // stopReasons maps how a core task ended to ACP's stop reason. A task
 // that failed ("error") is a JSON-RPC error instead.
-var stopReasons = map[string]StopReason{
-	"end_turn":       StopEndTurn,
-	"cancelled":      StopCancelled,
-	"max_iterations": StopMaxTurnRequests,
+var stopReasons = map[wire.StopReason]StopReason{
+	wire.StopEndTurn:       StopEndTurn,
+	wire.StopCancelled:     StopCancelled,
+	wire.StopMaxIterations: StopMaxTurnRequests,
 }
 
 // prompt runs one turn: session/update for everything it does, then the
@@ -70,7 +71,7 @@ func (s *session) runTurn(ctx context.Context, text string) (any, error) {
 	res := task.Result()
 	if ctx.Err() != nil && res.StopReason == "error" {
 		// Cancelled before the task could start (a launch card was pending).
-		res.StopReason = "cancelled"
+		res.StopReason = wire.StopCancelled
 	}
 	if reason, ok := stopReasons[res.StopReason]; ok {
 		return promptResponse{StopReason: reason}, nil

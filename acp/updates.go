@@ -2,18 +2,19 @@ package acp
 
 import (
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/wire"
 )
 
 // toolStatuses maps the core's tool call statuses to ACP's: a call waiting
 // for its approval is still pending; a denied or cancelled call failed.
-var toolStatuses = map[string]ToolCallStatus{
-	"pending":           StatusPending,
-	"awaiting_approval": StatusPending,
-	"running":           StatusInProgress,
-	"completed":         StatusCompleted,
-	"failed":            StatusFailed,
-	"denied":            StatusFailed,
-	"cancelled":         StatusFailed,
+var toolStatuses = map[wire.ToolStatus]ToolCallStatus{
+	wire.StatusPending:          StatusPending,
+	wire.StatusAwaitingApproval: StatusPending,
+	wire.StatusRunning:          StatusInProgress,
+	wire.StatusCompleted:        StatusCompleted,
+	wire.StatusFailed:           StatusFailed,
+	wire.StatusDenied:           StatusFailed,
+	wire.StatusCancelled:        StatusFailed,
 }
 
 // translator turns one stream of the core's events (a live turn or a
@@ -42,7 +43,7 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 		return chunk(updateUserMessage, e.Text)
 	case "text":
 		return chunk(updateAgentMessage, e.Delta)
-	case "tool_call":
+	case wire.EventToolCall:
 		st := toolStatuses[e.Status]
 		last, seen := t.status[e.ToolCallID]
 		t.status[e.ToolCallID] = st
@@ -62,7 +63,7 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 			return nil
 		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: &toolCall{ToolCallID: e.ToolCallID, Status: st}}}
-	case "tool_result":
+	case wire.EventToolResult:
 		st := toolStatuses[e.Status]
 		t.status[e.ToolCallID] = st
 		tc := &toolCall{ToolCallID: e.ToolCallID, Status: st}

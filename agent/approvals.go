@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"github.com/agentls/agentls/wire"
 )
 
 // askOutcome is how an approval ended.
@@ -57,7 +57,7 @@ func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID strin
 	}
 	for _, o := range a.Options {
 		if o.OptionID == ans.opt && ans.opt != "" {
-			if strings.HasPrefix(o.Kind, "allow") {
+			if o.Kind == wire.OptionAllowOnce || o.Kind == wire.OptionAllowAlways {
 				return o.OptionID, approved
 			}
 			return o.OptionID, denied
@@ -80,15 +80,15 @@ func (r *run) approve(ctx context.Context, callID, tool, title string, a Approva
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
 	a.ToolCallID = callID
-	r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: "awaiting_approval"})
-	r.emit(Event{Type: "approval", ApprovalID: a.ApprovalID, State: "waiting"})
-	r.task.setState("awaiting_approval")
+	r.emit(Event{Type: wire.EventToolCall, ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: wire.StatusAwaitingApproval})
+	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
+	r.task.setState(wire.TaskAwaitingApproval)
 	opt, how := r.core.ask(ctx, a, r.io.Approver)
-	r.task.setState("running")
-	r.emit(Event{Type: "approval", ApprovalID: a.ApprovalID, State: "resolved", OptionID: opt})
+	r.task.setState(wire.TaskRunning)
+	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 	switch how {
 	case approved:
-		r.emit(Event{Type: "tool_call", ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: "running"})
+		r.emit(Event{Type: wire.EventToolCall, ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: wire.StatusRunning})
 		return opt, nil
 	case timedOut:
 		return "", &deniedError{fmt.Sprintf("ERROR: approval timed out after %s: denied", r.core.cfg.Agent.ApprovalTimeout)}

@@ -50,7 +50,7 @@ func TestCardsShowWhatWillHappenUnredactedAndEscaped(t *testing.T) {
 	}
 	for i, w := range wants {
 		a := asked[i]
-		if a.Kind != w.kind {
+		if string(a.Kind) != w.kind {
 			t.Errorf("card %d is %q, want %q", i, a.Kind, w.kind)
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"strings"
 
@@ -430,7 +431,7 @@ func (v viewState) describe(stored int) string {
 	return strings.Join(parts, "; ") + "; the session file keeps everything"
 }
 
-func (r *run) emitStatus(msg string) { r.emit(Event{Type: "status", Message: msg}) }
+func (r *run) emitStatus(msg string) { r.emit(Event{Type: wire.EventStatus, Message: msg}) }
 
 // addUsage adds one response's usage to the task's.
 func (r *run) addUsage(u model.Usage) {

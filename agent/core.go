@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -36,7 +37,7 @@ type Options struct {
 	Config   *config.Config
 	Registry *mcp.Registry  // nil: no MCP servers
 	Store    *trust.Store   // nil: nothing trusted, nothing always-allowed
-	Provider model.Provider // nil: chosen from Config at the first run (SPEC.md defaults)
+	Provider model.Provider // nil: chosen from Config at the first run (docs/config.md defaults)
 	StateDir string         // sessions and transcripts; "" = config.StateDir()
 	Logf     func(format string, args ...any)
 	// Root is the workspace this Core serves: sessions are stored per root,
@@ -144,15 +145,8 @@ type TaskIO struct {
 	Workspace Workspace // nil: the disk, rooted at the process's cwd
 }
 
-// Result is how a task ended (PROTOCOL.md agent/run result).
-type Result struct {
-	TaskID     string `json:"taskId"`
-	SessionID  string `json:"sessionId"`
-	StopReason string `json:"stopReason"` // end_turn | cancelled | max_iterations | error
-	Text       string `json:"text"`
-	Error      string `json:"error,omitempty"`
-	Usage      Usage  `json:"usage"`
-}
+// Result is how a task ended (agent/run's result).
+type Result = wire.RunResult
 
 // Task is a running or finished task.
 type Task struct {
@@ -164,7 +158,7 @@ type Task struct {
 	done   chan struct{}
 	result Result
 	cancel context.CancelFunc
-	state  atomic.Value          // string: running | awaiting_approval | done
+	state  atomic.Value          // wire.TaskState
 	usage  atomic.Pointer[Usage] // so far, for agent/tasks
 }
 
@@ -181,10 +175,10 @@ func (t *Task) Result() Result {
 	}
 }
 
-func (t *Task) setState(s string) { t.state.Store(s) }
+func (t *Task) setState(s wire.TaskState) { t.state.Store(s) }
 
-func (t *Task) stateName() string {
-	s, _ := t.state.Load().(string)
+func (t *Task) stateName() wire.TaskState {
+	s, _ := t.state.Load().(wire.TaskState)
 	return s
 }
 
@@ -195,7 +189,7 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 	c.lastTask++
 	t := &Task{ID: fmt.Sprintf("t%d", c.lastTask), SessionID: req.SessionID, Prompt: req.Prompt,
 		StartedAt: time.Now(), done: make(chan struct{})}
-	t.setState("running")
+	t.setState(wire.TaskRunning)
 	if t.SessionID == "" {
 		t.SessionID = newSessionID()
 	}
@@ -252,14 +246,7 @@ func (c *Core) CancelSession(sessionID string) {
 }
 
 // TaskInfo is one row of agent/tasks.
-type TaskInfo struct {
-	TaskID    string    `json:"taskId"`
-	SessionID string    `json:"sessionId"`
-	State     string    `json:"state"` // running | awaiting_approval | done
-	Prompt    string    `json:"prompt"`
-	StartedAt time.Time `json:"startedAt"`
-	Usage     Usage     `json:"usage"` // tokens so far, cache reads and writes included
-}
+type TaskInfo = wire.TaskInfo
 
 // Tasks lists the running tasks, oldest first.
 func (c *Core) Tasks() []TaskInfo {
@@ -286,12 +273,7 @@ func (c *Core) NewChat(sessionID string) string {
 }
 
 // SessionInfo is one row of agent/sessions.
-type SessionInfo struct {
-	SessionID string    `json:"sessionId"`
-	Title     string    `json:"title"`
-	UpdatedAt time.Time `json:"updatedAt"`
-	Turns     int       `json:"turns"`
-}
+type SessionInfo = wire.SessionInfo
 
 // Sessions lists the stored sessions of this workspace, newest first.
 func (c *Core) Sessions() ([]SessionInfo, error) { return c.sessions.list() }

@@ -1,19 +1,20 @@
 package agent
 
 import (
+	"github.com/agentls/agentls/wire"
 	"path/filepath"
 
 	"github.com/agentls/agentls/trust"
 )
 
-// The options of approval cards (PROTOCOL.md section 4).
+// The options of approval cards (docs/protocol.md section 4).
 var (
-	allowOnce  = ApprovalOption{OptionID: "allow_once", Name: "Allow once", Kind: "allow_once"}
-	rejectOnce = ApprovalOption{OptionID: "reject_once", Name: "Deny", Kind: "reject_once"}
+	allowOnce  = ApprovalOption{OptionID: string(wire.OptionAllowOnce), Name: "Allow once", Kind: wire.OptionAllowOnce}
+	rejectOnce = ApprovalOption{OptionID: string(wire.OptionRejectOnce), Name: "Deny", Kind: wire.OptionRejectOnce}
 )
 
 func allowAlways(tool string) ApprovalOption {
-	return ApprovalOption{OptionID: "allow_always", Name: "Always allow " + tool, Kind: "allow_always"}
+	return ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow " + tool, Kind: wire.OptionAllowAlways}
 }
 
 // decideCommand is trust's G3 decision for a run_command: it asks unless

@@ -72,7 +72,7 @@ func (e *events) list() []Event {
 func (e *events) ofType(typ string) []Event {
 	var out []Event
 	for _, ev := range e.list() {
-		if ev.Type == typ {
+		if string(ev.Type) == typ {
 			out = append(out, ev)
 		}
 	}
@@ -125,6 +125,11 @@ func testConfig(url, format string) *config.Config {
 	if format == "openai" {
 		cfg.Model.BaseURL = url + "/v1"
 	}
+	// The first turn waits for the MCP servers; on a loaded machine npx
+	// takes longer than the default 5 s to start them, and these tests are
+	// about what a call does, not about how long the first turn waits
+	// (hotplug_test sets its own). The wait ends as soon as they connect.
+	cfg.MCP.StartupWait = 90 * time.Second
 	return cfg
 }
 

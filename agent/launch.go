@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"sort"
 	"strings"
 
@@ -23,13 +24,13 @@ type ToolRow struct {
 	PolicyReason string       `json:"policyReason,omitempty"`
 }
 
-// ServerRow is one row of agent/mcp/servers (PROTOCOL.md Server).
+// ServerRow is one row of agent/mcp/servers (docs/protocol.md Server).
 type ServerRow struct {
 	mcp.ServerInfo
 	Tools []ToolRow `json:"tools"`
 }
 
-// ServerList is the server list of PROTOCOL.md section 2.
+// ServerList is the server list of docs/protocol.md section 2.
 func (c *Core) ServerList() []ServerRow {
 	if c.reg == nil {
 		return []ServerRow{}
@@ -89,9 +90,9 @@ func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, s
 	defer func() { c.endLaunch(key, f, st, err, err != nil && ctx.Err() != nil) }()
 	title, detail := trust.LaunchCard(srv)
 	a := Approval{
-		ApprovalID: c.newApprovalID(), Kind: "mcp_launch", Title: title, Detail: detail,
+		ApprovalID: c.newApprovalID(), Kind: wire.ApprovalMCPLaunch, Title: title, Detail: detail,
 		Server: key.name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
-		Options: []ApprovalOption{{OptionID: "allow_once", Name: "Trust and start", Kind: "allow_once"}, rejectOnce},
+		Options: []ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, rejectOnce},
 	}
 	if srv.Remote() {
 		a.Command, a.Env, a.Cwd, a.URL = nil, nil, "", srv.URL

@@ -120,7 +120,7 @@ func TestTaskStateShowsAwaitingApproval(t *testing.T) {
 	var seen []string
 	ap := approverFunc(func(ctx context.Context, a Approval) (string, error) {
 		for _, ti := range f.core.Tasks() {
-			seen = append(seen, ti.State)
+			seen = append(seen, string(ti.State))
 		}
 		return "reject_once", nil
 	})

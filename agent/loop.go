@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,7 +18,7 @@ import (
 // the whole (capped) result.
 const previewMax = 2000
 
-// legalToolName is the strictest provider rule (SPEC.md "Tool names"). The
+// legalToolName is the strictest provider rule (docs/security.md, G4). The
 // registry guarantees it; the loop checks again because one illegal name
 // poisons every later turn of a conversation.
 var legalToolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
@@ -65,7 +66,7 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
 	r.tr.end(res.StopReason, res.Error, r.usage)
 	usage := r.usage
-	r.emit(Event{Type: "done", StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
+	r.emit(Event{Type: wire.EventDone, StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
 	return res
 }
 
@@ -79,7 +80,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	}
 	unlock, err := c.sessionLock(ctx, r.task.SessionID)
 	if err != nil {
-		return Result{StopReason: "cancelled"}
+		return Result{StopReason: wire.StopCancelled}
 	}
 	defer unlock()
 	provider, err := c.modelProvider()
@@ -140,7 +141,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: tools, MaxTokens: c.cfg.Model.MaxTokens,
 			}, func(delta string) {
 				streamed.WriteString(delta)
-				r.emit(Event{Type: "text", Delta: delta})
+				r.emit(Event{Type: wire.EventText, Delta: delta})
 			})
 		}
 		resp, err := send()
@@ -158,7 +159,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			// history stays as it was before this request, which is valid.
 			r.tr.assistant(streamed.String())
 			if ctx.Err() != nil {
-				return Result{StopReason: "cancelled", Text: streamed.String()}
+				return Result{StopReason: wire.StopCancelled, Text: streamed.String()}
 			}
 			return Result{StopReason: "error", Error: err.Error(), Text: streamed.String()}
 		}
@@ -168,23 +169,23 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		lastText = textOf(content)
 		r.tr.assistant(lastText)
 		if len(content) == 0 {
-			return Result{StopReason: "end_turn"}
+			return Result{StopReason: wire.StopEndTurn}
 		}
 		if err := r.store(&history, model.Message{Role: "assistant", Content: content}); err != nil {
 			return fail("%v", err)
 		}
 		if len(uses) == 0 {
-			return Result{StopReason: "end_turn", Text: lastText}
+			return Result{StopReason: wire.StopEndTurn, Text: lastText}
 		}
 		results := r.callTools(ctx, env, uses)
 		if err := r.store(&history, model.Message{Role: "user", Content: results}); err != nil {
 			return fail("%v", err)
 		}
 		if ctx.Err() != nil {
-			return Result{StopReason: "cancelled", Text: lastText}
+			return Result{StopReason: wire.StopCancelled, Text: lastText}
 		}
 	}
-	return Result{StopReason: "max_iterations", Text: lastText,
+	return Result{StopReason: wire.StopMaxIterations, Text: lastText,
 		Error: fmt.Sprintf("stopped after %d model calls ([agent] max_iterations)", c.cfg.Agent.MaxIterations)}
 }
 
@@ -238,10 +239,10 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	b, isBuiltin := builtins[u.Name]
 	t, isMCP := r.mcpTools[u.Name]
 	if !isBuiltin && !isMCP {
-		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, "failed")
+		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, wire.StatusFailed)
 	}
 	if isMCP && r.offered != nil && !r.offered[u.Name] {
-		return ev.finish(fmt.Sprintf("ERROR: tool %q is connected but not loaded in this request (too many tools to offer at once): call %s with what you need, and it becomes callable from your next request", u.Name, searchToolName), true, "failed")
+		return ev.finish(fmt.Sprintf("ERROR: tool %q is connected but not loaded in this request (too many tools to offer at once): call %s with what you need, and it becomes callable from your next request", u.Name, searchToolName), true, wire.StatusFailed)
 	}
 	if u.InvalidInput != "" {
 		// Never run a tool on arguments the model did not actually give
@@ -251,20 +252,20 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 			schema = t.InputSchema
 		}
 		return ev.finish(fmt.Sprintf("ERROR: the arguments for %s were not a valid JSON object: %s\n%s",
-			u.Name, capText(u.InvalidInput, 200), expectedArgs(u.Name, schema)), true, "failed")
+			u.Name, capText(u.InvalidInput, 200), expectedArgs(u.Name, schema)), true, wire.StatusFailed)
 	}
 	if isBuiltin {
 		ev.title = builtinTitle(u.Name, u.Input)
 		// Each call gets its own env: calls of one response may run at once.
 		env := *env
 		// A call an approval may follow is not running until it is allowed
-		// (PROTOCOL.md section 3), so a client never shows it as acting yet.
+		// (docs/protocol.md section 3), so a client never shows it as acting yet.
 		if b.gated || r.readMayAsk(u.Name, u.Input) {
-			ev.status("pending")
+			ev.status(wire.StatusPending)
 		} else {
-			ev.status("running")
+			ev.status(wire.StatusRunning)
 		}
-		env.running = func() { ev.status("running") }
+		env.running = func() { ev.status(wire.StatusRunning) }
 		env.approve = func(ctx context.Context, a Approval) error {
 			_, err := r.approve(ctx, u.ID, u.Name, ev.title, a)
 			return err
@@ -272,25 +273,25 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		return ev.finish(runBuiltin(ctx, b, &env, u.Input))
 	}
 	ev.server, ev.title = t.Server, t.Server+" · "+trust.Visible(t.ServerTool)
-	ev.status("pending")
+	ev.status(wire.StatusPending)
 	d := r.core.policy().ClassifyCall(ToolInfo(t))
 	switch d.Action {
 	case trust.Deny:
-		return ev.finish("ERROR: denied by policy: "+d.Reason, true, "denied")
+		return ev.finish("ERROR: denied by policy: "+d.Reason, true, wire.StatusDenied)
 	case trust.Allow:
-		ev.status("running")
+		ev.status(wire.StatusRunning)
 	default:
 		// The card shows the arguments the server will get, not the
 		// redacted copy events carry.
 		title, detail := mcpCallCard(t, u.Input)
 		opt, err := r.approve(ctx, u.ID, t.Name, ev.title, Approval{
-			Kind: "mcp_call", Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: u.Input,
+			Kind: wire.ApprovalMCPCall, Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: u.Input,
 			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
 		})
 		if err != nil {
 			return ev.finish(outcome(ctx, "", err, env.maxBytes))
 		}
-		if opt == "allow_always" {
+		if opt == string(wire.OptionAllowAlways) {
 			if r.core.store == nil {
 				r.core.logf("agent: cannot remember \"always allow %s\": no trust store", t.Name)
 			} else if err := r.core.store.AllowAlways(t.Name, t.DefinitionHash); err != nil {
@@ -300,11 +301,11 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 	}
 	res := r.core.reg.Call(ctx, t.Name, u.Input)
 	if ctx.Err() != nil {
-		return ev.finish(errCancelled, true, "cancelled")
+		return ev.finish(errCancelled, true, wire.StatusCancelled)
 	}
-	status := "completed"
+	status := wire.StatusCompleted
 	if res.IsError {
-		status = "failed"
+		status = wire.StatusFailed
 	}
 	return ev.finish(capText(res.Text, env.maxBytes), res.IsError, status)
 }

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"github.com/agentls/agentls/wire"
 	"sync"
 
 	"github.com/agentls/agentls/agent/model"
@@ -54,7 +55,7 @@ func (r *run) callTools(ctx context.Context, env *toolEnv, uses []model.Block) [
 			out, isErr = r.callTool(ctx, env, u)
 		} else {
 			// A call a cancel kept from starting still ends as cancelled.
-			out, isErr = r.callEvents(u).finish(errCancelled, true, "cancelled")
+			out, isErr = r.callEvents(u).finish(errCancelled, true, wire.StatusCancelled)
 		}
 		results[i] = model.Block{Type: "tool_result", ToolUseID: u.ID, Content: out, IsError: isErr}
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // EventPrompt is the type of a replayed user prompt (Replay); a live task
@@ -34,21 +35,21 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 			case b.Type == "text" && m.Role == "user":
 				out = append(out, Event{Type: EventPrompt, Text: b.Text})
 			case b.Type == "text":
-				out = append(out, Event{Type: "text", Delta: b.Text})
+				out = append(out, Event{Type: wire.EventText, Delta: b.Text})
 			case b.Type == "tool_use":
 				calls[b.ID] = b.Name
-				out = append(out, Event{Type: "tool_call", ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
-					Arguments: trust.RedactJSON(b.Input), Status: "pending", Kind: toolKind(b.Name),
+				out = append(out, Event{Type: wire.EventToolCall, ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
+					Arguments: trust.RedactJSON(b.Input), Status: wire.StatusPending, Kind: toolKind(b.Name),
 					Locations: callLocations([]string{c.root}, b.Name, b.Input)})
 			case b.Type == "tool_result":
-				status := "completed"
+				status := wire.StatusCompleted
 				if b.IsError {
-					status = "failed"
+					status = wire.StatusFailed
 				}
 				name := calls[b.ToolUseID]
 				out = append(out,
-					Event{Type: "tool_call", ToolCallID: b.ToolUseID, Tool: name, Title: name, Status: status},
-					Event{Type: "tool_result", ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
+					Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: name, Title: name, Status: status},
+					Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
 						Output: trust.Redact(capText(b.Content, previewMax))})
 			}
 		}

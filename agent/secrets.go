@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,7 +171,7 @@ func gateSecretRead(ctx context.Context, env *toolEnv, tool, verb string, t targ
 	}
 	detail += "\n\nasks before reading: " + why + "; what is read goes to the model"
 	return env.gate(ctx, trust.Decision{Action: trust.Ask, Reason: why}, Approval{
-		Kind: "read", Tool: tool, Title: fmt.Sprintf("%s %s?", verb, shown), Detail: detail,
+		Kind: wire.ApprovalRead, Tool: tool, Title: fmt.Sprintf("%s %s?", verb, shown), Detail: detail,
 		Options: []ApprovalOption{allowOnce, rejectOnce},
 	})
 }

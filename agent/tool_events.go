@@ -2,12 +2,13 @@ package agent
 
 import (
 	"encoding/json"
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/trust"
 )
 
-// callEvents emits the events of one tool call (PROTOCOL.md section 3).
+// callEvents emits the events of one tool call (docs/protocol.md section 3).
 // Order: the first tool_call carries the (redacted) arguments and its
 // status: pending for a call an approval may follow (an MCP call or a gated
 // built-in), running for a read-only built-in; later ones (awaiting_approval,
@@ -32,8 +33,8 @@ func (r *run) callEvents(u model.Block) *callEvents {
 
 // status emits a tool_call with the given status; the first one announces
 // the call with its arguments (and writes it to the transcript).
-func (c *callEvents) status(s string) {
-	e := Event{Type: "tool_call", ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s}
+func (c *callEvents) status(s wire.ToolStatus) {
+	e := Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s}
 	if !c.announced {
 		c.announced = true
 		e.Arguments = c.args
@@ -45,10 +46,10 @@ func (c *callEvents) status(s string) {
 
 // finish ends the call: its final tool_call, then its tool_result with a
 // capped, redacted preview of out. It returns out and isErr for the model.
-func (c *callEvents) finish(out string, isErr bool, status string) (string, bool) {
+func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus) (string, bool) {
 	c.status(status)
 	preview := capText(out, previewMax)
-	c.r.emit(Event{Type: "tool_result", ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr})
+	c.r.emit(Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr})
 	c.r.tr.toolResult(status, preview)
 	return out, isErr
 }

@@ -3,20 +3,18 @@ package agent
 import (
 	"encoding/json"
 	"path/filepath"
+
+	"github.com/agentls/agentls/wire"
 )
 
-// ToolKind says what a tool call does, so a front can pick an icon or a
-// view for it (ACP's ToolKind has the same values).
-type ToolKind string
-
-// The kinds of tool calls.
+// The kinds of tool calls (protocol's).
 const (
-	KindRead    ToolKind = "read"
-	KindEdit    ToolKind = "edit"
-	KindSearch  ToolKind = "search"
-	KindExecute ToolKind = "execute"
-	KindFetch   ToolKind = "fetch"
-	KindOther   ToolKind = "other"
+	KindRead    = wire.KindRead
+	KindEdit    = wire.KindEdit
+	KindSearch  = wire.KindSearch
+	KindExecute = wire.KindExecute
+	KindFetch   = wire.KindFetch
+	KindOther   = wire.KindOther
 )
 
 // builtinKinds are the kinds of the built-in tools; an MCP tool is KindOther

@@ -9,7 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 )
 
-// finalStatuses are the tool call statuses a call ends in (PROTOCOL.md
+// finalStatuses are the tool call statuses a call ends in (docs/protocol.md
 // section 3); the others say it is still under way.
 var finalStatuses = map[string]bool{"completed": true, "failed": true, "denied": true, "cancelled": true}
 
@@ -32,14 +32,14 @@ func checkCallLifecycle(t *testing.T, all []Event, id, want string) {
 	if first.Type != "tool_call" || first.Arguments == nil {
 		t.Errorf("call %s: first event %+v, want a tool_call with its arguments", id, first)
 	}
-	if last.Type != "tool_result" || last.Status != want {
+	if last.Type != "tool_result" || string(last.Status) != want {
 		t.Errorf("call %s: last event %+v, want its tool_result with status %s", id, last, want)
 	}
 	finals := 0
 	for _, i := range mine {
-		if e := all[i]; e.Type == "tool_call" && finalStatuses[e.Status] {
+		if e := all[i]; e.Type == "tool_call" && finalStatuses[string(e.Status)] {
 			finals++
-			if e.Status != want || i+1 != mine[len(mine)-1] {
+			if string(e.Status) != want || i+1 != mine[len(mine)-1] {
 				t.Errorf("call %s: final tool_call %+v at %d, want status %s right before the tool_result at %d", id, e, i, want, mine[len(mine)-1])
 			}
 			if e.Tool == "" || e.Title == "" {
@@ -119,7 +119,7 @@ func TestEveryToolCallEndsWithAFinalStatusBeforeItsResult(t *testing.T) {
 }
 
 // TestToolCallStatusOrder pins each call's tool_call statuses in order
-// (PROTOCOL.md section 3): a call an approval may follow starts pending, and
+// (docs/protocol.md section 3): a call an approval may follow starts pending, and
 // is running only once it is allowed; a read-only built-in starts running.
 func TestToolCallStatusOrder(t *testing.T) {
 	for _, tc := range []struct {
@@ -165,7 +165,7 @@ func TestToolCallStatusOrder(t *testing.T) {
 			var got []string
 			for _, e := range ev.ofType("tool_call") {
 				if e.ToolCallID == tc.call.ID {
-					got = append(got, e.Status)
+					got = append(got, string(e.Status))
 				}
 			}
 			if !slices.Equal(got, tc.want) {

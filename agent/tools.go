@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"sort"
 	"strings"
 	"time"
@@ -169,7 +170,7 @@ func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // runBuiltin runs one built-in with its timeout and turns its outcome into
 // the tool_result text and a status.
-func runBuiltin(ctx context.Context, b builtin, env *toolEnv, in json.RawMessage) (out string, isError bool, status string) {
+func runBuiltin(ctx context.Context, b builtin, env *toolEnv, in json.RawMessage) (out string, isError bool, status wire.ToolStatus) {
 	if b.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, b.timeout)
@@ -182,21 +183,21 @@ func runBuiltin(ctx context.Context, b builtin, env *toolEnv, in json.RawMessage
 	return outcome(ctx, text, err, env.maxBytes)
 }
 
-func outcome(ctx context.Context, text string, err error, max int) (string, bool, string) {
+func outcome(ctx context.Context, text string, err error, max int) (string, bool, wire.ToolStatus) {
 	var d *deniedError
 	switch {
 	case err == nil:
-		return capText(text, max), false, "completed"
+		return capText(text, max), false, wire.StatusCompleted
 	case errors.As(err, &d):
-		return d.msg, true, "denied"
+		return d.msg, true, wire.StatusDenied
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled):
-		return errCancelled, true, "cancelled"
+		return errCancelled, true, wire.StatusCancelled
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "ERROR:") {
 		msg = "ERROR: " + msg
 	}
-	return capText(msg, max), true, "failed"
+	return capText(msg, max), true, wire.StatusFailed
 }
 
 // expectedArgs says in one line what a tool's input schema asks for, for an

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,7 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	// Shown exactly (never redacted), invisible characters escaped.
 	detail := trust.VisibleText(a.Command) + "\n\nin " + trust.Visible(dir.Path) + "\n(" + trust.VisibleText(d.Reason) + ")"
 	if err := env.gate(ctx, d, Approval{
-		Kind: "command", Tool: "run_command", Title: "Run command?", Detail: detail,
+		Kind: wire.ApprovalCommand, Tool: "run_command", Title: "Run command?", Detail: detail,
 		Command: argv, Cwd: dir.Path,
 		Options: []ApprovalOption{allowOnce, rejectOnce},
 	}); err != nil {

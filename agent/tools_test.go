@@ -40,7 +40,8 @@ func (tt *toolTest) call(name, args string) (string, bool, string) {
 	if !ok {
 		tt.t.Fatalf("no built-in %s", name)
 	}
-	return runBuiltin(context.Background(), b, tt.env, json.RawMessage(args))
+	out, isErr, status := runBuiltin(context.Background(), b, tt.env, json.RawMessage(args))
+	return out, isErr, string(status)
 }
 
 func TestBuiltinNamesAreLegalAndSchemasAreObjects(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"io/fs"
 	"strings"
 	"time"
@@ -125,7 +126,7 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 // same text when the write goes through it).
 func gateWrite(ctx context.Context, env *toolEnv, t target, tool, title, detail string, diff *FileDiff) error {
 	return env.gate(ctx, decideWrite(env.ws.Folders(), t, env.autopilot), Approval{
-		Kind: "write", Tool: tool, Title: title, Detail: detail, Diff: diff,
+		Kind: wire.ApprovalWrite, Tool: tool, Title: title, Detail: detail, Diff: diff,
 		Options: []ApprovalOption{allowOnce, rejectOnce},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"slices"
 
 	"github.com/agentls/agentls/agent/model"
@@ -20,7 +21,7 @@ func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 		return builtinDefs()
 	}
 	if first && slices.ContainsFunc(c.reg.Servers(), func(s mcp.ServerInfo) bool { return s.State == mcp.Connecting }) {
-		r.emit(Event{Type: "status", Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
+		r.emit(Event{Type: wire.EventStatus, Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
 		wctx, cancel := context.WithTimeout(ctx, c.cfg.MCP.StartupWait)
 		c.reg.Wait(wctx)
 		cancel()

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,12 +62,12 @@ func (t *transcript) toolCall(title string, redactedArgs []byte) {
 	t.write(fmt.Sprintf("\n### Tool call: %s\n\n%s\n", title, fence("json", string(redactedArgs))))
 }
 
-func (t *transcript) toolResult(status, output string) {
+func (t *transcript) toolResult(status wire.ToolStatus, output string) {
 	t.write(fmt.Sprintf("\n### Result (%s)\n\n%s\n", status, fence("", output)))
 }
 
-func (t *transcript) end(stopReason, errMsg string, u Usage) {
-	line := "\n---\n*" + stopReason
+func (t *transcript) end(stopReason wire.StopReason, errMsg string, u Usage) {
+	line := "\n---\n*" + string(stopReason)
 	if errMsg != "" {
 		line += ": " + errMsg
 	}

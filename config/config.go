@@ -79,7 +79,7 @@ func (d Diagnostic) String() string {
 
 // Model is the [model] table (user tier only).
 type Model struct {
-	Provider  string // "anthropic" | "openai" | "" (auto, see SPEC.md)
+	Provider  string // "anthropic" | "openai" | "" (auto, see docs/config.md)
 	Name      string
 	BaseURL   string
 	APIKeyEnv string

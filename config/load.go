@@ -15,7 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// Defaults of SPEC.md, used for every key a config leaves out (or gets wrong).
+// Defaults of docs/config.md, used for every key a config leaves out (or gets wrong).
 const (
 	DefaultMaxTokens           = 8192
 	DefaultMaxIterations       = 25

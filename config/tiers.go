@@ -13,7 +13,7 @@ var (
 	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "servers", "policy"}
 )
 
-// userTier applies the trusted user file: every key of SPEC.md is allowed.
+// userTier applies the trusted user file: every key of docs/config.md is allowed.
 func (l *loader) userTier(f *tomlFile) {
 	for _, k := range sortedKeys(f.data) {
 		v, path := f.data[k], []string{k}

@@ -27,7 +27,7 @@ const (
 	DefaultRestartBackoff      = 500 * time.Millisecond
 )
 
-// Options configure a Registry. Zero values mean the SPEC.md defaults.
+// Options configure a Registry. Zero values mean the docs/config.md defaults.
 type Options struct {
 	ResultMaxBytes      int
 	DescriptionMaxChars int

@@ -12,10 +12,10 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// State is a configured server's state, as PROTOCOL.md section 2 spells it.
+// State is a configured server's state, as docs/protocol.md section 2 spells it.
 type State string
 
-// The states of PROTOCOL.md section 2.
+// The states of docs/protocol.md section 2.
 const (
 	Connecting    State = "connecting"
 	Connected     State = "connected"
@@ -48,7 +48,7 @@ type Tool struct {
 	DefinitionHash string          `json:"-"` // sha256 hex of the original description + input schema (for a workspace-tier server, also bound to its root and launch fingerprint)
 }
 
-// ServerInfo is one configured server's row (PROTOCOL.md Server, less policy).
+// ServerInfo is one configured server's row (docs/protocol.md Server, less policy).
 type ServerInfo struct {
 	Name    string        `json:"name"`
 	Origin  config.Origin `json:"origin"`

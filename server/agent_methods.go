@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -14,15 +15,7 @@ import (
 )
 
 // runParams are agent/run's params and agentls.run's argument.
-type runParams struct {
-	Prompt       string `json:"prompt"`
-	SessionID    string `json:"sessionId"`
-	TextDocument *struct {
-		URI string `json:"uri"`
-	} `json:"textDocument"`
-	Range       *lspRange         `json:"range"`
-	Diagnostics []json.RawMessage `json:"diagnostics"`
-}
+type runParams = wire.RunParams
 
 // runRequest turns run params into the agent's request. Without a prompt
 // it takes the selection, an `agent:` directive on the line, or, with
@@ -124,10 +117,7 @@ func (s *Server) agentRun(ctx context.Context, params json.RawMessage) (any, err
 	return task.Result(), nil
 }
 
-type cancelParams struct {
-	TaskID    string `json:"taskId"`
-	SessionID string `json:"sessionId"`
-}
+type cancelParams = wire.CancelParams
 
 func (s *Server) agentCancel(_ context.Context, params json.RawMessage) (any, error) {
 	var p cancelParams
@@ -198,10 +188,7 @@ func (s *Server) mcpServers(context.Context, json.RawMessage) (any, error) {
 	return map[string]any{"servers": serverRowsWire(core.ServerList())}, nil
 }
 
-type serverParams struct {
-	Server string `json:"server"`
-	All    bool   `json:"all"`
-}
+type serverParams = wire.ServerParams
 
 // mcpTrust shows the launch card through the approval paths and starts the
 // server on consent.

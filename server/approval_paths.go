@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"sort"
 	"strings"
 
@@ -15,10 +16,7 @@ import (
 )
 
 // requestApprovalResult is agent/requestApproval's result.
-type requestApprovalResult struct {
-	Outcome  string `json:"outcome"` // "selected" | "cancelled"
-	OptionID string `json:"optionId"`
-}
+type requestApprovalResult = wire.RequestApprovalResult
 
 // wireApproval is an Approval as agent/requestApproval and agent/approvals
 // send it: a write approval also carries the whole proposed file, so a
@@ -47,7 +45,7 @@ func toWire(a agent.Approval) wireApproval {
 // viaRequestApproval is path 1: the client's own approval UI.
 func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, error) {
 	var res requestApprovalResult
-	if err := protocol.Call(ctx, ap.s.conn, "agent/requestApproval", toWire(a), &res); err != nil {
+	if err := protocol.Call(ctx, ap.s.conn, wire.MethodRequestApproval, toWire(a), &res); err != nil {
 		return "", err
 	}
 	if res.Outcome != "selected" {
@@ -191,7 +189,7 @@ func (s *Server) diagnosticURI(path string) string {
 // fake or hide part of the one line an editor like Helix shows.
 func approvalSubject(a agent.Approval) string {
 	switch {
-	case a.Server != "" && a.Tool != "" && a.Kind != "mcp_launch":
+	case a.Server != "" && a.Tool != "" && a.Kind != wire.ApprovalMCPLaunch:
 		return trust.Visible(a.Server) + " · " + trust.Visible(a.Tool)
 	case a.Kind == "command" && len(a.Command) > 0:
 		tool := a.Tool

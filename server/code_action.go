@@ -48,7 +48,7 @@ type runArg struct {
 	Diagnostics  []json.RawMessage `json:"diagnostics,omitempty"`
 }
 
-// codeAction offers PROTOCOL.md section 6: approvals first while any wait,
+// codeAction offers docs/protocol.md section 6: approvals first while any wait,
 // then a line's `agent:` directive, the selection as prompt, fixing the
 // client's diagnostics, and cancelling the latest task. Automatic requests
 // get only the approvals.

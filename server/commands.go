@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
 
@@ -18,7 +19,7 @@ type executeCommandParams struct {
 	Arguments []json.RawMessage `json:"arguments"`
 }
 
-// executeCommand runs PROTOCOL.md section 5's commands. Each returns at
+// executeCommand runs docs/protocol.md section 5's commands. Each returns at
 // once (Helix gives up on a request after 20 s); tasks and launch cards go
 // on in the background.
 func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
@@ -58,7 +59,7 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 				return nil, err
 			}
 			if opt == "" {
-				opt = "allow_once"
+				opt = string(wire.OptionAllowOnce)
 			}
 		}
 		return nil, s.approvals.resolve(id, opt)

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -123,16 +124,10 @@ func (d *documents) change(uri string, version int32, changes []contentChange) e
 }
 
 // position is an LSP position: 0-based line, UTF-16 code units.
-type position struct {
-	Line      int `json:"line"`
-	Character int `json:"character"`
-}
+type position = wire.Position
 
 // lspRange is an LSP range.
-type lspRange struct {
-	Start position `json:"start"`
-	End   position `json:"end"`
-}
+type lspRange = wire.Range
 
 type contentChange struct {
 	Range *lspRange `json:"range"`

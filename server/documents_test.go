@@ -13,14 +13,14 @@ func TestOffsetCountsUTF16CodeUnits(t *testing.T) {
 		pos  position
 		want int
 	}{
-		{"start of text", position{0, 0}, 0},
-		{"after a one-unit rune", position{0, 1}, 1},
-		{"a BMP rune of three bytes is one unit", position{0, 2}, 4},
-		{"past the end of a line clamps to its end", position{0, 99}, 5},
-		{"an astral rune is two units", position{1, 2}, 10},
-		{"after the astral rune", position{1, 3}, 11},
-		{"last line", position{2, 4}, 16},
-		{"a line past the end clamps to the end", position{7, 0}, len(text)},
+		{"start of text", position{Line: 0, Character: 0}, 0},
+		{"after a one-unit rune", position{Line: 0, Character: 1}, 1},
+		{"a BMP rune of three bytes is one unit", position{Line: 0, Character: 2}, 4},
+		{"past the end of a line clamps to its end", position{Line: 0, Character: 99}, 5},
+		{"an astral rune is two units", position{Line: 1, Character: 2}, 10},
+		{"after the astral rune", position{Line: 1, Character: 3}, 11},
+		{"last line", position{Line: 2, Character: 4}, 16},
+		{"a line past the end clamps to the end", position{Line: 7, Character: 0}, len(text)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -30,7 +30,7 @@ func TestOffsetCountsUTF16CodeUnits(t *testing.T) {
 			}
 		})
 	}
-	if _, err := offset(text, position{-1, 0}); err == nil {
+	if _, err := offset(text, position{Line: -1, Character: 0}); err == nil {
 		t.Error("a negative position must be an error")
 	}
 }
@@ -40,10 +40,10 @@ func TestEndPosition(t *testing.T) {
 		name, text string
 		want       position
 	}{
-		{"empty", "", position{0, 0}},
-		{"no newline", "ab😀", position{0, 4}},
-		{"trailing newline", "ab\n", position{1, 0}},
-		{"two lines", "ab\ncd€", position{1, 3}},
+		{"empty", "", position{Line: 0, Character: 0}},
+		{"no newline", "ab😀", position{Line: 0, Character: 4}},
+		{"trailing newline", "ab\n", position{Line: 1, Character: 0}},
+		{"two lines", "ab\ncd€", position{Line: 1, Character: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -55,7 +55,9 @@ func TestEndPosition(t *testing.T) {
 }
 
 func TestDocumentChanges(t *testing.T) {
-	r := func(l1, c1, l2, c2 int) *lspRange { return &lspRange{position{l1, c1}, position{l2, c2}} }
+	r := func(l1, c1, l2, c2 int) *lspRange {
+		return &lspRange{Start: position{Line: l1, Character: c1}, End: position{Line: l2, Character: c2}}
+	}
 	tests := []struct {
 		name    string
 		changes []contentChange
@@ -155,7 +157,7 @@ func BenchmarkIncrementalChange(b *testing.B) {
 		text += line
 	}
 	d.open("file:///w/big.go", 1, text)
-	r := &lspRange{position{4000, 10}, position{4000, 10}}
+	r := &lspRange{Start: position{Line: 4000, Character: 10}, End: position{Line: 4000, Character: 10}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := d.change("file:///w/big.go", int32(i+2), []contentChange{{Range: r, Text: "x"}}); err != nil {

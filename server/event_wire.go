@@ -2,18 +2,19 @@ package server
 
 import (
 	"encoding/json"
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent"
 )
 
-// eventWire is one agent/event as PROTOCOL.md section 3 gives it: every
+// eventWire is one agent/event as docs/protocol.md section 3 gives it: every
 // field of its type is present, zero or not, so a plugin can read
 // ev.isError or ev.text without checking that it exists (agent.Event omits
 // zero fields). A tool_call update carries its call's arguments again,
 // from the call's first event; a done event of a failed turn carries
 // error, as the agent/run result does. It runs on the task's sender goroutine.
 func (t *taskSink) eventWire(e agent.Event) json.RawMessage {
-	if e.Type == "tool_call" {
+	if e.Type == wire.EventToolCall {
 		if len(e.Arguments) > 0 {
 			if t.args == nil {
 				t.args = map[string]json.RawMessage{}
@@ -34,30 +35,30 @@ func (t *taskSink) eventWire(e agent.Event) json.RawMessage {
 		}
 	}
 	switch e.Type {
-	case "text":
+	case wire.EventText:
 		str("delta", e.Delta)
-	case "tool_call":
+	case wire.EventToolCall:
 		str("toolCallId", e.ToolCallID)
 		str("tool", e.Tool)
 		str("title", e.Title)
-		str("status", e.Status)
+		str("status", string(e.Status))
 		if len(e.Arguments) == 0 {
 			b = append(b, `,"arguments":{}`...)
 		}
-	case "tool_result":
+	case wire.EventToolResult:
 		str("toolCallId", e.ToolCallID)
-		str("status", e.Status)
+		str("status", string(e.Status))
 		str("output", e.Output)
 		if !e.IsError {
 			b = append(b, `,"isError":false`...)
 		}
-	case "approval":
+	case wire.EventApproval:
 		str("approvalId", e.ApprovalID)
-		str("state", e.State)
-	case "status":
+		str("state", string(e.State))
+	case wire.EventStatus:
 		str("message", e.Message)
-	case "done":
-		str("stopReason", e.StopReason)
+	case wire.EventDone:
+		str("stopReason", string(e.StopReason))
 		str("text", e.Text)
 		if e.Usage == nil {
 			b = append(b, `,"usage":{"inputTokens":0,"outputTokens":0}`...)

@@ -9,7 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 )
 
-// eventFields are the fields PROTOCOL.md section 3 gives each agent/event
+// eventFields are the fields docs/protocol.md section 3 gives each agent/event
 // type; a client may read every one of them without checking it exists.
 var eventFields = map[string][]string{
 	"text":        {"delta"},

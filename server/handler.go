@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"strconv"
 	"strings"
 	"sync"
@@ -26,18 +27,18 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		"shutdown":                 s.shutdown,
 		"textDocument/codeAction":  s.codeAction,
 		"workspace/executeCommand": s.executeCommand,
-		"agent/run":                s.agentRun,
-		"agent/cancel":             s.agentCancel,
-		"agent/tasks":              s.agentTasks,
-		"agent/newChat":            s.agentNewChat,
-		"agent/sessions":           s.agentSessions,
-		"agent/compact":            s.agentCompact,
-		"agent/approvals":          s.agentApprovals,
-		"agent/resolveApproval":    s.agentResolveApproval,
-		"agent/mcp/servers":        s.mcpServers,
-		"agent/mcp/trust":          s.mcpTrust,
-		"agent/mcp/revoke":         s.mcpRevoke,
-		"agent/mcp/restart":        s.mcpRestart,
+		wire.MethodRun:             s.agentRun,
+		wire.MethodCancel:          s.agentCancel,
+		wire.MethodTasks:           s.agentTasks,
+		wire.MethodNewChat:         s.agentNewChat,
+		wire.MethodSessions:        s.agentSessions,
+		wire.MethodCompact:         s.agentCompact,
+		wire.MethodApprovals:       s.agentApprovals,
+		wire.MethodResolveApproval: s.agentResolveApproval,
+		wire.MethodMCPServers:      s.mcpServers,
+		wire.MethodMCPTrust:        s.mcpTrust,
+		wire.MethodMCPRevoke:       s.mcpRevoke,
+		wire.MethodMCPRestart:      s.mcpRestart,
 	}
 }
 

@@ -64,7 +64,7 @@ type clientInfo struct {
 	codeActions      bool // textDocument.codeAction announced: path 3 can be answered
 }
 
-// commandNames are every command of PROTOCOL.md section 5; Neovim only
+// commandNames are every command of docs/protocol.md section 5; Neovim only
 // executes commands listed in executeCommandProvider.
 var commandNames = []string{
 	"agentls.run", "agentls.cancel", "agentls.approve", "agentls.deny",

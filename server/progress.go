@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"sync"
 	"time"
 
@@ -137,10 +138,10 @@ func (t *taskSink) run() {
 
 func (t *taskSink) send(e agent.Event) {
 	if t.events {
-		t.s.notify("agent/event", t.eventWire(e))
+		t.s.notify(wire.MethodEvent, t.eventWire(e))
 	}
 	// One report per tool call, at its first event.
-	if t.prog && e.Type == "tool_call" && !t.reported[e.ToolCallID] {
+	if t.prog && e.Type == wire.EventToolCall && !t.reported[e.ToolCallID] {
 		if t.reported == nil {
 			t.reported = map[string]bool{}
 		}
@@ -158,20 +159,20 @@ func (t *taskSink) progress(v progressValue) {
 // resultLine is a task's result in one line.
 func resultLine(r agent.Result) string {
 	switch r.StopReason {
-	case "end_turn":
+	case wire.StopEndTurn:
 		if line := firstLine(r.Text); line != "" {
 			return line
 		}
 		return "done"
-	case "error":
+	case wire.StopError:
 		return "error: " + firstLine(r.Error)
 	case "":
 		return "ended"
 	}
 	if r.Error != "" {
-		return r.StopReason + ": " + firstLine(r.Error)
+		return string(r.StopReason) + ": " + firstLine(r.Error)
 	}
-	return r.StopReason
+	return string(r.StopReason)
 }
 
 // startTask starts a task with this connection as its front end and

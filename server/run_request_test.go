@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"strings"
 	"testing"
@@ -12,10 +13,10 @@ func TestRunPromptComesFromTheRangeWhenAbsent(t *testing.T) {
 	s := New(Options{})
 	uri := "file:///w/main.go"
 	s.docs.open(uri, 1, "package main\n\n\t// agent: add error handling\nfunc main() {}\n")
-	doc := &struct {
-		URI string `json:"uri"`
-	}{URI: uri}
-	rng := func(l1, c1, l2, c2 int) *lspRange { return &lspRange{position{l1, c1}, position{l2, c2}} }
+	doc := &wire.TextDocument{URI: uri}
+	rng := func(l1, c1, l2, c2 int) *lspRange {
+		return &lspRange{Start: position{Line: l1, Character: c1}, End: position{Line: l2, Character: c2}}
+	}
 	diag := json.RawMessage(`{"range":{"start":{"line":3,"character":0},"end":{"line":3,"character":4}},"message":"main redeclared"}`)
 	tests := []struct {
 		name    string

@@ -4,7 +4,7 @@ import (
 	"github.com/agentls/agentls/agent"
 )
 
-// wireServer is one row of agent/mcp/servers as PROTOCOL.md gives Server:
+// wireServer is one row of agent/mcp/servers as docs/protocol.md gives Server:
 // every field present, empty or not (the registry's rows omit an empty
 // error and stderr tail). The outer fields shadow the embedded ones.
 type wireServer struct {

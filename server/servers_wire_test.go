@@ -9,7 +9,7 @@ import (
 	"github.com/agentls/agentls/trust"
 )
 
-// serverFields and toolFields are PROTOCOL.md's Server shape: every row
+// serverFields and toolFields are docs/protocol.md's Server shape: every row
 // has every one of them, empty or not.
 var (
 	serverFields = []string{"name", "origin", "state", "command", "envKeys", "cwd", "sandbox", "error", "stderrTail", "schemaTokens", "tools"}

@@ -11,7 +11,7 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// Defaults of SPEC.md's [model] table.
+// Defaults of docs/config.md's [model] table.
 const (
 	DefaultAnthropicModel = "claude-sonnet-4-5"
 	DefaultOpenAIModel    = "gpt-4.1"
@@ -20,7 +20,7 @@ const (
 	DefaultMaxTokens      = 8192
 )
 
-// Resolved is the provider agentls would use, after SPEC.md's defaults.
+// Resolved is the provider agentls would use, after docs/config.md's defaults.
 type Resolved struct {
 	Provider  string // "anthropic" | "openai"
 	Name      string
@@ -34,7 +34,7 @@ type Resolved struct {
 	Fallback bool
 }
 
-// Resolve applies SPEC.md's defaults to the [model] table: with no provider,
+// Resolve applies docs/config.md's defaults to the [model] table: with no provider,
 // Anthropic when ANTHROPIC_API_KEY is set, else OpenAI when OPENAI_API_KEY
 // is set, else Ollama on localhost. getenv looks variables up (nil: none set).
 func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {

@@ -3,7 +3,7 @@ package model
 import "fmt"
 
 // toolNamePattern is the strictest tool-name rule of the providers agentls
-// speaks to (SPEC.md "Tool names"); validToolName is its hand-written
+// speaks to (docs/security.md, G4); validToolName is its hand-written
 // matcher (a regexp here cost every request a scan per offered tool).
 const toolNamePattern = `^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// toolNameRegexp is the rule as written in SPEC.md, the reference the
+// toolNameRegexp is the rule as written in docs/security.md (G4), the reference the
 // hand-written matcher is held to.
 var toolNameRegexp = regexp.MustCompile(toolNamePattern)
 

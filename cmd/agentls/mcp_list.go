@@ -30,7 +30,7 @@ func mcpSupervisorHook() { mcp.SupervisorHook() }
 func cmdMCPList(args []string) int {
 	fs := flag.NewFlagSet("mcp list", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
-	asJSON := fs.Bool("json", false, `print {"servers": [...]} (PROTOCOL.md section 2)`)
+	asJSON := fs.Bool("json", false, `print {"servers": [...]} (docs/protocol.md section 2)`)
 	configPath, workspace, code := parseConfigWorkspace(fs, args, "agentls mcp list [--json] [--config FILE] [--workspace DIR]")
 	if code >= 0 {
 		return code

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -27,7 +28,7 @@ import (
 // on usage errors.
 func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the event stream (PROTOCOL.md section 3), one JSON object per line")
+	asJSON := fs.Bool("json", false, "print the event stream (docs/protocol.md section 3), one JSON object per line")
 	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
 	sessionID := fs.String("session", "", "continue the session with this id (as agentls prints it, or agent/sessions lists it)")
 	cont := fs.Bool("continue", false, "continue this workspace's latest session")
@@ -120,15 +121,15 @@ func cmdRun(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls: session %s (continue it with: agentls run --session %s \"...\", or --continue)\n", res.SessionID, res.SessionID)
 	}
 	switch res.StopReason {
-	case "end_turn":
+	case wire.StopEndTurn:
 		return 0
-	case "cancelled":
+	case wire.StopCancelled:
 		fmt.Fprintln(os.Stderr, "agentls run: cancelled")
 		return 130
 	}
 	msg := res.Error
 	if msg == "" {
-		msg = res.StopReason
+		msg = string(res.StopReason)
 	}
 	fmt.Fprintf(os.Stderr, "agentls run: %s\n", msg)
 	return 1
@@ -146,10 +147,10 @@ func (s *textSink) Event(e agent.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch e.Type {
-	case "text":
+	case wire.EventText:
 		io.WriteString(s.out, e.Delta)
 		s.midLine = !strings.HasSuffix(e.Delta, "\n")
-	case "tool_call":
+	case wire.EventToolCall:
 		if e.Arguments != nil { // the first event of a call carries its arguments
 			s.newline()
 			args := string(e.Arguments)
@@ -158,10 +159,10 @@ func (s *textSink) Event(e agent.Event) {
 			}
 			fmt.Fprintf(s.info, "→ %s %s\n", e.Title, args)
 		}
-	case "tool_result":
+	case wire.EventToolResult:
 		first, _, _ := strings.Cut(e.Output, "\n")
 		fmt.Fprintf(s.info, "  %s: %s\n", e.Status, first)
-	case "status":
+	case wire.EventStatus:
 		fmt.Fprintf(s.info, "agentls: %s\n", e.Message)
 	}
 }
@@ -197,7 +198,7 @@ type noTerminal struct{ out io.Writer }
 
 func (n noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
 	fmt.Fprintf(n.out, "agentls: approval needed, but standard input is not a terminal: denied.\n%s\n%s\n", a.Title, a.Detail)
-	return "reject_once", nil
+	return string(wire.OptionRejectOnce), nil
 }
 
 // terminalApprover shows each card literally on the terminal and reads the
@@ -234,7 +235,7 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 		case _, ok := <-t.lines:
 			if !ok {
 				fmt.Fprintf(t.out, "\n%s\n(end of input: denied)\n", a.Title)
-				return "reject_once", nil
+				return string(wire.OptionRejectOnce), nil
 			}
 		default:
 			drained = true
@@ -242,7 +243,7 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 	}
 	always := ""
 	for _, o := range a.Options {
-		if o.OptionID == "allow_always" {
+		if o.Kind == wire.OptionAllowAlways {
 			always = o.Name
 		}
 	}
@@ -256,17 +257,17 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 	case line, ok := <-t.lines:
 		if !ok {
 			fmt.Fprintln(t.out, "(end of input: denied)")
-			return "reject_once", nil
+			return string(wire.OptionRejectOnce), nil
 		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
-			return "allow_once", nil
+			return string(wire.OptionAllowOnce), nil
 		case "a", "always":
 			if always != "" {
-				return "allow_always", nil
+				return string(wire.OptionAllowAlways), nil
 			}
 		}
-		return "reject_once", nil
+		return string(wire.OptionRejectOnce), nil
 	case <-ctx.Done():
 		fmt.Fprintln(t.out, "(no answer: denied)")
 		return "", ctx.Err()

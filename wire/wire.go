@@ -1,0 +1,326 @@
+// Package wire is agentls's wire contract with editors: the agent/*
+// methods of the LSP front, their params and results, the agent/event
+// notification, and the named values they carry (event types, tool call
+// statuses, stop reasons, approval kinds and options, task states). The
+// core (agent) produces these values and every front (server for LSP, acp,
+// the command line's --json) sends them, so a value has one spelling.
+//
+// docs/protocol.md describes the contract in prose; its tests check that
+// every method here is documented there.
+package wire
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Methods of the LSP front (docs/protocol.md sections 2 and 3).
+const (
+	MethodRun             = "agent/run"
+	MethodCancel          = "agent/cancel"
+	MethodTasks           = "agent/tasks"
+	MethodNewChat         = "agent/newChat"
+	MethodSessions        = "agent/sessions"
+	MethodCompact         = "agent/compact"
+	MethodApprovals       = "agent/approvals"
+	MethodResolveApproval = "agent/resolveApproval"
+	MethodMCPServers      = "agent/mcp/servers"
+	MethodMCPTrust        = "agent/mcp/trust"
+	MethodMCPRevoke       = "agent/mcp/revoke"
+	MethodMCPRestart      = "agent/mcp/restart"
+
+	// Server to client.
+	MethodEvent           = "agent/event"
+	MethodRequestApproval = "agent/requestApproval"
+)
+
+// EventType is the type of an agent/event.
+type EventType string
+
+// The event types.
+const (
+	EventText       EventType = "text"
+	EventToolCall   EventType = "tool_call"
+	EventToolResult EventType = "tool_result"
+	EventApproval   EventType = "approval"
+	EventStatus     EventType = "status"
+	EventDone       EventType = "done"
+)
+
+// ToolStatus is where a tool call is. A call goes pending → (awaiting
+// approval) → running → one of the final statuses.
+type ToolStatus string
+
+// The tool call statuses.
+const (
+	StatusPending          ToolStatus = "pending"
+	StatusAwaitingApproval ToolStatus = "awaiting_approval"
+	StatusRunning          ToolStatus = "running"
+	StatusCompleted        ToolStatus = "completed"
+	StatusFailed           ToolStatus = "failed"
+	StatusDenied           ToolStatus = "denied"
+	StatusCancelled        ToolStatus = "cancelled"
+)
+
+// Final reports whether s ends a call (its tool_result follows).
+func (s ToolStatus) Final() bool {
+	switch s {
+	case StatusCompleted, StatusFailed, StatusDenied, StatusCancelled:
+		return true
+	}
+	return false
+}
+
+// StopReason is why a task ended.
+type StopReason string
+
+// The stop reasons of a task.
+const (
+	StopEndTurn       StopReason = "end_turn"
+	StopCancelled     StopReason = "cancelled"
+	StopMaxIterations StopReason = "max_iterations"
+	StopError         StopReason = "error"
+)
+
+// ApprovalKind is what an approval card asks about.
+type ApprovalKind string
+
+// The approval kinds.
+const (
+	ApprovalMCPLaunch ApprovalKind = "mcp_launch"
+	ApprovalMCPCall   ApprovalKind = "mcp_call"
+	ApprovalCommand   ApprovalKind = "command"
+	ApprovalWrite     ApprovalKind = "write"
+	ApprovalRead      ApprovalKind = "read"
+)
+
+// OptionKind is the kind of an approval option.
+type OptionKind string
+
+// The option kinds.
+const (
+	OptionAllowOnce   OptionKind = "allow_once"
+	OptionAllowAlways OptionKind = "allow_always"
+	OptionRejectOnce  OptionKind = "reject_once"
+)
+
+// ApprovalState is an approval event's state.
+type ApprovalState string
+
+// The approval states.
+const (
+	ApprovalWaiting  ApprovalState = "waiting"
+	ApprovalResolved ApprovalState = "resolved"
+)
+
+// TaskState is a running task's state in agent/tasks.
+type TaskState string
+
+// The task states.
+const (
+	TaskRunning          TaskState = "running"
+	TaskAwaitingApproval TaskState = "awaiting_approval"
+	TaskDone             TaskState = "done"
+)
+
+// ToolKind says what a tool call does, so a front can pick an icon or a
+// view for it (ACP's ToolKind has the same values).
+type ToolKind string
+
+// The kinds of tool calls.
+const (
+	KindRead    ToolKind = "read"
+	KindEdit    ToolKind = "edit"
+	KindSearch  ToolKind = "search"
+	KindExecute ToolKind = "execute"
+	KindFetch   ToolKind = "fetch"
+	KindOther   ToolKind = "other"
+)
+
+// ApprovalOption is one choice on an approval card.
+type ApprovalOption struct {
+	OptionID string     `json:"optionId"` // today equal to its kind
+	Name     string     `json:"name"`
+	Kind     OptionKind `json:"kind"`
+}
+
+// Approval is one question to the user (docs/protocol.md section 4).
+type Approval struct {
+	ApprovalID string           `json:"approvalId"`
+	TaskID     string           `json:"taskId,omitempty"`
+	Kind       ApprovalKind     `json:"kind"`
+	Title      string           `json:"title"`
+	Detail     string           `json:"detail"`
+	Server     string           `json:"server,omitempty"`
+	Tool       string           `json:"tool,omitempty"`
+	Arguments  json.RawMessage  `json:"arguments,omitempty"`
+	Command    []string         `json:"command,omitempty"`
+	Env        [][2]string      `json:"env,omitempty"`
+	Cwd        string           `json:"cwd,omitempty"`
+	URL        string           `json:"url,omitempty"`         // mcp_launch of a remote server
+	Headers    []string         `json:"headerNames,omitempty"` // its header names (never values)
+	Options    []ApprovalOption `json:"options"`
+	// ToolCallID is the tool call this approval gates ("" for a launch
+	// card). Diff is the whole change a write approval asks for. Neither is
+	// part of the LSP approval; ACP shows both.
+	ToolCallID string    `json:"-"`
+	Diff       *FileDiff `json:"-"`
+}
+
+// FileDiff is one file's change as a write approval shows it: the absolute
+// path, the text before (none for a new file) and the whole text after.
+type FileDiff struct {
+	Path    string
+	OldText *string // nil: the file does not exist yet
+	NewText string
+}
+
+// Event is one agent/event notification (docs/protocol.md section 3).
+//
+// A tool call's events, in order: a first tool_call carrying the redacted
+// arguments, status-only tool_call updates (pending, awaiting_approval,
+// running), then a tool_call with the final status (completed, failed,
+// denied or cancelled) immediately followed by the call's tool_result,
+// which is always its last event. Every tool_use the model made gets both,
+// even one a cancel kept from starting.
+type Event struct {
+	TaskID     string          `json:"taskId"`
+	SessionID  string          `json:"sessionId"`
+	Seq        int             `json:"seq"`
+	Type       EventType       `json:"type"`
+	Delta      string          `json:"delta,omitempty"`
+	ToolCallID string          `json:"toolCallId,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	Server     string          `json:"server,omitempty"`
+	Title      string          `json:"title,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	Status     ToolStatus      `json:"status,omitempty"`
+	Output     string          `json:"output,omitempty"`
+	IsError    bool            `json:"isError,omitempty"`
+	ApprovalID string          `json:"approvalId,omitempty"`
+	State      ApprovalState   `json:"state,omitempty"`
+	OptionID   string          `json:"optionId,omitempty"`
+	Message    string          `json:"message,omitempty"`
+	StopReason StopReason      `json:"stopReason,omitempty"`
+	Text       string          `json:"text,omitempty"`
+	Usage      *Usage          `json:"usage,omitempty"`
+	// Kind and Locations come with a call's first tool_call: what the tool
+	// does and the files it names (absolute). They are not part of the LSP
+	// event; ACP's tool_call carries them.
+	Kind      ToolKind `json:"-"`
+	Locations []string `json:"-"`
+}
+
+// Usage is the token count of a task. InputTokens counts every input token
+// of its requests, cached ones included; CacheReadTokens and
+// CacheWriteTokens are the parts read from and written to the provider's
+// prompt cache. ContextTokens is how full the window was after the last
+// response (its input and output), of ContextWindow.
+type Usage struct {
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	CacheReadTokens  int `json:"cacheReadTokens"`
+	CacheWriteTokens int `json:"cacheWriteTokens"`
+	ContextTokens    int `json:"contextTokens,omitempty"`
+	ContextWindow    int `json:"contextWindow,omitempty"`
+}
+
+// Position is an LSP position: 0-based line, UTF-16 code units.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Range is an LSP range.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// TextDocument names a document by URI.
+type TextDocument struct {
+	URI string `json:"uri"`
+}
+
+// RunParams are agent/run's params (and agentls.run's argument).
+type RunParams struct {
+	Prompt       string            `json:"prompt"`
+	SessionID    string            `json:"sessionId"`
+	TextDocument *TextDocument     `json:"textDocument"`
+	Range        *Range            `json:"range"`
+	Diagnostics  []json.RawMessage `json:"diagnostics"`
+}
+
+// RunResult is how a task ended: agent/run's result, and the last line of
+// `agentls run --json`.
+type RunResult struct {
+	TaskID     string     `json:"taskId"`
+	SessionID  string     `json:"sessionId"`
+	StopReason StopReason `json:"stopReason"`
+	Text       string     `json:"text"`
+	Error      string     `json:"error,omitempty"`
+	Usage      Usage      `json:"usage"`
+}
+
+// CancelParams are agent/cancel's params: a task, or every task of a session.
+type CancelParams struct {
+	TaskID    string `json:"taskId"`
+	SessionID string `json:"sessionId"`
+}
+
+// TaskInfo is one row of agent/tasks.
+type TaskInfo struct {
+	TaskID    string    `json:"taskId"`
+	SessionID string    `json:"sessionId"`
+	State     TaskState `json:"state"`
+	Prompt    string    `json:"prompt"`
+	StartedAt time.Time `json:"startedAt"`
+	Usage     Usage     `json:"usage"` // tokens so far, cache reads and writes included
+}
+
+// TasksResult is agent/tasks' result.
+type TasksResult struct {
+	Tasks []TaskInfo `json:"tasks"`
+}
+
+// NewChatParams are agent/newChat's params.
+type NewChatParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// NewChatResult is agent/newChat's result.
+type NewChatResult struct {
+	SessionID string `json:"sessionId"`
+}
+
+// SessionInfo is one row of agent/sessions.
+type SessionInfo struct {
+	SessionID string    `json:"sessionId"`
+	Title     string    `json:"title"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	Turns     int       `json:"turns"`
+}
+
+// SessionsResult is agent/sessions' result.
+type SessionsResult struct {
+	Sessions []SessionInfo `json:"sessions"`
+}
+
+// ResolveApprovalParams are agent/resolveApproval's params.
+type ResolveApprovalParams struct {
+	ApprovalID string `json:"approvalId"`
+	OptionID   string `json:"optionId"`
+}
+
+// RequestApprovalResult is the client's answer to agent/requestApproval.
+type RequestApprovalResult struct {
+	Outcome  string `json:"outcome"` // "selected" | "cancelled"
+	OptionID string `json:"optionId"`
+}
+
+// ServerParams name one MCP server (agent/mcp/trust, revoke, restart), or
+// with All every remembered approval (revoke).
+type ServerParams struct {
+	Server string `json:"server"`
+	All    bool   `json:"all"`
+}
