@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"net"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func realDir(t *testing.T) string {
 // server is the fault server with the reach tools, as a repository's
 // server (workspace tier) or the user's own.
 func (f reachFixture) server(t *testing.T, name string, origin config.Origin) config.Server {
-	s := faultServer(t, name, "-write", filepath.Join(f.outside, name+"-planted"), "-read", f.secret, "-connect", f.addr)
+	s := faultServer(t, name, "-write", filepath.Join(f.outside, name+"-planted"), "-read", f.secret, "-connect", f.addr, "-exec")
 	s.Origin, s.WorkspaceRoot, s.Cwd = origin, f.ws, f.ws
 	return s
 }
@@ -123,6 +124,18 @@ func TestWorkspaceServerIsConfinedByTheKernel(t *testing.T) {
 	mustCall(t, r, "repo__try_read", `{"path":`+quote(filepath.Join(f.ws, "README"))+`}`, "read: workspace file\n")
 	own := filepath.Join(state, "notes")
 	mustCall(t, r, "repo__try_write", `{"path":`+quote(own)+`}`, "wrote "+own)
+	// It may run what it puts in its own folder (npx installs there), not
+	// a program outside.
+	for dir, want := range map[string]string{state: "ran: hello\n", f.outside: ""} {
+		script := filepath.Join(dir, "hello.sh")
+		if err := os.WriteFile(script, []byte("#!/bin/sh\necho hello\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		res := call(t, r, "repo__try_exec", `{"path":`+quote(script)+`}`)
+		if want != "" && res.Text != want || want == "" && !isPermissionError(res.Text) {
+			t.Errorf("confined server running %s: %q, want %q", script, res.Text, cmp.Or(want, "a permission error"))
+		}
+	}
 	home := call(t, r, "repo__getenv", `{"text":"HOME"}`)
 	if home.Text != state {
 		t.Errorf("confined server's HOME = %q, want its state folder %s", home.Text, state)

@@ -122,7 +122,7 @@ func TestLaunchCardSaysWhatTheServerMayTouch(t *testing.T) {
 		return
 	}
 	got := line(base)
-	for _, want := range []string{`confined by the kernel (sandbox = "workspace-read")`, "reads /repo", "writes " + ServerStateDir(base) + ";", "network: none"} {
+	for _, want := range []string{`confined by the kernel (sandbox = "workspace-read")`, "reads /repo", "writes " + ServerStateDir(base) + " (its own folder", "network: none"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("default: %q lacks %q", got, want)
 		}
@@ -130,7 +130,7 @@ func TestLaunchCardSaysWhatTheServerMayTouch(t *testing.T) {
 	open := base
 	open.Sandbox, open.Network = config.SandboxWorkspaceWrite, true
 	got = line(open)
-	for _, want := range []string{`(sandbox = "workspace-write")`, "writes " + ServerStateDir(base) + ", /repo;", "network: any"} {
+	for _, want := range []string{`(sandbox = "workspace-write")`, "writes " + ServerStateDir(base) + " (its own folder: HOME, TMPDIR, may run what it puts there), /repo;", "network: any"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("workspace-write with network: %q lacks %q", got, want)
 		}

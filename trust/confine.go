@@ -86,7 +86,10 @@ func Confinement(s config.Server, program string) ServerConfinement {
 		add(&exec, dir)
 	}
 	if c.StateDir != "" {
+		// Its own folder is also runnable: npx and pip install the server
+		// there (HOME) and run it; what it runs inherits the confinement.
 		add(&write, c.StateDir)
+		add(&exec, c.StateDir)
 	}
 	if c.Mode == config.SandboxWorkspaceWrite && s.WorkspaceRoot != "" {
 		add(&write, s.WorkspaceRoot)
@@ -104,7 +107,15 @@ func (c ServerConfinement) Summary() string {
 	case !c.Confined:
 		return "NOT confined on this system, it would run with your full access: sandbox = \"" + c.Mode + "\" needs Landlock (" + c.Unconfined + ")"
 	}
-	out := "confined by the kernel (sandbox = \"" + c.Mode + "\"): " + c.Policy.Summary() + "; besides the system's programs and libraries"
+	shown := c.Policy
+	shown.Exec = nil // the state folder is said once, under writes
+	for _, e := range c.Policy.Exec {
+		if e != c.StateDir {
+			shown.Exec = append(shown.Exec, e)
+		}
+	}
+	sum := strings.Replace(shown.Summary(), "writes "+c.StateDir, "writes "+c.StateDir+" (its own folder: HOME, TMPDIR, may run what it puts there)", 1)
+	out := "confined by the kernel (sandbox = \"" + c.Mode + "\"): " + sum + "; besides the system's programs and libraries"
 	if !c.Policy.Network {
 		if sup := sandbox.Supported(); !sup.TCP && !sup.SocketFilter {
 			out += "; WARNING: this kernel cannot limit the network (" + sup.String() + "), so network: none is not enforced"

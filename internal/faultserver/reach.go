@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -17,6 +18,7 @@ var (
 	tryWrite   = flag.String("write", "", "add a tool try_write that creates this file (or the one its path argument names) with a line in it, answering what the system said")
 	tryRead    = flag.String("read", "", "add a tool try_read that reads this file (or the one its path argument names), answering its content or the error")
 	tryConnect = flag.String("connect", "", "add a tool try_connect that opens a TCP connection to this HOST:PORT, answering what the system said")
+	tryExec    = flag.Bool("exec", false, "add a tool try_exec that runs the program its path argument names, answering its output or the error")
 )
 
 type pathIn struct {
@@ -49,6 +51,16 @@ func addReach(s *mcp.Server) {
 					return text("read failed: " + err.Error()), nil, nil
 				}
 				return text("read: " + string(b)), nil, nil
+			})
+	}
+	if *tryExec {
+		mcp.AddTool(s, &mcp.Tool{Name: "try_exec", Description: "Runs the program named by path."},
+			func(_ context.Context, _ *mcp.CallToolRequest, in pathIn) (*mcp.CallToolResult, any, error) {
+				out, err := exec.Command(in.Path).CombinedOutput()
+				if err != nil {
+					return text("exec failed: " + err.Error() + ": " + string(out)), nil, nil
+				}
+				return text("ran: " + string(out)), nil, nil
 			})
 	}
 	if *tryConnect != "" {
