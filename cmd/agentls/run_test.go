@@ -45,6 +45,9 @@ func newRunEnv(t *testing.T, format, policy string) *runEnv {
 		base += "/v1"
 	}
 	cfg := fmt.Sprintf("[model]\nprovider = %q\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n", format, base)
+	// The first turn waits for the server: npx under load can take more
+	// than the default 5 s, and these tests are about the call, not the wait.
+	cfg += "[mcp]\nstartup_wait = \"90s\"\n\n"
 	cfg += fmt.Sprintf("[mcp.servers.fs]\ncommand = %q\nargs = [%q]\n\n", fsServer, e.ws)
 	if policy != "" {
 		cfg += "[mcp.policy]\n" + policy + "\n"
