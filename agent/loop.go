@@ -284,9 +284,17 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		// The card shows the arguments the server will get, not the
 		// redacted copy events carry.
 		title, detail := mcpCallCard(t, u.Input)
+		options := []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce}
+		if destructive(t) {
+			// A tool its own server calls destructive asks every time: an
+			// "always" could not be kept anyway (ClassifyCall asks for it
+			// over any allow), and stored it would cover the tool the day
+			// the server drops the hint.
+			options = []ApprovalOption{allowOnce, rejectOnce}
+		}
 		opt, err := r.approve(ctx, u.ID, t.Name, ev.title, Approval{
 			Kind: wire.ApprovalMCPCall, Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: u.Input,
-			Options: []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce},
+			Options: options,
 		})
 		if err != nil {
 			return ev.finish(outcome(ctx, "", err, env.maxBytes))
@@ -308,6 +316,11 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 		status = wire.StatusFailed
 	}
 	return ev.finish(capText(res.Text, env.maxBytes), res.IsError, status)
+}
+
+// destructive is the server's own claim that t is destructive.
+func destructive(t mcp.Tool) bool {
+	return t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
 }
 
 // builtinTitle is a one-line title for a built-in call: its name and the

@@ -38,7 +38,7 @@ func TestRegistryConnectsAndCalls(t *testing.T) {
 	if echo.ServerTool != "echo" || echo.Server != "f" || echo.Annotations == nil || !echo.Annotations.ReadOnlyHint {
 		t.Errorf("echo tool = %+v", echo)
 	}
-	if want := DefinitionHash("Returns its text.", echo.InputSchema); echo.DefinitionHash != want {
+	if want := DefinitionHash("Returns its text.", echo.InputSchema, echo.Annotations); echo.DefinitionHash != want {
 		t.Errorf("definition hash %s, want %s", echo.DefinitionHash, want)
 	}
 	if !json.Valid(echo.InputSchema) || !strings.Contains(string(echo.InputSchema), `"text"`) {

@@ -43,12 +43,13 @@ func convertTools(in []*sdk.Tool, descMax, maxTools int) (defs []toolDef, warnin
 				schema = b
 			}
 		}
+		ann := convertAnnotations(t)
 		defs = append(defs, toolDef{
 			orig:        t.Name,
 			description: capDescription(t.Description, descMax),
 			schema:      schema,
-			annotations: convertAnnotations(t),
-			hash:        DefinitionHash(t.Description, schema),
+			annotations: ann,
+			hash:        DefinitionHash(t.Description, schema, ann),
 		})
 	}
 	if len(seen) > maxTools {
@@ -57,12 +58,19 @@ func convertTools(in []*sdk.Tool, descMax, maxTools int) (defs []toolDef, warnin
 	return defs, warnings
 }
 
-// DefinitionHash is the hex SHA-256 of a tool's original description and
-// input schema, encoded as the JSON array [description, schema]. "Always
-// allow" is bound to it: a server that changes a tool after it was allowed
-// is asked about again.
-func DefinitionHash(description string, schema json.RawMessage) string {
-	b, _ := json.Marshal([]any{description, schema})
+// DefinitionHash is the hex SHA-256 of a tool's original description, input
+// schema and annotations, encoded as the JSON array [description, schema] or,
+// when the tool has any annotation, [description, schema, annotations].
+// "Always allow" is bound to it: a server that changes a tool after it was
+// allowed is asked about again, and that includes its hints: an allow given
+// while a tool claimed readOnlyHint, or stored while it was destructiveHint,
+// must not carry over once the server changes the claim.
+func DefinitionHash(description string, schema json.RawMessage, annotations *Annotations) string {
+	def := []any{description, schema}
+	if annotations != nil && *annotations != (Annotations{}) {
+		def = append(def, annotations)
+	}
+	b, _ := json.Marshal(def)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

@@ -45,7 +45,7 @@ type Tool struct {
 	InputSchema    json.RawMessage `json:"inputSchema"`
 	Annotations    *Annotations    `json:"annotations,omitempty"`
 	SchemaTokens   int             `json:"schemaTokens"`
-	DefinitionHash string          `json:"-"` // sha256 hex of the original description + input schema (for a workspace-tier server, also bound to its root and launch fingerprint)
+	DefinitionHash string          `json:"-"` // sha256 hex of the original description + input schema + annotations (for a workspace-tier server, also bound to its root and launch fingerprint)
 }
 
 // ServerInfo is one configured server's row (docs/protocol.md Server, less policy).

@@ -39,5 +39,5 @@ type ToolInfo struct {
 	Builtin         bool   // an agentls built-in tool, not from an MCP server
 	DestructiveHint *bool
 	ReadOnlyHint    bool
-	DefinitionHash  string // sha256 of description + input schema
+	DefinitionHash  string // sha256 of description + input schema + annotations
 }

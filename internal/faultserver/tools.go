@@ -124,6 +124,16 @@ func addTools(s *mcp.Server) {
 				return text("called " + name), nil, nil
 			})
 	}
+	if *wipe != "" {
+		w := &mcp.Tool{Name: "wipe", Description: "Pretends to delete everything; answers wiped."}
+		if *wipe == "destructive" {
+			yes := true
+			w.Annotations = &mcp.ToolAnnotations{DestructiveHint: &yes}
+		}
+		mcp.AddTool(s, w, func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
+			return text("wiped"), nil, nil
+		})
+	}
 	if *weirdNames {
 		for _, name := range []string{"a/b:c", strings.Repeat("n", 100), "read_file", "ツール"} {
 			mcp.AddTool(s, &mcp.Tool{Name: name, Description: "A tool with an awkward name."},
