@@ -64,6 +64,15 @@ func (a *Agent) loadSession(params json.RawMessage) (any, error) {
 	s := a.startSession(p.SessionID, p.Cwd, core)
 	tr := newTranslator(nil)
 	for _, e := range events {
+		if e.Type == "status" && e.Message != "" {
+			// ACP has no status update: a note on the stored conversation
+			// (lines a repair set aside) is said in the agent's text, marked
+			// as agentls's own, before the turns.
+			for _, u := range chunk(updateAgentMessage, "[agentls: "+e.Message+"]\n\n") {
+				s.send(u)
+			}
+			continue
+		}
 		for _, u := range tr.updates(e) {
 			s.send(u)
 		}

@@ -148,11 +148,16 @@ type TaskIO struct {
 // Result is how a task ended (agent/run's result).
 type Result = wire.RunResult
 
+// EchoMax caps what echoes a prompt (agent/tasks, $/progress, titles): its
+// first line, at most this many characters.
+const EchoMax = 200
+
 // Task is a running or finished task.
 type Task struct {
 	ID        string
 	SessionID string
 	Prompt    string
+	Title     string // the prompt's first line, at most EchoMax characters
 	StartedAt time.Time
 
 	done   chan struct{}
@@ -188,7 +193,7 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 	defer c.mu.Unlock()
 	c.lastTask++
 	t := &Task{ID: fmt.Sprintf("t%d", c.lastTask), SessionID: req.SessionID, Prompt: req.Prompt,
-		StartedAt: time.Now(), done: make(chan struct{})}
+		Title: firstLine(req.Prompt, EchoMax), StartedAt: time.Now(), done: make(chan struct{})}
 	t.setState(wire.TaskRunning)
 	if t.SessionID == "" {
 		t.SessionID = newSessionID()
@@ -254,7 +259,7 @@ func (c *Core) Tasks() []TaskInfo {
 	defer c.mu.Unlock()
 	out := make([]TaskInfo, 0, len(c.tasks))
 	for _, t := range c.tasks {
-		info := TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Prompt, StartedAt: t.StartedAt}
+		info := TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Title, StartedAt: t.StartedAt}
 		if u := t.usage.Load(); u != nil {
 			info.Usage = *u
 		}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -127,5 +128,33 @@ func TestTaskStateShowsAwaitingApproval(t *testing.T) {
 	f.run(t, RunRequest{Prompt: "x"}, TaskIO{Approver: ap})
 	if strings.Join(seen, ",") != "awaiting_approval" {
 		t.Errorf("task states while asking = %v", seen)
+	}
+}
+
+// TestAPromptLargerThanTheWindowIsRefused: a prompt the model could never
+// accept (larger than its whole context window) ends the task at once with
+// an error saying so and what to do; nothing is sent, saved or echoed whole.
+func TestAPromptLargerThanTheWindowIsRefused(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	prompt := "first line\n" + strings.Repeat("0123456789", 50<<20/10)
+	var ev events
+	res := f.run(t, RunRequest{Prompt: prompt}, TaskIO{Events: &ev})
+	if res.StopReason != "error" || !strings.Contains(res.Error, "could never accept it") ||
+		!strings.Contains(res.Error, "context window (200000 tokens)") || !strings.Contains(res.Error, "read or search it") {
+		t.Fatalf("result = %+v", res)
+	}
+	if n := len(f.model.Requests()); n != 0 {
+		t.Errorf("%d model requests, want none", n)
+	}
+	if list, _ := f.core.Sessions(); len(list) != 0 {
+		t.Errorf("sessions = %+v, want none saved", list)
+	}
+	if b, err := os.ReadFile(f.core.TranscriptPath(res.SessionID)); err == nil && (len(b) > 4000 || strings.Contains(string(b), "0123456789")) {
+		t.Errorf("the transcript holds the prompt (%d bytes)", len(b))
+	}
+	for _, e := range ev.list() {
+		if len(e.Message)+len(e.Text)+len(e.Delta) > 4000 {
+			t.Errorf("event %s carries %d bytes", e.Type, len(e.Message)+len(e.Text))
+		}
 	}
 }

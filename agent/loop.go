@@ -78,6 +78,11 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	if strings.TrimSpace(req.Prompt) == "" {
 		return fail("the prompt is empty: say what the agent should do")
 	}
+	// A prompt bigger than the whole context window can never be sent:
+	// refuse it before storing, redacting or echoing any of it.
+	if window := c.contextWindow(); len(req.Prompt)/4 > window {
+		return fail("%s", promptTooBig(len(req.Prompt), window, c.cfg.Model.Name))
+	}
 	unlock, err := c.sessionLock(ctx, r.task.SessionID)
 	if err != nil {
 		return Result{StopReason: wire.StopCancelled}
@@ -229,6 +234,29 @@ func textOf(blocks []model.Block) string {
 		}
 	}
 	return b.String()
+}
+
+// promptTooBig says why a prompt of n bytes cannot go to a model whose
+// window is window tokens, and what to do instead.
+func promptTooBig(n, window int, modelName string) string {
+	name := "the model"
+	if modelName != "" {
+		name = modelName
+	}
+	return fmt.Sprintf("the prompt is about %d tokens (%s), more than %s's whole context window (%d tokens): the model could never accept it, so it was not sent or saved. "+
+		"Put the text in a file of the workspace and ask the agent to read or search it, or, if the model takes more, set [model] context_window",
+		n/4, byteSize(n), name, window)
+}
+
+// byteSize is n bytes for a person: 512 bytes, 3.4 KB, 50.0 MB.
+func byteSize(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // callTool runs one tool_use and returns its result text. Its events are

@@ -18,16 +18,23 @@ const EventPrompt = "prompt"
 // tool_result, in the order a live turn emits them. Tool results carry their
 // capped, redacted preview; the final status is completed or failed (the
 // history does not keep whether a failure was a denial). Seq, TaskID and
-// SessionID are left for the caller. An unknown session is empty.
+// SessionID are left for the caller. An unknown session is empty. When
+// loading repaired the session (lines set aside), a status event saying so
+// comes first.
 func (c *Core) Replay(sessionID string) ([]Event, error) {
 	if err := checkSessionID(sessionID); err != nil {
 		return nil, err
 	}
-	msgs, _, err := c.sessions.load(sessionID)
+	msgs, note, err := c.sessions.load(sessionID)
 	if err != nil {
 		return nil, err
 	}
 	var out []Event
+	if note != "" {
+		// What the repair set aside is part of what the user must see, as
+		// a live task shows it.
+		out = append(out, Event{Type: "status", Message: note})
+	}
 	calls := map[string]string{} // tool_use id -> tool name
 	for _, m := range msgs {
 		for _, b := range m.Content {

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/agentls/agentls/agent/model"
 )
@@ -278,16 +279,39 @@ func summarize(path string) (title string, turns int) {
 	return title, turns
 }
 
-// firstLine is s's first non-empty line, cut to max runes.
+// firstLine is s's first non-empty line, trimmed and cut to max runes. Its
+// work is bounded by where that line ends and by max, never by len(s): a 50
+// MB prompt on one line costs no more than a short one.
 func firstLine(s string, max int) string {
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			r := []rune(l)
-			if len(r) > max {
-				return string(r[:max-1]) + "…"
-			}
-			return l
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
 		}
+		// Only the first max runes (plus the spaces before them) can show.
+		line = strings.TrimLeftFunc(line, unicode.IsSpace)
+		if line == "" {
+			continue
+		}
+		n, cut := 0, len(line)
+		for i := range line {
+			if n == max {
+				cut = i
+				break
+			}
+			n++
+		}
+		if cut < len(line) && strings.TrimSpace(line[cut:]) != "" {
+			kept := []rune(line[:cut]) // max runes
+			return string(kept[:max-1]) + "…"
+		}
+		return strings.TrimRightFunc(line[:cut], unicode.IsSpace)
 	}
 	return ""
 }
+
+// FirstLine is s's first non-empty line cut to max runes ("…" marks a cut),
+// for titles and progress messages that echo a prompt.
+func FirstLine(s string, max int) string { return firstLine(s, max) }

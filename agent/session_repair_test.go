@@ -146,3 +146,31 @@ func TestSessionAppendAfterATornLineStartsANewLine(t *testing.T) {
 		t.Errorf("file after repair:\n%s", raw)
 	}
 }
+
+// TestReplayCarriesTheRepairNote: a session repaired on load (session/load
+// replays it) starts with the status note naming the side file, as a live
+// task shows it, and the intact turns follow.
+func TestReplayCarriesTheRepairNote(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	s := f.core.sessions
+	storeLines(t, s, "s1", fourTurns(), func(l []string) []string {
+		l[5] = "garbage"
+		return l
+	})
+	evs, err := f.core.Replay("s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) == 0 || evs[0].Type != "status" || !strings.Contains(evs[0].Message, "set aside") || !strings.Contains(evs[0].Message, s.asidePath("s1")) {
+		t.Fatalf("first replayed event = %+v, want the repair note naming the side file", evs[:min(1, len(evs))])
+	}
+	var prompts []string
+	for _, e := range evs {
+		if e.Type == EventPrompt {
+			prompts = append(prompts, e.Text)
+		}
+	}
+	if strings.Join(prompts, ",") != "prompt-1,prompt-2,prompt-3,prompt-4" {
+		t.Errorf("replayed prompts = %v, want every intact turn", prompts)
+	}
+}

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"github.com/agentls/agentls/wire"
 	"strconv"
-	"strings"
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // requestHandler answers one request. It runs on its own goroutine with a
@@ -249,11 +250,10 @@ func (s *Server) cancelRequest(params json.RawMessage) {
 	}
 }
 
-// firstLine is s up to its first newline, trimmed.
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = strings.TrimSpace(s[:i])
-	}
-	return s
-}
+// echoMax caps a line that echoes a prompt, a result or an error (the
+// $/progress begin and end messages, summaries): a 50 MB prompt is echoed as
+// its first line, at most this many characters.
+const echoMax = agent.EchoMax
+
+// firstLine is s's first non-empty line, trimmed, at most echoMax runes.
+func firstLine(s string) string { return agent.FirstLine(s, echoMax) }

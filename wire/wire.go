@@ -273,7 +273,7 @@ type TaskInfo struct {
 	TaskID    string    `json:"taskId"`
 	SessionID string    `json:"sessionId"`
 	State     TaskState `json:"state"`
-	Prompt    string    `json:"prompt"`
+	Prompt    string    `json:"prompt"` // the prompt's first line, at most 200 characters (agent.EchoMax)
 	StartedAt time.Time `json:"startedAt"`
 	Usage     Usage     `json:"usage"` // tokens so far, cache reads and writes included
 }
