@@ -229,3 +229,34 @@ func needLandlock(t *testing.T) {
 func quote(s string) string {
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
 }
+
+// TestWithoutLandlockNothingClaimsConfinement: on a system that cannot
+// confine (simulated by replacing what the kernel reports), a repository's
+// server runs unconfined and its card and list line say so beforehand,
+// and a server of the user's that asked for a sandbox is not started.
+func TestWithoutLandlockNothingClaimsConfinement(t *testing.T) {
+	real := sandbox.Supported
+	sandbox.Supported = func() sandbox.Support {
+		return sandbox.Support{Reason: "simulated: the kernel has no Landlock"}
+	}
+	t.Cleanup(func() { sandbox.Supported = real })
+	f := newReachFixture(t)
+	repo := f.server(t, "repo", config.Workspace)
+	optIn := f.server(t, "optin", config.User)
+	optIn.Sandbox = config.SandboxWorkspaceRead
+	_, card := trust.LaunchCard(repo)
+	if !strings.Contains(card, `sandbox: NOT confined on this system, it would run with your full access: sandbox = "workspace-read" needs Landlock (simulated: the kernel has no Landlock)`) {
+		t.Errorf("the card does not say the server would run unconfined:\n%s", card)
+	}
+	r := startRegistry(t, []config.Server{repo, optIn}, Options{Gate: approveAll})
+	if st := serverInfo(t, r, "repo"); st.State != Connected || !strings.HasPrefix(st.Sandbox, "NOT confined on this system") {
+		t.Errorf("repo: %s %q (%s), want connected and listed as NOT confined", st.State, st.Sandbox, st.Error)
+	}
+	mustCall(t, r, "repo__try_write", `{}`, "wrote "+filepath.Join(f.outside, "repo-planted"))
+	if st := serverInfo(t, r, "optin"); st.State != Failed || !strings.Contains(st.Error, "this system cannot confine the server") {
+		t.Errorf("optin: %s %q, want failed: a user server that asked for a sandbox never runs without it", st.State, st.Error)
+	}
+	if p := testenv.ProcessesMatching(markerOf(optIn)); len(p) > 0 {
+		t.Errorf("the opted-in server was started unconfined: %+v", p)
+	}
+}

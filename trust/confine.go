@@ -117,8 +117,11 @@ func (c ServerConfinement) Summary() string {
 	sum := strings.Replace(shown.Summary(), "writes "+c.StateDir, "writes "+c.StateDir+" (its own folder: HOME, TMPDIR, may run what it puts there)", 1)
 	out := "confined by the kernel (sandbox = \"" + c.Mode + "\"): " + sum + "; besides the system's programs and libraries"
 	if !c.Policy.Network {
-		if sup := sandbox.Supported(); !sup.TCP && !sup.SocketFilter {
+		switch sup := sandbox.Supported(); {
+		case !sup.TCP && !sup.SocketFilter:
 			out += "; WARNING: this kernel cannot limit the network (" + sup.String() + "), so network: none is not enforced"
+		case !sup.SocketFilter:
+			out += "; WARNING: only TCP is limited here (no socket filter for this architecture): UDP and unix sockets are not"
 		}
 	}
 	return out
