@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 const resourceTimeout = 60 * time.Second
@@ -113,7 +114,7 @@ func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string
 	name := a.Server + " · resources/read"
 	args, _ := json.Marshal(map[string]string{"uri": a.URI})
 	if err := env.gate(ctx, env.resourceDecision(a.Server), Approval{
-		Kind: "mcp_call", Title: "Read " + trust.Visible(a.URI) + " from " + trust.Visible(a.Server) + "?",
+		Kind: wire.ApprovalMCPCall, Title: "Read " + trust.Visible(a.URI) + " from " + trust.Visible(a.Server) + "?",
 		Detail: trust.Visible(name) + "\n" + trust.VisibleText(indentJSON(args)),
 		Server: a.Server, Tool: "resources/read", Arguments: args,
 		Options: []ApprovalOption{allowOnce, rejectOnce},
