@@ -335,7 +335,27 @@ func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string
 			}
 		}
 	}
-	res := r.core.reg.Call(ctx, t.Name, u.Input)
+	var (
+		heardMu sync.Mutex
+		ended   bool
+	)
+	// Progress and log notifications come from the SDK's goroutines; none
+	// may follow the call's final tool_call and tool_result.
+	heard := func(f func()) {
+		heardMu.Lock()
+		defer heardMu.Unlock()
+		if !ended {
+			f()
+		}
+	}
+	lctx := mcp.WithListener(ctx, mcp.CallListener{
+		Progress: func(p mcp.Progress) { heard(func() { ev.progress(p.String()) }) },
+		Log:      func(m mcp.LogMessage) { heard(func() { r.tr.serverLog(m.String()) }) },
+	})
+	res := r.core.reg.Call(lctx, t.Name, u.Input)
+	heardMu.Lock()
+	ended = true
+	heardMu.Unlock()
 	if ctx.Err() != nil {
 		return ev.finish(errCancelled, true, wire.StatusCancelled)
 	}

@@ -69,6 +69,12 @@ func Open(s Setup) (*Core, error) {
 	store := trust.OpenStore(filepath.Join(stateDir, "trust.json"))
 	opts := RegistryOptions(cfg, store)
 	opts.Logf, opts.OnChange = s.ServerLogf, s.OnServersChange
+	opts.Roots = s.Roots
+	if len(opts.Roots) == 0 {
+		if wd, err := os.Getwd(); err == nil {
+			opts.Roots = []string{wd}
+		}
+	}
 	if opts.Logf == nil {
 		opts.Logf = s.Logf
 	}

@@ -71,5 +71,6 @@ func RegistryOptions(cfg *config.Config, store *trust.Store) mcp.Options {
 		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
 		Reserved:            BuiltinToolNames(),
 		Gate:                LaunchGate(store),
+		LogLevel:            cfg.MCP.LogLevel,
 	}
 }

@@ -53,3 +53,10 @@ func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus) (str
 	c.r.tr.toolResult(status, preview)
 	return out, isErr
 }
+
+// progress reports a running call's progress (an MCP server's
+// notifications/progress): a tool_call, status running, with a message.
+func (c *callEvents) progress(msg string) {
+	c.r.emit(Event{Type: "tool_call", ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: "running",
+		Message: trust.Redact(msg)})
+}

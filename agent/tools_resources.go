@@ -18,7 +18,7 @@ const resourceTimeout = 60 * time.Second
 
 func init() {
 	register(builtin{
-		def: toolDef("list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type.",
+		def: toolDef("list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type; resource templates (RFC 6570, like file:///{path}) show as \"template URI\": fill one in and read the result with read_mcp_resource.",
 			nil, map[string]string{"server": str("only this server's resources (optional)")}),
 		run: listResources, timeout: resourceTimeout,
 	})
@@ -61,7 +61,12 @@ func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 		if a.Server != "" && r.Server != a.Server {
 			continue
 		}
-		fmt.Fprintf(&b, "%s · %s · %s", r.Server, r.URI, r.Name)
+		if r.URITemplate != "" {
+			// A template: the model fills it in and reads the result.
+			fmt.Fprintf(&b, "%s · template %s · %s", r.Server, r.URITemplate, r.Name)
+		} else {
+			fmt.Fprintf(&b, "%s · %s · %s", r.Server, r.URI, r.Name)
+		}
 		if r.MIMEType != "" {
 			fmt.Fprintf(&b, " (%s)", r.MIMEType)
 		}

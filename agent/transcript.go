@@ -78,6 +78,11 @@ func (t *transcript) end(stopReason wire.StopReason, errMsg string, u Usage) {
 	t.write(line + "*\n")
 }
 
+// serverLog records a log message an MCP server sent while a call ran.
+func (t *transcript) serverLog(s string) {
+	t.write("\n> server log: " + strings.ReplaceAll(s, "\n", " ") + "\n")
+}
+
 // note records something agentls did to the conversation (a compaction).
 func (t *transcript) note(s string) {
 	t.write("\n> agentls: " + s + "\n")

@@ -109,8 +109,11 @@ type MCP struct {
 	// may carry before the rest are found by search; 0: a share of the
 	// window (ToolBudgetFor).
 	ToolBudgetTokens int
-	Servers          []Server     // sorted by name
-	Policy           []PolicyRule // both tiers; workspace rules are never "allow"
+	// LogLevel is the least severe MCP server log message asked for and
+	// logged (debug ... emergency).
+	LogLevel string
+	Servers  []Server     // sorted by name
+	Policy   []PolicyRule // both tiers; workspace rules are never "allow"
 }
 
 // Server is one [mcp.servers.NAME] entry.

@@ -59,6 +59,7 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 		{"## `[mcp.servers.NAME]`", "connect_timeout", durationCell(DefaultConnectTimeout)},
 		{"## `[mcp.servers.NAME]`", "list_timeout", durationCell(DefaultListTimeout)},
 		{"## `[mcp.servers.NAME]`", "call_timeout", durationCell(DefaultCallTimeout)},
+		{"## `[mcp]`", "log_level", `"` + DefaultMCPLogLevel + `"`},
 	}
 	for _, d := range defaults {
 		r := row(section(doc, d.heading), d.key)

@@ -27,7 +27,11 @@ const (
 	DefaultConnectTimeout      = 30 * time.Second
 	DefaultListTimeout         = 30 * time.Second
 	DefaultCallTimeout         = 120 * time.Second
+	DefaultMCPLogLevel         = "warning"
 )
+
+// MCPLogLevels are the values [mcp] log_level takes, least severe first.
+var MCPLogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
 // Defaults is the configuration with no file at all.
 func Defaults() *Config {
@@ -39,6 +43,7 @@ func Defaults() *Config {
 			ResultMaxBytes:      DefaultResultMaxBytes,
 			DescriptionMaxChars: DefaultDescriptionMaxChars,
 			MaxToolsPerServer:   DefaultMaxToolsPerServer,
+			LogLevel:            DefaultMCPLogLevel,
 		},
 	}
 }

@@ -86,3 +86,26 @@ headers = { "Bad Name" = "x", Host = "y", B = "$TOKEN" }
 		t.Error("a value with a line break was accepted")
 	}
 }
+
+// TestMCPLogLevel: [mcp] log_level takes MCP's levels, defaults to
+// warning, refuses anything else and is the user's alone.
+func TestMCPLogLevel(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	if c := Load("", nil); c.MCP.LogLevel != "warning" {
+		t.Errorf("default log_level = %q", c.MCP.LogLevel)
+	}
+	if c := Load(write("a.toml", "[mcp]\nlog_level = \"debug\"\n"), nil); c.MCP.LogLevel != "debug" {
+		t.Errorf("log_level = %q, want debug", c.MCP.LogLevel)
+	}
+	c := Load(write("b.toml", "[mcp]\nlog_level = \"verbose\"\n"), nil)
+	if c.MCP.LogLevel != "warning" || len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0].Message, "expected one of debug, info") {
+		t.Errorf("bad log_level: %q, %v", c.MCP.LogLevel, c.Diagnostics)
+	}
+}

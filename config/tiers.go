@@ -3,6 +3,8 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -10,7 +12,7 @@ var (
 	topKeys   = []string{"model", "agent", "mcp"}
 	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
-	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "servers", "policy"}
+	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
 
 // userTier applies the trusted user file: every key of docs/config.md is allowed.
@@ -197,7 +199,7 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 		case "policy":
 			l.policy(f, v)
 			continue
-		case "startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens":
+		case "startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level":
 			if f.origin == Workspace {
 				l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
 				continue
@@ -221,6 +223,15 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 			err = setPositive(&m.MaxToolsPerServer, v)
 		case "tool_budget_tokens":
 			err = setPositive(&m.ToolBudgetTokens, v)
+		case "log_level":
+			var lv string
+			if lv, err = asString(v); err == nil {
+				if !slices.Contains(MCPLogLevels, lv) {
+					err = fmt.Errorf("log_level %q: expected one of %s", lv, strings.Join(MCPLogLevels, ", "))
+				} else {
+					m.LogLevel = lv
+				}
+			}
 		}
 		if err != nil {
 			l.diag(f, SeverityError, path, err.Error()+"; the default is used")

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -112,6 +113,16 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	if args != nil {
 		params.Arguments = args
 	}
+	if l := listenerOf(ctx); l != nil {
+		t := &trackedListener{inner: l, more: make(chan struct{}, 1)}
+		token := c.calls.add(&CallListener{Progress: t.progress, Log: l.Log})
+		defer c.calls.remove(token)
+		// The SDK hands a response over as it arrives but queues
+		// notifications for a handler goroutine, so progress the server
+		// sent just before its result may still be on its way.
+		defer t.settle(progressSettle)
+		params.SetProgressToken(token)
+	}
 	res, err := c.session.CallTool(cctx, params)
 	if err == nil {
 		r.mu.Lock()
@@ -161,5 +172,49 @@ func (r *Registry) probe(srv *server, c *conn, callTimeout time.Duration) {
 		default:
 		}
 		r.markFailed(srv, c, fmt.Sprintf("stopped answering (no reply to ping within %s after a call timed out); stopped it", timeout))
+	}
+}
+
+// progressSettle bounds the wait for a call's last progress notification
+// after its result came, when the server announced a total not reached yet.
+const progressSettle = 200 * time.Millisecond
+
+// trackedListener notes how far a call's progress got.
+type trackedListener struct {
+	inner *CallListener
+	mu    sync.Mutex
+	last  Progress
+	more  chan struct{}
+}
+
+func (t *trackedListener) progress(p Progress) {
+	t.mu.Lock()
+	t.last = p
+	t.mu.Unlock()
+	if t.inner.Progress != nil {
+		t.inner.Progress(p)
+	}
+	select {
+	case t.more <- struct{}{}:
+	default:
+	}
+}
+
+// settle waits up to d for progress to reach its announced total.
+func (t *trackedListener) settle(d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		t.mu.Lock()
+		p := t.last
+		t.mu.Unlock()
+		if p.Total <= 0 || p.Progress >= p.Total {
+			return
+		}
+		select {
+		case <-t.more:
+		case <-timer.C:
+			return
+		}
 	}
 }

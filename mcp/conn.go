@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, the version agentls speaks; the SDK deprecates them only from 2026-07-28 (SEP-2577)
+
 package mcp
 
 import (
@@ -18,6 +20,12 @@ type conn struct {
 	proc      *process
 	transport string // "stdio", "streamable-http" or "sse"
 	tail      *ring
+	name      string
+	cl        *sdk.Client
+	calls     listeners // tool calls in flight that listen for progress and logs
+	logLevel  string
+	logf      func(string, ...any)
+	prompts   []Prompt // as listed at connect (and after prompts/list_changed)
 	session   *sdk.ClientSession
 	caps      *sdk.ServerCapabilities
 	relist    chan struct{} // tools/list_changed arrived (coalesced)
@@ -40,6 +48,14 @@ type dialConfig struct {
 	messageMax     int
 	logf           func(string, ...any)
 	tail           *ring
+	roots          []*sdk.Root
+	logLevel       string
+}
+
+// newConn is a connection not yet connected.
+func newConn(dc dialConfig, transport string) *conn {
+	return &conn{transport: transport, tail: dc.tail, name: dc.server.Name, logLevel: dc.logLevel, logf: dc.logf,
+		relist: make(chan struct{}, 1), closed: make(chan struct{})}
 }
 
 // dial connects the server (spawning it, or over HTTP for a remote one),
@@ -58,7 +74,8 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &conn{proc: proc, transport: "stdio", tail: dc.tail, relist: make(chan struct{}, 1), closed: make(chan struct{})}
+	c := newConn(dc, "stdio")
+	c.proc = proc
 	c.ctx, c.cancel = context.WithCancel(proc.ctx)
 	name := dc.server.Name
 	filter := newLineFilter(proc.stdout, dc.messageMax, func(line []byte) {
@@ -74,7 +91,7 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 	defer cancel()
 	stop := context.AfterFunc(proc.ctx, cancel)
 	defer stop()
-	session, err := c.client().Connect(cctx, &sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}, nil)
+	session, err := c.client(dc.roots).Connect(cctx, &sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}, nil)
 	if err != nil {
 		filter.Close()
 		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "spawn + initialize", err)
@@ -82,18 +99,29 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 	return c.initialized(ctx, dc, session)
 }
 
-// client is the MCP client of one connection.
-func (c *conn) client() *sdk.Client {
-	return sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
-		// No roots, sampling or elicitation: a server gets tools calls and nothing else from us.
-		Capabilities: &sdk.ClientCapabilities{},
-		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {
-			select {
-			case c.relist <- struct{}{}:
-			default:
-			}
+// client makes the MCP client of one connection: roots (the workspace
+// folders), progress and log notifications, tool and prompt list changes.
+// No sampling or elicitation.
+func (c *conn) client(roots []*sdk.Root) *sdk.Client {
+	relist := func() {
+		select {
+		case c.relist <- struct{}{}:
+		default:
+		}
+	}
+	c.cl = sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
+		Capabilities:             &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}},
+		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { relist() },
+		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { relist() },
+		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {
+			c.onProgress(req.Params)
+		},
+		LoggingMessageHandler: func(_ context.Context, req *sdk.LoggingMessageRequest) {
+			c.onLog(req.Params)
 		},
 	})
+	c.cl.AddRoots(roots...)
+	return c.cl
 }
 
 // initialized records the session and lists the tools.
@@ -105,6 +133,17 @@ func (c *conn) initialized(ctx context.Context, dc dialConfig, session *sdk.Clie
 	tools, err := c.listTools(ctx, dc.listTimeout)
 	if err != nil {
 		return nil, nil, c.fail(ctx, "tools/list", dc.listTimeout, "", err)
+	}
+	if c.caps != nil && c.caps.Logging != nil && dc.logLevel != "" {
+		lctx, cancel := context.WithTimeout(ctx, dc.listTimeout)
+		if err := session.SetLoggingLevel(lctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(dc.logLevel)}); err != nil {
+			dc.logf("mcp: %s: logging/setLevel %s: %v", dc.server.Name, dc.logLevel, err)
+		}
+		cancel()
+	}
+	// A server whose prompts cannot be listed still serves its tools.
+	if c.prompts, err = c.listPrompts(ctx, dc.listTimeout); err != nil {
+		dc.logf("mcp: %s: prompts/list: %v", dc.server.Name, err)
 	}
 	return c, tools, nil
 }

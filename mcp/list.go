@@ -30,6 +30,7 @@ func (r *Registry) Servers() []ServerInfo {
 		}
 		if srv.conn != nil {
 			info.Transport = srv.conn.transport
+			info.Prompts = append([]Prompt(nil), srv.prompts...)
 		}
 		if srv.state == Connected {
 			info.Tools = r.toolsLocked(srv)

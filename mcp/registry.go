@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, the version agentls speaks; the SDK deprecates them only from 2026-07-28 (SEP-2577)
+
 package mcp
 
 import (
@@ -46,7 +48,15 @@ type Options struct {
 	// second restart, quadrupled for each one after.
 	MaxRestarts    int
 	RestartBackoff time.Duration
+	// Roots are the workspace folders servers see as roots (SetRoots changes them).
+	Roots []string
+	// LogLevel is the least severe server log message asked for
+	// (logging/setLevel) and logged; "" = DefaultLogLevel.
+	LogLevel string
 }
+
+// DefaultLogLevel is the logging level asked of servers when none is set.
+const DefaultLogLevel = config.DefaultMCPLogLevel
 
 func (o Options) withDefaults() Options {
 	def := func(v *int, d int) {
@@ -71,6 +81,9 @@ func (o Options) withDefaults() Options {
 	if o.OnChange == nil {
 		o.OnChange = func() {}
 	}
+	if o.LogLevel == "" {
+		o.LogLevel = DefaultLogLevel
+	}
 	return o
 }
 
@@ -83,7 +96,8 @@ type server struct {
 	tail     *ring
 	conn     *conn     // the live connection, nil unless connected
 	tools    []toolDef // last listing; kept after a failure for restart on use
-	gen      int       // bumped by every connect attempt; stale attempts are discarded
+	prompts  []Prompt
+	gen      int // bumped by every connect attempt; stale attempts are discarded
 	dialing  chan struct{}
 	restarts int
 	retryAt  time.Time
@@ -103,6 +117,7 @@ type Registry struct {
 	changed chan struct{}      // closed and replaced on every change
 	closed  bool
 	listing listingGen // ToolsGeneration's counter
+	roots   []*sdk.Root
 }
 
 // NewRegistry makes a registry for the given servers; it starts nothing.
@@ -110,6 +125,7 @@ func NewRegistry(servers []config.Server, opts Options) *Registry {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Registry{opts: opts.withDefaults(), ctx: ctx, cancel: cancel,
 		servers: map[string]*server{}, changed: make(chan struct{})}
+	r.roots = rootsOf(opts.Roots)
 	for _, s := range servers {
 		if _, dup := r.servers[s.Name]; dup {
 			r.opts.Logf("mcp: server %q is configured twice (%s); the first entry is used", s.Name, s.Source)
@@ -216,6 +232,7 @@ func (r *Registry) connect(ctx context.Context, srv *server, gen int) error {
 		return err
 	}
 	srv.conn, srv.state, srv.err = c, Connected, ""
+	srv.prompts = c.prompts
 	r.setToolsLocked(srv, tools)
 	r.wg.Add(2) // under the lock: Close cannot be waiting yet
 	r.mu.Unlock()
@@ -234,7 +251,16 @@ func (r *Registry) dialConfig(srv *server) dialConfig {
 		messageMax:     r.opts.MessageMaxBytes,
 		logf:           r.opts.Logf,
 		tail:           srv.tail,
+		roots:          r.currentRoots(),
+		logLevel:       r.opts.LogLevel,
 	}
+}
+
+// currentRoots is a copy of the roots servers see now.
+func (r *Registry) currentRoots() []*sdk.Root {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*sdk.Root(nil), r.roots...)
 }
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -360,14 +386,24 @@ func (r *Registry) relistLoop(srv *server, c *conn) {
 		ctx, cancel := context.WithCancel(r.ctx)
 		stop := context.AfterFunc(c.ctx, cancel)
 		tools, err := c.listTools(ctx, timeout)
+		var prompts []Prompt
+		var perr error
+		if err == nil {
+			prompts, perr = c.listPrompts(ctx, timeout)
+		}
 		stop()
 		cancel()
 		if err != nil {
 			r.opts.Logf("mcp: %s: re-listing tools after list_changed: %v", srv.cfg.Name, err)
 			continue
 		}
+		if perr != nil {
+			r.opts.Logf("mcp: %s: re-listing prompts after list_changed: %v", srv.cfg.Name, perr)
+			prompts = c.prompts
+		}
 		r.mu.Lock()
 		if srv.conn == c {
+			c.prompts, srv.prompts = prompts, prompts
 			r.setToolsLocked(srv, tools)
 		}
 		r.mu.Unlock()

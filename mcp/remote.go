@@ -32,19 +32,19 @@ func dialRemote(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) 
 	ht := newHeaderTransport(u, headers)
 	hc := &http.Client{Transport: ht}
 
-	c := &conn{transport: "streamable-http", tail: dc.tail, relist: make(chan struct{}, 1), closed: make(chan struct{})}
+	c := newConn(dc, "streamable-http")
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	cctx, cancel := context.WithTimeout(ctx, dc.connectTimeout)
 	defer cancel()
 
 	st := &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxEventSize: dc.messageMax}
-	session, err := c.client().Connect(cctx, st, nil)
+	session, err := c.client(dc.roots).Connect(cctx, st, nil)
 	if err != nil && cctx.Err() == nil && fallbackStatus(ht.firstPost.Load()) {
 		status := ht.firstPost.Load()
 		fmt.Fprintf(dc.tail, "[transport] %s answered the Streamable HTTP initialize with HTTP %d; trying the older HTTP+SSE transport\n", u.Redacted(), status)
 		dc.logf("mcp: %s: Streamable HTTP initialize got HTTP %d; falling back to HTTP+SSE", s.Name, status)
 		c.transport = "sse"
-		session, err = c.client().Connect(cctx, &lifeTransport{inner: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxEventSize: dc.messageMax}, life: c.ctx}, nil)
+		session, err = c.client(dc.roots).Connect(cctx, &lifeTransport{inner: &sdk.SSEClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxEventSize: dc.messageMax}, life: c.ctx}, nil)
 	}
 	if err != nil {
 		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "initialize over "+c.transport, err)

@@ -59,6 +59,15 @@ func (r *Registry) Resources(ctx context.Context, keep func(server string) bool)
 				}
 				got = append(got, Resource{Server: t.name, URI: res.URI, Name: res.Name, Description: res.Description, MIMEType: res.MIMEType})
 			}
+			for rt, err := range t.c.session.ResourceTemplates(lctx, nil) {
+				if err != nil {
+					mu.Lock()
+					errs = append(errs, fmt.Errorf("%s: resources/templates/list: %w", t.name, err))
+					mu.Unlock()
+					break // the resources it listed still count
+				}
+				got = append(got, Resource{Server: t.name, URITemplate: rt.URITemplate, Name: rt.Name, Description: rt.Description, MIMEType: rt.MIMEType})
+			}
 			mu.Lock()
 			out = append(out, got...)
 			mu.Unlock()
@@ -69,7 +78,7 @@ func (r *Registry) Resources(ctx context.Context, keep func(server string) bool)
 		if out[i].Server != out[j].Server {
 			return out[i].Server < out[j].Server
 		}
-		return out[i].URI < out[j].URI
+		return out[i].URI+out[i].URITemplate < out[j].URI+out[j].URITemplate
 	})
 	return out, errors.Join(errs...)
 }

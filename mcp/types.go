@@ -62,6 +62,7 @@ type ServerInfo struct {
 	URL          string   `json:"url,omitempty"`         // a remote server's endpoint
 	HeaderNames  []string `json:"headerNames,omitempty"` // the headers sent to it (names only, never values)
 	Transport    string   `json:"transport,omitempty"`   // while connected: "stdio", "streamable-http" or "sse"
+	Prompts      []Prompt `json:"prompts,omitempty"`     // while connected: the prompts it offers
 	Error        string   `json:"error,omitempty"`
 	StderrTail   string   `json:"stderrTail,omitempty"`
 	Warnings     []string `json:"warnings,omitempty"` // e.g. tools dropped over max_tools_per_server
@@ -83,6 +84,9 @@ type Resource struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// URITemplate is set (and URI empty) for a resource template: an RFC
+	// 6570 template the model fills in to read a resource.
+	URITemplate string `json:"uriTemplate,omitempty"`
 }
 
 // ResourceContent is what resources/read returned: Text for text contents,

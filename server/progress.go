@@ -140,6 +140,11 @@ func (t *taskSink) send(e agent.Event) {
 	if t.events {
 		t.s.notify(wire.MethodEvent, t.eventWire(e))
 	}
+	// A call's progress (an MCP server's notifications/progress).
+	if t.prog && e.Type == "tool_call" && e.Message != "" {
+		t.progress(progressValue{Kind: "report", Message: e.Tool + ": " + e.Message})
+		return
+	}
 	// One report per tool call, at its first event.
 	if t.prog && e.Type == wire.EventToolCall && !t.reported[e.ToolCallID] {
 		if t.reported == nil {

@@ -1,15 +1,19 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 )
@@ -71,5 +75,73 @@ func TestRunRemoteServers(t *testing.T) {
 	}
 	if !streamable.WaitOutput("Received session termination request", 0) {
 		t.Errorf("agentls run ended without ending its Streamable HTTP session (no DELETE):\n%s", streamable.Output())
+	}
+}
+
+// TestRunRemoteProgressAndLogs: through `agentls run --json` and the fake
+// model, server-everything's long-running tool reports its progress as
+// tool_call events (status running, message "1/2", "2/2") before the
+// call's result, the server's log messages while the call runs land in
+// the task's transcript, and the server sees the workspace as its root.
+func TestRunRemoteProgressAndLogs(t *testing.T) {
+	everything := testenv.EverythingHTTP(t, "streamableHttp")
+	e := newRunEnv(t, "anthropic", `"ev__*" = "allow"`)
+	f, err := os.OpenFile(e.config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "\n[mcp]\nlog_level = \"debug\"\n\n[mcp.servers.ev]\nurl = %q\n", everything.URL)
+	f.Close()
+	e.model.Script(modeltest.Turn{Text: "Working.", ToolCalls: []modeltest.ToolCall{
+		{ID: "call_roots", Name: "ev__get-roots-list", Input: `{}`},
+		{ID: "call_log", Name: "ev__toggle-simulated-logging", Input: `{}`},
+	}}, modeltest.Turn{Text: "Long one.", ToolCalls: []modeltest.ToolCall{
+		// Simulated log messages come every 5 s: one falls within the 7 s.
+		{ID: "call_long", Name: "ev__trigger-long-running-operation", Input: `{"duration":7,"steps":2}`},
+	}}, modeltest.Turn{Text: "Done."})
+	code, stdout, stderr := e.run(t, "--json", "run the long operation")
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	var progress []string
+	resultSeen := false
+	var sessionID string
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	for sc.Scan() {
+		var ev agent.Event
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %q: %v", sc.Text(), err)
+		}
+		sessionID = ev.SessionID
+		if ev.ToolCallID != "call_long" {
+			continue
+		}
+		switch {
+		case ev.Type == "tool_call" && ev.Message != "":
+			if resultSeen || ev.Status != "running" {
+				t.Errorf("progress event after the result or not running: %+v", ev)
+			}
+			progress = append(progress, ev.Message)
+		case ev.Type == "tool_result":
+			resultSeen = true
+			if ev.IsError || !strings.Contains(ev.Output, "Long running operation completed") {
+				t.Errorf("result = %+v", ev)
+			}
+		}
+	}
+	if strings.Join(progress, ",") != "1/2,2/2" {
+		t.Errorf("progress messages = %q, want 1/2,2/2", progress)
+	}
+	b, err := os.ReadFile(filepath.Join(e.state, "agentls", "transcripts", sessionID+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "> server log: ev: [") || !strings.Contains(string(b), "-level message") {
+		t.Errorf("transcript lacks the server's log line:\n%s", b)
+	}
+	wsURI := (&url.URL{Scheme: "file", Path: e.ws}).String()
+	trs := e.model.Requests()[1].ToolResults()
+	if len(trs) != 2 || !strings.Contains(trs[0].Content, wsURI) {
+		t.Errorf("get-roots-list = %+v, want the workspace %s", trs, wsURI)
 	}
 }

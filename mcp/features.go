@@ -1,0 +1,292 @@
+//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, the version agentls speaks; the SDK deprecates them only from 2026-07-28 (SEP-2577)
+
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Progress is one notifications/progress of a tool call.
+type Progress struct {
+	Progress float64
+	Total    float64 // 0: unknown
+	Message  string
+}
+
+// String is the progress as a person reads it: "3/5", "40%" or "3", then the message.
+func (p Progress) String() string {
+	s := fmt.Sprintf("%g", p.Progress)
+	if p.Total > 0 {
+		s = fmt.Sprintf("%g/%g", p.Progress, p.Total)
+	}
+	if p.Message != "" {
+		s += ": " + p.Message
+	}
+	return s
+}
+
+// LogMessage is one notifications/message a server sent.
+type LogMessage struct {
+	Server string
+	Level  string // debug, info, notice, warning, error, critical, alert, emergency
+	Logger string
+	Text   string // the data: a string as is, anything else as JSON
+}
+
+func (m LogMessage) String() string {
+	s := m.Server + ": [" + m.Level + "]"
+	if m.Logger != "" {
+		s += " " + m.Logger + ":"
+	}
+	return s + " " + m.Text
+}
+
+// CallListener hears what a server says while one of the caller's tool
+// calls runs: its progress, and the server's log messages meanwhile.
+type CallListener struct {
+	Progress func(Progress)
+	Log      func(LogMessage)
+}
+
+type listenerKey struct{}
+
+// WithListener makes calls under ctx ask the server for progress
+// notifications (a progressToken) and hands them, and the server's log
+// messages while the call runs, to l.
+func WithListener(ctx context.Context, l CallListener) context.Context {
+	return context.WithValue(ctx, listenerKey{}, &l)
+}
+
+func listenerOf(ctx context.Context) *CallListener {
+	l, _ := ctx.Value(listenerKey{}).(*CallListener)
+	return l
+}
+
+// LogLevels are MCP's logging levels, least severe first.
+var LogLevels = config.MCPLogLevels
+
+func levelRank(level string) int {
+	for i, l := range LogLevels {
+		if l == level {
+			return i
+		}
+	}
+	return len(LogLevels) // unknown: shown
+}
+
+var progressSeq atomic.Int64
+
+// listeners are the calls in flight on one connection that want progress.
+type listeners struct {
+	mu      sync.Mutex
+	byToken map[string]*CallListener
+}
+
+func (ls *listeners) add(l *CallListener) string {
+	token := fmt.Sprintf("agentls-%d", progressSeq.Add(1))
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.byToken == nil {
+		ls.byToken = map[string]*CallListener{}
+	}
+	ls.byToken[token] = l
+	return token
+}
+
+func (ls *listeners) remove(token string) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	delete(ls.byToken, token)
+}
+
+func (ls *listeners) get(token any) *CallListener {
+	s, ok := token.(string)
+	if !ok {
+		return nil
+	}
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return ls.byToken[s]
+}
+
+func (ls *listeners) all() []*CallListener {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	out := make([]*CallListener, 0, len(ls.byToken))
+	for _, l := range ls.byToken {
+		out = append(out, l)
+	}
+	return out
+}
+
+// onProgress routes a progress notification to its call.
+func (c *conn) onProgress(p *sdk.ProgressNotificationParams) {
+	if l := c.calls.get(p.ProgressToken); l != nil && l.Progress != nil {
+		l.Progress(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}
+
+// onLog logs a server's message (at or above the level asked for) and
+// hands it to every call in flight on this connection.
+func (c *conn) onLog(p *sdk.LoggingMessageParams) {
+	if levelRank(string(p.Level)) < levelRank(c.logLevel) {
+		return // a server that ignores logging/setLevel
+	}
+	text, ok := p.Data.(string)
+	if !ok {
+		b, _ := json.Marshal(p.Data)
+		text = string(b)
+	}
+	const max = 2000
+	if len(text) > max {
+		text = text[:max] + "…"
+	}
+	m := LogMessage{Server: c.name, Level: string(p.Level), Logger: p.Logger, Text: text}
+	if c.logf != nil {
+		c.logf("mcp: %s", m)
+	}
+	for _, l := range c.calls.all() {
+		if l.Log != nil {
+			l.Log(m)
+		}
+	}
+}
+
+// rootsOf turns workspace folders into MCP roots (file:// URIs).
+func rootsOf(folders []string) []*sdk.Root {
+	out := make([]*sdk.Root, 0, len(folders))
+	for _, f := range folders {
+		if f == "" {
+			continue
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			continue
+		}
+		u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+		out = append(out, &sdk.Root{URI: u.String(), Name: filepath.Base(abs)})
+	}
+	return out
+}
+
+// SetRoots replaces the workspace folders every server sees as its roots;
+// connected servers get notifications/roots/list_changed.
+func (r *Registry) SetRoots(folders []string) {
+	roots := rootsOf(folders)
+	r.mu.Lock()
+	old := r.roots
+	r.roots = roots
+	var conns []*conn
+	for _, srv := range r.servers {
+		if srv.conn != nil {
+			conns = append(conns, srv.conn)
+		}
+	}
+	r.mu.Unlock()
+	var gone []string
+	keep := map[string]bool{}
+	for _, rt := range roots {
+		keep[rt.URI] = true
+	}
+	for _, rt := range old {
+		if !keep[rt.URI] {
+			gone = append(gone, rt.URI)
+		}
+	}
+	for _, c := range conns {
+		if len(gone) > 0 {
+			c.cl.RemoveRoots(gone...)
+		}
+		c.cl.AddRoots(roots...)
+	}
+}
+
+// Prompt is one prompt a server offers.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// listPrompts reads every page of prompts/list within timeout; nil when the
+// server has no prompts capability.
+func (c *conn) listPrompts(ctx context.Context, timeout time.Duration) ([]Prompt, error) {
+	if c.caps == nil || c.caps.Prompts == nil {
+		return nil, nil
+	}
+	lctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(c.ctx, cancel)
+	defer stop()
+	var out []Prompt
+	for p, err := range c.session.Prompts(lctx, nil) {
+		if err != nil {
+			return nil, err
+		}
+		pr := Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Arguments {
+			if a != nil {
+				pr.Arguments = append(pr.Arguments, PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+			}
+		}
+		out = append(out, pr)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// GetPrompt runs one prompt of a server with its arguments and returns its
+// messages as text ("role: text" per message; other content described).
+func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error) {
+	r.mu.Lock()
+	srv, ok := r.servers[server]
+	if !ok {
+		r.mu.Unlock()
+		return "", fmt.Errorf("mcp: no server named %q is configured", server)
+	}
+	c, state := srv.conn, srv.state
+	r.mu.Unlock()
+	if state != Connected || c == nil {
+		return "", fmt.Errorf("mcp: %s is not connected (%s)", server, state)
+	}
+	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
+	gctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	stop := context.AfterFunc(c.ctx, cancel)
+	defer stop()
+	res, err := c.session.GetPrompt(gctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", fmt.Errorf("mcp: %s: prompts/get %s: %w", server, name, err)
+	}
+	var b strings.Builder
+	for i, m := range res.Messages {
+		if m == nil {
+			continue
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s", m.Role, describeContent(m.Content))
+	}
+	return capText(b.String(), r.opts.ResultMaxBytes), nil
+}
