@@ -110,7 +110,7 @@ func cmdMCPTrust(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls mcp trust: %v\n", err)
 		return 1
 	}
-	fmt.Printf("Approved '%s' for %s. It starts when agentls next loads this workspace; any change to its command, args, env or cwd asks again.\n", srv.Name, srv.WorkspaceRoot)
+	fmt.Printf("Approved '%s' for %s. It starts when agentls next loads this workspace; any change to its command, args, env, cwd, sandbox or network asks again.\n", srv.Name, srv.WorkspaceRoot)
 	return 0
 }
 
