@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -222,10 +223,22 @@ func (s sessionStore) append(id string, msgs ...model.Message) error {
 		}
 		return fmt.Errorf("save session %s: %w: this message was not saved, the session file is unchanged", id, err)
 	}
-	return f.Close()
+	if err := f.Close(); err != nil {
+		return err
+	}
+	var before fs.FileInfo
+	if size > 0 {
+		before = fi
+	}
+	s.indexAppend(id, before, msgs)
+	return nil
 }
 
-// list returns the stored sessions, newest first.
+// list returns the stored sessions, newest first. Titles and turn counts
+// come from the index kept next to the session files (sessionIndex), so a
+// listing reads no history: only a session the index does not know, or
+// knows at another size or time (written by another agentls, repaired,
+// edited), is read, once, and the index is saved again.
 func (s sessionStore) list() ([]SessionInfo, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -234,6 +247,11 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
 	}
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	idx := s.readIndex()
+	seen := map[string]bool{}
+	dirty := false
 	out := []SessionInfo{}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
@@ -244,39 +262,179 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 		if err != nil {
 			continue
 		}
-		title, turns := summarize(s.path(id))
-		out = append(out, SessionInfo{SessionID: id, Title: title, UpdatedAt: info.ModTime(), Turns: turns})
+		seen[id] = true
+		ent, ok := idx.Sessions[id]
+		if !ok || !ent.matches(info) {
+			title, turns := summarize(s.path(id))
+			ent = indexEntry{Title: title, Turns: turns, Size: info.Size(), ModTime: info.ModTime().UnixNano()}
+			idx.Sessions[id] = ent
+			dirty = true
+		}
+		out = append(out, SessionInfo{SessionID: id, Title: ent.Title, UpdatedAt: info.ModTime(), Turns: ent.Turns})
+	}
+	for id := range idx.Sessions {
+		if !seen[id] {
+			delete(idx.Sessions, id)
+			dirty = true
+		}
+	}
+	if dirty {
+		s.writeIndex(idx) // a cache: a failed write costs a rescan next time
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].UpdatedAt.After(out[j].UpdatedAt) })
 	return out, nil
 }
 
+// sessionIndex is index.json next to a workspace's session files: each
+// session's title and turn count, and the size and modification time of
+// the file they were read from. An entry whose file no longer has that size
+// and time is stale and read again.
+type sessionIndex struct {
+	Version  int                   `json:"version"`
+	Sessions map[string]indexEntry `json:"sessions"`
+}
+
+type indexEntry struct {
+	Title   string `json:"title"`
+	Turns   int    `json:"turns"`
+	Size    int64  `json:"size"`
+	ModTime int64  `json:"modTime"` // UnixNano
+}
+
+func (e indexEntry) matches(fi fs.FileInfo) bool {
+	return e.Size == fi.Size() && e.ModTime == fi.ModTime().UnixNano()
+}
+
+const indexVersion = 1
+
+// indexMu orders this process's reads and writes of index files; another
+// process racing it at worst leaves a stale entry, which is read again.
+var indexMu sync.Mutex
+
+func (s sessionStore) indexPath() string { return filepath.Join(s.dir, "index.json") }
+
+// readIndex is the index, empty when missing, unreadable or of another
+// version (it is rebuilt).
+func (s sessionStore) readIndex() sessionIndex {
+	idx := sessionIndex{Version: indexVersion, Sessions: map[string]indexEntry{}}
+	raw, err := os.ReadFile(s.indexPath())
+	if err != nil {
+		return idx
+	}
+	var got sessionIndex
+	if json.Unmarshal(raw, &got) != nil || got.Version != indexVersion || got.Sessions == nil {
+		return idx
+	}
+	return got
+}
+
+func (s sessionStore) writeIndex(idx sessionIndex) {
+	data, err := json.Marshal(idx)
+	if err != nil {
+		return
+	}
+	f, err := os.CreateTemp(s.dir, ".index-*.tmp")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), s.indexPath())
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+}
+
+// indexAppend updates a session's index entry after msgs were appended,
+// when the entry matched the file as it was before (before); otherwise the
+// entry stays stale and the next listing reads the file.
+func (s sessionStore) indexAppend(id string, before fs.FileInfo, msgs []model.Message) {
+	after, err := os.Stat(s.path(id))
+	if err != nil {
+		return
+	}
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	idx := s.readIndex()
+	ent, ok := idx.Sessions[id]
+	switch {
+	case ok && before != nil && ent.matches(before):
+	case !ok && (before == nil || before.Size() == 0):
+		ent = indexEntry{}
+	default:
+		return
+	}
+	for _, m := range msgs {
+		if t, ok := promptText(m); ok {
+			ent.Turns++
+			if ent.Title == "" {
+				ent.Title = firstLine(t, 80)
+			}
+		}
+	}
+	ent.Size, ent.ModTime = after.Size(), after.ModTime().UnixNano()
+	idx.Sessions[id] = ent
+	s.writeIndex(idx)
+}
+
+// promptText is a user message's prompt: its first text block.
+func promptText(m model.Message) (string, bool) {
+	if m.Role != "user" {
+		return "", false
+	}
+	for _, b := range m.Content {
+		if b.Type == "text" {
+			return b.Text, true
+		}
+	}
+	return "", false
+}
+
 // summarize reads a session file for its title (the first prompt's first
-// line) and its turn count (user prompts).
+// line) and its turn count (user prompts), one line at a time. Only the
+// first prompt's text is kept; every other line is decoded for its role
+// and block types alone.
 func summarize(path string) (title string, turns int) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", 0
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
-	for sc.Scan() {
-		var m model.Message
-		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Role != "user" {
-			continue
-		}
-		for _, b := range m.Content {
-			if b.Type == "text" {
-				turns++
-				if title == "" {
-					title = firstLine(b.Text, 80)
+	r := bufio.NewReaderSize(f, 64<<10)
+	for {
+		line, err := r.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m struct {
+				Role    string `json:"role"`
+				Content []struct {
+					Type string `json:"type"`
+				} `json:"content"`
+			}
+			if json.Unmarshal(line, &m) == nil && m.Role == "user" {
+				for _, b := range m.Content {
+					if b.Type == "text" {
+						turns++
+						if title == "" {
+							var full model.Message
+							if json.Unmarshal(line, &full) == nil {
+								if t, ok := promptText(full); ok {
+									title = firstLine(t, 80)
+								}
+							}
+						}
+						break
+					}
 				}
-				break
 			}
 		}
+		if err != nil {
+			return title, turns
+		}
 	}
-	return title, turns
 }
 
 // firstLine is s's first non-empty line, trimmed and cut to max runes. Its

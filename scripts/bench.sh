@@ -13,7 +13,8 @@
 # mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/
 # (figure 9, ACP vs LSP, in internal/bench/acp_bench_test.go; figures 10-13,
 # long sessions, in agent/long_bench_test.go; figure 14, confinement, in
-# internal/sandbox/bench_test.go and mcp/registry_bench_test.go).
+# internal/sandbox/bench_test.go and mcp/registry_bench_test.go; figures
+# 15-16, huge sessions and prompts, in agent/huge_bench_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,6 +47,7 @@ if [ "$quick" = 1 ]; then
 	run ./agent 'ParallelCalls|CompactionTurn' 3x
 	run ./internal/sandbox 'ConfinedSpawn' 30x
 	run ./mcp 'ConfinedConnect' 3x
+	run ./agent 'SessionsList$|HugePrompt' 5x
 else
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
 	run ./mcp 'ParallelConnect$' 8x
@@ -61,6 +63,7 @@ else
 	run ./agent 'ParallelCalls|CompactionTurn' 15x
 	run ./internal/sandbox 'ConfinedSpawn' 200x
 	run ./mcp 'ConfinedConnect' 8x
+	run ./agent 'SessionsList|HugePrompt' 20x
 fi
 
 go run ./internal/bench/report <"$raw"

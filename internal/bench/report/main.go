@@ -102,6 +102,18 @@ func title(bench, prefix string) string {
 		return fmt.Sprintf("14. parallel connect, %s repository servers confined by the kernel vs the same unconfined (300 ms handshake)", param("servers"))
 	case "ConfinedSpawn":
 		return fmt.Sprintf("14. spawn of a command confined by the kernel (agentls launcher) vs unconfined, %s to its exit", param("cmd"))
+	case "SessionsList":
+		return "15. agent/sessions, a workspace whose session is 50 MB vs one of 4 short turns (from the index)"
+	case "SessionsListRebuild":
+		return "15. agent/sessions with the index missing: the 50 MB session read once, line by line, vs the short one"
+	case "HugePrompt":
+		switch prefix {
+		case "alloc-":
+			return "16. memory allocated for a 50 MB prompt through agent/run until refused vs a blank prompt"
+		case "allocs-":
+			return "16. allocations for a 50 MB prompt through agent/run until refused vs a blank prompt"
+		}
+		return "16. a 50 MB prompt through agent/run until refused (larger than the window) vs a blank prompt"
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -139,6 +151,12 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(ratio <= 1.3, "ratio ≤ 1.3")
 	case bench == "ConfinedSpawn/cmd=git-status", bench == "ConfinedConnect/servers=10":
 		return verdict(ratio <= 1.2, "ratio ≤ 1.2")
+	case bench == "SessionsList":
+		return verdict(ratio <= 2, "ratio ≤ 2")
+	case bench == "HugePrompt" && prefix == "":
+		return verdict(ratio <= 2, "ratio ≤ 2 (time does not grow with the prompt)")
+	case bench == "HugePrompt" && prefix == "alloc-":
+		return verdict(v < 1024, "< 1024 KB (the prompt is never copied)")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":

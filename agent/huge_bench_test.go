@@ -1,0 +1,119 @@
+package agent
+
+import (
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/bench"
+)
+
+// hugeSession stores a session of four turns whose second tool result is
+// 50 MB (a long session's files grow this big through tool output).
+func hugeSession(b *testing.B, s sessionStore, id string) {
+	b.Helper()
+	msgs := fourTurns()
+	msgs[2] = model.Message{Role: "user", Content: []model.Block{{Type: "tool_result", ToolUseID: "a", Content: strings.Repeat("log line 0123456789\n", 50<<20/20)}}}
+	if err := s.append(id, msgs...); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkSessionsList is figure 15: agent/sessions (Core.Sessions) of a
+// workspace whose session file is 50 MB, against one whose session is a few
+// hundred bytes. The index next to the sessions answers both; goal ≤ 2x.
+func BenchmarkSessionsList(b *testing.B) {
+	small, huge := newSessionStore(b.TempDir(), "/small"), newSessionStore(b.TempDir(), "/huge")
+	if err := small.append("s1", fourTurns()...); err != nil {
+		b.Fatal(err)
+	}
+	hugeSession(b, huge, "s1")
+	for _, s := range []sessionStore{small, huge} {
+		if l, err := s.list(); err != nil || len(l) != 1 || l[0].Turns != 4 {
+			b.Fatalf("list = %+v, %v", l, err)
+		}
+	}
+	var subj, base []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		huge.list()
+		t1 := time.Now()
+		small.list()
+		subj, base = append(subj, t1.Sub(t0)), append(base, time.Since(t1))
+	}
+	bench.ReportDurations(b, "", subj, base)
+}
+
+// BenchmarkSessionsListRebuild is figure 15's worst case: the index is
+// missing (deleted, or written by an older agentls), so the listing reads
+// the 50 MB session once, line by line, and saves the index again.
+func BenchmarkSessionsListRebuild(b *testing.B) {
+	small, huge := newSessionStore(b.TempDir(), "/small"), newSessionStore(b.TempDir(), "/huge")
+	if err := small.append("s1", fourTurns()...); err != nil {
+		b.Fatal(err)
+	}
+	hugeSession(b, huge, "s1")
+	var subj, base []time.Duration
+	for b.Loop() {
+		os.Remove(huge.indexPath())
+		os.Remove(small.indexPath())
+		t0 := time.Now()
+		huge.list()
+		t1 := time.Now()
+		small.list()
+		subj, base = append(subj, t1.Sub(t0)), append(base, time.Since(t1))
+	}
+	bench.ReportDurations(b, "", subj, base)
+}
+
+// BenchmarkHugePrompt is figure 16: a 50 MB prompt through Core.Start until
+// the task ends (refused: larger than the 200k-token window), against a
+// blank prompt refused on the same path. It states the bound: the time and
+// the memory allocated do not grow with the prompt (the prompt is never
+// copied, redacted or echoed whole).
+func BenchmarkHugePrompt(b *testing.B) {
+	m := modeltest.New(b)
+	cfg := testConfig(m.URL(), "anthropic")
+	prov, err := model.New(cfg.Model, func(string) string { return "bench" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	core, err := New(Options{Config: cfg, Provider: prov, StateDir: b.TempDir(), Root: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer core.Close()
+	ws := DiskWorkspace(root)
+	prompt := "Summarize this log\n" + strings.Repeat("log line 0123456789\n", 50<<20/20)
+	var subj, base []time.Duration
+	var subjAlloc, baseAlloc, subjN, baseN uint64
+	var ms runtime.MemStats
+	run := func(p string) (time.Duration, uint64, uint64) {
+		runtime.ReadMemStats(&ms)
+		bytes0, n0 := ms.TotalAlloc, ms.Mallocs
+		t0 := time.Now()
+		task := core.Start(RunRequest{Prompt: p}, TaskIO{Workspace: ws})
+		<-task.Done()
+		d := time.Since(t0)
+		if r := task.Result(); r.StopReason != "error" {
+			b.Fatalf("result = %+v", r)
+		}
+		runtime.ReadMemStats(&ms)
+		return d, ms.TotalAlloc - bytes0, ms.Mallocs - n0
+	}
+	for b.Loop() {
+		d, a, n := run(prompt)
+		subj, subjAlloc, subjN = append(subj, d), subjAlloc+a, subjN+n
+		d, a, n = run("   ")
+		base, baseAlloc, baseN = append(base, d), baseAlloc+a, baseN+n
+	}
+	bench.ReportDurations(b, "", subj, base)
+	ops := float64(len(subj))
+	bench.ReportPair(b, "alloc-", "KB", float64(subjAlloc)/1024/ops, float64(baseAlloc)/1024/ops)
+	bench.ReportPair(b, "allocs-", "n", float64(subjN)/ops, float64(baseN)/ops)
+}
