@@ -88,10 +88,23 @@ func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.S
 // then hands the outcome to every caller that joined the card meanwhile.
 func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, srv config.Server, ap Approver) (st mcp.State, err error) {
 	defer func() { c.endLaunch(key, f, st, err, err != nil && ctx.Err() != nil) }()
+	a := c.launchApproval(key.name, srv)
+	if _, how := c.ask(ctx, a, ap); how != approved {
+		return c.serverState(key.name), fmt.Errorf("start MCP server %q: %w", key.name, ErrDenied)
+	}
+	if err := c.store.ApproveLaunch(key.root, key.name, key.fingerprint); err != nil {
+		return c.serverState(key.name), fmt.Errorf("record launch approval for %q: %w", key.name, err)
+	}
+	return c.reg.StartServer(ctx, key.name)
+}
+
+// launchApproval is the launch card of srv: the literal command line, env
+// names, cwd (or URL and header names) and what the sandbox lets it touch.
+func (c *Core) launchApproval(name string, srv config.Server) Approval {
 	title, detail := trust.LaunchCard(srv)
 	a := Approval{
 		ApprovalID: c.newApprovalID(), Kind: wire.ApprovalMCPLaunch, Title: title, Detail: detail,
-		Server: key.name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
+		Server: name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
 		Options: []ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, rejectOnce},
 	}
 	if srv.Remote() {
@@ -102,13 +115,78 @@ func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, s
 		sort.Strings(a.Headers)
 		a.Options[0].Name = "Trust and connect"
 	}
-	if _, how := c.ask(ctx, a, ap); how != approved {
-		return c.serverState(key.name), fmt.Errorf("start MCP server %q: %w", key.name, ErrDenied)
+	return a
+}
+
+// LaunchConsent is where a configured server stands with respect to launch
+// consent (G1).
+type LaunchConsent int
+
+// The launch consents.
+const (
+	ConsentUserTier LaunchConsent = iota // the user typed it: it starts without a card
+	ConsentGiven                         // approved for exactly its current command line
+	ConsentNeeded                        // never approved in its workspace
+	ConsentStale                         // approved for a command line the repository has changed since
+)
+
+// LaunchConsentOf says where the configured server named name stands. An
+// unreadable trust store is an error (and the server needs consent).
+func (c *Core) LaunchConsentOf(name string) (LaunchConsent, error) {
+	srv, ok := c.configuredServer(name)
+	if !ok {
+		return ConsentNeeded, fmt.Errorf("no MCP server named %q in the config", name)
 	}
-	if err := c.store.ApproveLaunch(key.root, key.name, key.fingerprint); err != nil {
-		return c.serverState(key.name), fmt.Errorf("record launch approval for %q: %w", key.name, err)
+	if srv.Origin == config.User {
+		return ConsentUserTier, nil
 	}
-	return c.reg.StartServer(ctx, key.name)
+	if c.store == nil {
+		return ConsentNeeded, errors.New("no trust store: cannot read launch approvals")
+	}
+	st, err := c.store.LaunchState(srv.WorkspaceRoot, srv.Name, trust.ServerFingerprint(srv))
+	switch {
+	case err != nil:
+		return ConsentNeeded, err
+	case st == trust.Trusted:
+		return ConsentGiven, nil
+	case st == trust.ApprovalStale:
+		return ConsentStale, nil
+	}
+	return ConsentNeeded, nil
+}
+
+// ApproveLaunch shows a workspace server's launch card through ap and, on
+// consent, records it for exactly the command line on the card without
+// starting the server (agentls mcp trust: it starts when agentls next loads
+// the workspace). Not approved: ErrDenied.
+func (c *Core) ApproveLaunch(ctx context.Context, name string, ap Approver) error {
+	srv, ok := c.configuredServer(name)
+	if !ok {
+		return fmt.Errorf("no MCP server named %q in the config", name)
+	}
+	if c.store == nil {
+		return errors.New("no trust store: cannot record a launch approval")
+	}
+	fp := trust.ServerFingerprint(srv)
+	if _, how := c.ask(ctx, c.launchApproval(name, srv), ap); how != approved {
+		return fmt.Errorf("start MCP server %q: %w", name, ErrDenied)
+	}
+	return c.store.ApproveLaunch(srv.WorkspaceRoot, srv.Name, fp)
+}
+
+// configuredServer is the config entry of the server named name.
+func (c *Core) configuredServer(name string) (config.Server, bool) {
+	if c.reg != nil {
+		if srv, ok := c.reg.Server(name); ok {
+			return srv, true
+		}
+	}
+	for _, srv := range c.Config().MCP.Servers {
+		if srv.Name == name {
+			return srv, true
+		}
+	}
+	return config.Server{}, false
 }
 
 // RevokeServer forgets launch consent (one server, or all when name is "")

@@ -10,20 +10,22 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/wire"
 )
 
-// State is a configured server's state, as docs/protocol.md section 2 spells it.
-type State string
+// State is a configured server's state, as docs/protocol.md section 2
+// spells it (package wire's ServerState).
+type State = wire.ServerState
 
 // The states of docs/protocol.md section 2.
 const (
-	Connecting    State = "connecting"
-	Connected     State = "connected"
-	Failed        State = "failed"
-	NeedsApproval State = "needs_approval"
-	ApprovalStale State = "approval_stale"
-	Disabled      State = "disabled"
-	Stopped       State = "stopped"
+	Connecting    = wire.ServerConnecting
+	Connected     = wire.ServerConnected
+	Failed        = wire.ServerFailed
+	NeedsApproval = wire.ServerNeedsApproval
+	ApprovalStale = wire.ServerApprovalStale
+	Disabled      = wire.ServerDisabled
+	Stopped       = wire.ServerStopped
 )
 
 // Annotations are the server's own claims about a tool. Untrusted: they may

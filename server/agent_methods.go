@@ -11,7 +11,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/mcp"
 )
 
 // runParams are agent/run's params and agentls.run's argument.
@@ -205,7 +204,7 @@ func (s *Server) mcpTrust(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	return map[string]mcp.State{"state": state}, nil
+	return map[string]wire.ServerState{"state": state}, nil
 }
 
 func (s *Server) mcpRevoke(_ context.Context, params json.RawMessage) (any, error) {
@@ -244,7 +243,7 @@ func (s *Server) mcpRestart(ctx context.Context, params json.RawMessage) (any, e
 	if err != nil {
 		return nil, err
 	}
-	return map[string]mcp.State{"state": state}, nil
+	return map[string]wire.ServerState{"state": state}, nil
 }
 
 func errOr(err error, msg string) error {

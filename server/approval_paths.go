@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/trust"
 )
 
 // requestApprovalResult is agent/requestApproval's result.
@@ -190,15 +189,15 @@ func (s *Server) diagnosticURI(path string) string {
 func approvalSubject(a agent.Approval) string {
 	switch {
 	case a.Server != "" && a.Tool != "" && a.Kind != wire.ApprovalMCPLaunch:
-		return trust.Visible(a.Server) + " · " + trust.Visible(a.Tool)
+		return agent.Visible(a.Server) + " · " + agent.Visible(a.Tool)
 	case a.Kind == "command" && len(a.Command) > 0:
 		tool := a.Tool
 		if tool == "" {
 			tool = "command"
 		}
-		return capRunes(trust.Visible(tool)+" "+trust.ShellQuote(a.Command), subjectMax)
+		return capRunes(agent.Visible(tool)+" "+agent.ShellQuote(a.Command), subjectMax)
 	}
-	return trust.Visible(a.Title)
+	return agent.Visible(a.Title)
 }
 
 // subjectMax caps a subject in a code action title (a picker line); the

@@ -11,7 +11,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/mcp"
 )
 
 type executeCommandParams struct {
@@ -251,7 +250,7 @@ func (s *Server) cmdMCPTrust(name string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var state mcp.State
+	var state wire.ServerState
 	found := false
 	for _, row := range core.ServerList() {
 		if row.Name == name {
@@ -269,5 +268,5 @@ func (s *Server) cmdMCPTrust(name string) (any, error) {
 		}
 		s.showMessage(logInfo, "agentls: MCP server '"+name+"': "+string(st))
 	})
-	return map[string]mcp.State{"state": state}, nil
+	return map[string]wire.ServerState{"state": state}, nil
 }

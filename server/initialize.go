@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/wire"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -10,8 +12,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/trust"
 )
 
 // initializeParams is the part of InitializeParams agentls reads, decoded
@@ -162,18 +162,18 @@ func (s *Server) initialized(json.RawMessage) {
 			msg := "agentls: config: " + d.String()
 			s.logMessage(logWarning, msg)
 			// A config error is a real problem: stderr too, once (initialized runs once).
-			s.opts.Logf("%s", trust.Redact(msg))
+			s.opts.Logf("%s", agent.Redact(msg))
 		}
 	}
 	if err != nil {
 		s.logMessage(logError, err.Error())
-		s.opts.Logf("%s", trust.Redact(err.Error()))
+		s.opts.Logf("%s", agent.Redact(err.Error()))
 		return
 	}
 	core.StartServers(s.ctx)
 	s.goFn(func() {
 		for _, srv := range core.Servers() {
-			if srv.Origin != config.Workspace || (srv.State != mcp.NeedsApproval && srv.State != mcp.ApprovalStale) {
+			if srv.Origin != config.Workspace || (srv.State != wire.ServerNeedsApproval && srv.State != wire.ServerApprovalStale) {
 				continue
 			}
 			// G1: a cloned repository gets no code execution on open; its

@@ -2,12 +2,11 @@ package server
 
 import (
 	"context"
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/wire"
 	"strings"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/trust"
 )
 
 // Message types of window/showMessage and window/logMessage.
@@ -36,7 +35,7 @@ func (s *Server) notify(method string, params any) {
 func (s *Server) logMessage(typ protocol.MessageType, msg string) {
 	// G4: a server's stderr or an error text may carry a token; logs are
 	// copied around (bug reports, screen shares), so secrets are redacted.
-	msg = trust.Redact(msg)
+	msg = agent.Redact(msg)
 	// Not to Options.Logf: editors log a server's stderr as errors.
 	s.logs.enqueue(typ, msg)
 }
@@ -59,7 +58,7 @@ func (s *Server) serversChanged() {
 	for _, srv := range core.Servers() {
 		s.mu.Lock()
 		last, seen := s.loggedFails[srv.Name]
-		failedNow := srv.State == mcp.Failed
+		failedNow := srv.State == wire.ServerFailed
 		if failedNow && (!seen || last != srv.Error) {
 			s.loggedFails[srv.Name] = srv.Error
 		} else if !failedNow {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/trust"
 )
 
 // serverReport renders the server list as Markdown for agentls.mcp.list:
@@ -24,7 +23,7 @@ func serverReport(rows []agent.ServerRow) string {
 				fmt.Fprintf(&b, "- headers: %s (values not shown)\n", strings.Join(r.HeaderNames, ", "))
 			}
 		} else {
-			fmt.Fprintf(&b, "- command: `%s`\n", trust.ShellQuote(r.Command))
+			fmt.Fprintf(&b, "- command: `%s`\n", agent.ShellQuote(r.Command))
 		}
 		if len(r.EnvKeys) > 0 {
 			fmt.Fprintf(&b, "- env: %s\n", strings.Join(r.EnvKeys, ", "))

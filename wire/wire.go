@@ -123,6 +123,26 @@ const (
 	TaskDone             TaskState = "done"
 )
 
+// ServerState is a configured MCP server's state (agent/mcp/servers, and
+// the result of agent/mcp/trust and restart).
+type ServerState string
+
+// The server states.
+const (
+	ServerConnecting    ServerState = "connecting"
+	ServerConnected     ServerState = "connected"
+	ServerFailed        ServerState = "failed"
+	ServerNeedsApproval ServerState = "needs_approval"
+	ServerApprovalStale ServerState = "approval_stale"
+	ServerDisabled      ServerState = "disabled"
+	ServerStopped       ServerState = "stopped"
+)
+
+// ServerStateResult is the result of agent/mcp/trust and agent/mcp/restart.
+type ServerStateResult struct {
+	State ServerState `json:"state"`
+}
+
 // ToolKind says what a tool call does, so a front can pick an icon or a
 // view for it (ACP's ToolKind has the same values).
 type ToolKind string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"io"
 	"net/http"
 	"os"
@@ -15,8 +16,6 @@ import (
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/sandbox"
-	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/trust"
 )
 
 // probeTimeout bounds the model endpoint check: doctor must answer quickly
@@ -186,22 +185,22 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 	for _, s := range core.Servers() {
 		listed[s.Name] = true
 		d.printf("  %-16s %-9s %s\n", s.Name, s.Origin, s.State)
-		if cmd := trust.ShellQuote(s.Command); cmd != "" {
+		if cmd := agent.ShellQuote(s.Command); cmd != "" {
 			d.printf("      $ %s\n", cmd)
 		}
 		if s.Sandbox != "" {
-			d.printf("      sandbox: %s\n", trust.Visible(s.Sandbox))
+			d.printf("      sandbox: %s\n", agent.Visible(s.Sandbox))
 		}
 		if s.URL != "" {
 			d.printf("      %s\n", s.URL)
 		}
 		switch s.State {
-		case mcp.Connected:
+		case wire.ServerConnected:
 			d.printf("      %d tools, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
-		case mcp.Disabled:
-		case mcp.NeedsApproval, mcp.ApprovalStale:
+		case wire.ServerDisabled:
+		case wire.ServerNeedsApproval, wire.ServerApprovalStale:
 			d.printf("      not started until you approve it: agentls mcp trust %s --workspace %s\n", s.Name, workspace)
-		case mcp.Failed:
+		case wire.ServerFailed:
 			if configErr[s.Name] {
 				// Already counted with the config's diagnostics above.
 				d.printf("      not started: its config entry is invalid (see above)\n")

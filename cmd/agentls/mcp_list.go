@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/agentls/agentls/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -14,13 +15,11 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/trust"
 )
 
 // mcpSupervisorHook runs the MCP server supervisor when agentls was started
 // as one (see mcp.SupervisorHook); main calls it before anything else.
-func mcpSupervisorHook() { mcp.SupervisorHook() }
+func mcpSupervisorHook() { agent.SupervisorHook() }
 
 // cmdMCPList connects every startable server of the config, as the editor
 // would, and prints one row per configured server with its tools and the
@@ -56,7 +55,7 @@ func cmdMCPList(args []string) int {
 	// bound only guards against waiting forever should one never fire.
 	wait := 5 * time.Second
 	for _, s := range cfg.MCP.Servers {
-		wait = max(wait, orDefault(s.ConnectTimeout, mcp.DefaultConnectTimeout)+orDefault(s.ListTimeout, mcp.DefaultListTimeout)+5*time.Second)
+		wait = max(wait, orDefault(s.ConnectTimeout, config.DefaultConnectTimeout)+orDefault(s.ListTimeout, config.DefaultListTimeout)+5*time.Second)
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	core.WaitServers(wctx)
@@ -99,7 +98,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		}
 		fmt.Fprintf(w, "%s  (%s)  %s\n", s.Name, s.Origin, s.State)
 		if len(s.Command) > 0 && s.Command[0] != "" {
-			fmt.Fprintf(w, "  command  %s\n", trust.ShellQuote(s.Command))
+			fmt.Fprintf(w, "  command  %s\n", agent.ShellQuote(s.Command))
 		}
 		if s.URL != "" {
 			fmt.Fprintf(w, "  url      %s\n", s.URL)
@@ -117,12 +116,12 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 			fmt.Fprintf(w, "  cwd      %s\n", s.Cwd)
 		}
 		if s.Sandbox != "" {
-			fmt.Fprintf(w, "  sandbox  %s\n", trust.Visible(s.Sandbox))
+			fmt.Fprintf(w, "  sandbox  %s\n", agent.Visible(s.Sandbox))
 		}
 		switch s.State {
-		case mcp.NeedsApproval:
+		case wire.ServerNeedsApproval:
 			fmt.Fprintf(w, "  not started: approve it with  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
-		case mcp.ApprovalStale:
+		case wire.ServerApprovalStale:
 			fmt.Fprintf(w, "  not started: its command (or url or headers) changed since you approved it; check it, then  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
 		}
 		if s.Error != "" {
@@ -131,10 +130,10 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		for _, warn := range s.Warnings {
 			fmt.Fprintf(w, "  warning  %s\n", warn)
 		}
-		if s.StderrTail != "" && s.State != mcp.Connected && !strings.HasSuffix(s.Error, s.StderrTail) {
+		if s.StderrTail != "" && s.State != wire.ServerConnected && !strings.HasSuffix(s.Error, s.StderrTail) {
 			fmt.Fprintf(w, "  stderr   | %s\n", strings.ReplaceAll(s.StderrTail, "\n", "\n           | "))
 		}
-		if s.State != mcp.Connected {
+		if s.State != wire.ServerConnected {
 			continue
 		}
 		fmt.Fprintf(w, "  tools    %d, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
@@ -154,7 +153,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 
 // hints shows a server's claims about a tool. They are untrusted: shown,
 // never used to loosen the policy column.
-func hints(a *mcp.Annotations) string {
+func hints(a *agent.Annotations) string {
 	if a == nil {
 		return ""
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,8 +12,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // cmdMCPTrust is `agentls mcp trust NAME [--config FILE] [--workspace DIR]`:
@@ -68,18 +70,18 @@ func cmdMCPTrust(args []string) int {
 		return 1
 	}
 
-	store, err := openStore()
+	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{root}})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp trust: %v\n", err)
 		return 1
 	}
-	fp := trust.ServerFingerprint(srv)
-	state, err := store.LaunchState(srv.WorkspaceRoot, srv.Name, fp)
+	defer core.Close()
+	consent, err := core.LaunchConsentOf(srv.Name)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp trust: %v\n", err)
 		return 1
 	}
-	if state == trust.Trusted {
+	if consent == agent.ConsentGiven {
 		fmt.Printf("'%s' is already approved for %s with exactly this command line; nothing to do.\n", srv.Name, srv.WorkspaceRoot)
 		return 0
 	}
@@ -87,31 +89,46 @@ func cmdMCPTrust(args []string) int {
 		fmt.Fprintln(os.Stderr, "agentls mcp trust: standard input is not a terminal. Approving a server lets it run a program with your privileges, so a person must read the card and answer: run this command in a terminal.")
 		return 1
 	}
-
-	title, detail := trust.LaunchCard(srv)
-	fmt.Printf("%s\n\n%s\n\n", title, detail)
-	if state == trust.ApprovalStale {
-		fmt.Printf("You approved a different command line for '%s' before: the repository has changed it since.\n", srv.Name)
-	}
-	fmt.Print("Start this server? [y/N] ")
-	answer, err := bufio.NewReader(os.Stdin).ReadString('\n')
-	if err != nil && !errors.Is(err, io.EOF) {
-		fmt.Fprintf(os.Stderr, "\nagentls mcp trust: reading the answer: %v\n", err)
-		return 1
-	}
-	switch strings.ToLower(strings.TrimSpace(answer)) {
-	case "y", "yes":
-	default:
+	// The card is the core's, shown literally; consent is recorded for
+	// exactly its fingerprint (a config edited meanwhile is not approved).
+	err = core.ApproveLaunch(context.Background(), srv.Name, launchPrompt{stale: consent == agent.ConsentStale, name: srv.Name})
+	if errors.Is(err, agent.ErrDenied) {
 		fmt.Println("Not approved; nothing changed.")
 		return 1
 	}
-	// Exactly the fingerprint of the card shown: a config edited meanwhile is not approved.
-	if err := store.ApproveLaunch(srv.WorkspaceRoot, srv.Name, fp); err != nil {
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp trust: %v\n", err)
 		return 1
 	}
 	fmt.Printf("Approved '%s' for %s. It starts when agentls next loads this workspace; any change to its command, args, env, cwd, sandbox or network asks again.\n", srv.Name, srv.WorkspaceRoot)
 	return 0
+}
+
+// launchPrompt shows a launch card on the terminal and reads y/N.
+type launchPrompt struct {
+	stale bool
+	name  string
+}
+
+func (l launchPrompt) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+	fmt.Printf("%s\n\n%s\n\n", a.Title, a.Detail)
+	if l.stale {
+		fmt.Printf("You approved a different command line for '%s' before: the repository has changed it since.\n", l.name)
+	}
+	fmt.Print("Start this server? [y/N] ")
+	answer, err := bufio.NewReader(os.Stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("reading the answer: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		for _, o := range a.Options {
+			if o.Kind == wire.OptionAllowOnce {
+				return o.OptionID, nil
+			}
+		}
+	}
+	return string(wire.OptionRejectOnce), nil
 }
 
 // cmdMCPRevoke is `agentls mcp revoke NAME|--all [--workspace DIR]`. It only
@@ -139,40 +156,31 @@ func cmdMCPRevoke(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls mcp revoke: %v\n", err)
 		return 1
 	}
-	store, err := openStore()
+	core, err := agent.Open(agent.Setup{UserConfig: config.UserPath(), Roots: []string{root}})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp revoke: %v\n", err)
 		return 1
 	}
+	defer core.Close()
 	const after = "A server that is running keeps running; it will ask before it starts again."
-	if *all {
-		revoked, err := store.RevokeAll(root)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "agentls mcp revoke: %v\n", err)
-			return 1
-		}
-		if len(revoked) == 0 {
-			fmt.Printf("No launch approvals to revoke for %s.\n", root)
-			return 0
-		}
+	name := ""
+	if !*all {
+		name = names[0]
+	}
+	revoked, err := core.RevokeServer(name)
+	switch {
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "agentls mcp revoke: %v\n", err)
+		return 1
+	case *all && len(revoked) == 0:
+		fmt.Printf("No launch approvals to revoke for %s.\n", root)
+	case *all:
 		fmt.Printf("Revoked the launch approval of %d server(s) for %s: %s.\n%s\n", len(revoked), root, strings.Join(revoked, ", "), after)
-		return 0
-	}
-	name := names[0]
-	approved, err := store.Approvals(root)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "agentls mcp revoke: %v\n", err)
-		return 1
-	}
-	if _, ok := approved[name]; !ok {
+	case len(revoked) == 0:
 		fmt.Printf("'%s' has no launch approval for %s; nothing to revoke.\n", name, root)
-		return 0
+	default:
+		fmt.Printf("Revoked the launch approval of '%s' for %s.\n%s\n", name, root, after)
 	}
-	if err := store.Revoke(root, name); err != nil {
-		fmt.Fprintf(os.Stderr, "agentls mcp revoke: %v\n", err)
-		return 1
-	}
-	fmt.Printf("Revoked the launch approval of '%s' for %s.\n%s\n", name, root, after)
 	return 0
 }
 
@@ -214,14 +222,6 @@ func workspaceRoot(dir string) (string, error) {
 		return "", fmt.Errorf("workspace %q is not a folder", dir)
 	}
 	return filepath.Clean(abs), nil
-}
-
-func openStore() (*trust.Store, error) {
-	p := trust.DefaultStorePath()
-	if p == "" {
-		return nil, errors.New("no state directory for the trust store: set XDG_STATE_HOME or HOME")
-	}
-	return trust.OpenStore(p), nil
 }
 
 func findServer(cfg *config.Config, name string) (config.Server, bool) {

@@ -17,7 +17,6 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
 )
 
 // cmdRun is `agentls run [--json] [--config FILE] "prompt"`: one task in the
@@ -77,7 +76,7 @@ func cmdRun(args []string) int {
 	defer core.Close() // every task, then every MCP server
 	core.StartServers(context.WithoutCancel(ctx))
 	for _, s := range core.Servers() {
-		if s.State == mcp.NeedsApproval || s.State == mcp.ApprovalStale {
+		if s.State == wire.ServerNeedsApproval || s.State == wire.ServerApprovalStale {
 			fmt.Fprintf(os.Stderr, "agentls: MCP server %q from the workspace config is not started (%s): review it with `agentls mcp trust %s`\n", s.Name, s.State, s.Name)
 		}
 	}
