@@ -10,7 +10,6 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
-
 )
 
 type executeCommandParams struct {
