@@ -15,14 +15,28 @@ import (
 // its token, and this list reaches editors, the CLI, doctor and issue
 // reports. Env values are never listed, only their keys.
 func (r *Registry) Servers() []ServerInfo {
+	out, cfgs := r.serverRows()
+	// What each may touch looks at the filesystem (the program's folder,
+	// PATH): done outside the lock.
+	for i := range out {
+		if !cfgs[i].Remote() {
+			out[i].Sandbox = trust.Confinement(cfgs[i], "").Summary()
+		}
+	}
+	return out
+}
+
+// serverRows is the list under the lock, with each row's config.
+func (r *Registry) serverRows() ([]ServerInfo, []config.Server) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]ServerInfo, 0, len(r.order))
+	cfgs := make([]config.Server, 0, len(r.order))
 	for _, name := range r.order {
 		srv := r.servers[name]
 		s := srv.cfg
 		info := ServerInfo{Name: name, Origin: s.Origin, State: srv.state, Command: trust.RedactArgv(append([]string{s.Command}, s.Args...)),
-			EnvKeys: envKeys(s), Cwd: s.Cwd, Sandbox: trust.Confinement(s, "").Summary(), Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
+			EnvKeys: envKeys(s), Cwd: s.Cwd, Error: trust.Redact(srv.err), StderrTail: trust.Redact(srv.tail.Tail(20, 2000)),
 			Warnings: append([]string(nil), srv.warnings...), Tools: []Tool{}}
 		if s.Remote() {
 			info.Command, info.URL, info.HeaderNames = []string{}, s.URL, headerNames(s)
@@ -39,8 +53,9 @@ func (r *Registry) Servers() []ServerInfo {
 			}
 		}
 		out = append(out, info)
+		cfgs = append(cfgs, s)
 	}
-	return out
+	return out, cfgs
 }
 
 // boundHash is the definition hash "always allow" is bound to. A
