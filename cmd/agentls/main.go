@@ -68,6 +68,8 @@ func run(args []string) int {
 			return cmdMCPTrust(rest)
 		case "revoke":
 			return cmdMCPRevoke(rest)
+		case "probe": // hidden: the conformance suite's client (scripts/test.sh)
+			return cmdMCPProbe(rest)
 		}
 		fmt.Fprintf(os.Stderr, "agentls mcp: unknown subcommand %q (expected list, trust or revoke)\n", sub)
 		return 2

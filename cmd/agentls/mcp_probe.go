@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/mcp"
+)
+
+// cmdMCPProbe is the hidden `agentls mcp probe URL`: the MCP client of the
+// official conformance suite's client scenarios (scripts/test.sh). It
+// connects to URL through the registry, exactly as a configured
+// `url = ...` server is connected (transport choice, fallback, roots,
+// progress, logging), lists the tools and calls each one with arguments made
+// from its input schema, then closes the registry (ending the session).
+// Exit 0 when every step worked, 1 otherwise, 2 on usage errors.
+func cmdMCPProbe(args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintln(os.Stderr, "usage: agentls mcp probe URL")
+		return 2
+	}
+	s := config.Server{Name: "probe", Origin: config.User, URL: args[0],
+		ConnectTimeout: 20 * time.Second, ListTimeout: 20 * time.Second, CallTimeout: 25 * time.Second}
+	if err := probeURL(s.URL); err != nil {
+		fmt.Fprintf(os.Stderr, "agentls mcp probe: %v\n", err)
+		return 2
+	}
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }
+	wd, _ := os.Getwd()
+	r := mcp.NewRegistry([]config.Server{s}, mcp.Options{Logf: logf, LogLevel: "debug", Roots: []string{wd}})
+	defer r.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r.Start(ctx)
+	wctx, cancel := context.WithTimeout(ctx, s.ConnectTimeout+s.ListTimeout+5*time.Second)
+	r.Wait(wctx)
+	cancel()
+	info := r.Servers()[0]
+	if info.State != mcp.Connected {
+		fmt.Fprintf(os.Stderr, "agentls mcp probe: %s: %s\n", info.State, info.Error)
+		return 1
+	}
+	fmt.Printf("connected over %s: %d tools\n", info.Transport, len(info.Tools))
+	failed := false
+	for _, t := range info.Tools {
+		in := exampleArgs(t.InputSchema)
+		cctx := mcp.WithListener(ctx, mcp.CallListener{
+			Progress: func(p mcp.Progress) { fmt.Printf("  progress %s\n", p) },
+			Log:      func(m mcp.LogMessage) { fmt.Printf("  log %s\n", m) },
+		})
+		res := r.Call(cctx, t.Name, in)
+		fmt.Printf("call %s %s: error=%v\n%s\n", t.ServerTool, in, res.IsError, res.Text)
+		failed = failed || res.IsError
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+func probeURL(u string) error {
+	return config.CheckServerURL(u)
+}
+
+// exampleArgs fills every required property of a JSON Schema object with a
+// value of its type: numbers 1, strings "test", booleans true.
+func exampleArgs(schema json.RawMessage) json.RawMessage {
+	var s struct {
+		Properties map[string]struct {
+			Type    any `json:"type"`
+			Default any `json:"default"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	json.Unmarshal(schema, &s)
+	out := map[string]any{}
+	req := append([]string(nil), s.Required...)
+	sort.Strings(req)
+	for _, k := range req {
+		p := s.Properties[k]
+		if p.Default != nil {
+			out[k] = p.Default
+			continue
+		}
+		typ, _ := p.Type.(string)
+		switch typ {
+		case "number", "integer":
+			out[k] = 1
+		case "boolean":
+			out[k] = true
+		case "array":
+			out[k] = []any{}
+		case "object":
+			out[k] = map[string]any{}
+		default:
+			out[k] = "test"
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
