@@ -12,13 +12,13 @@ import (
 )
 
 // A real MCP server names a tool with a terminal escape, a newline and a
-// bidi override. On path 3 (Helix: one showMessage line, code action titles,
+// bidi override. On the code-action card (Helix: one showMessage line, code action titles,
 // a diagnostic) none of them may reach the editor raw: a newline would fake
 // a line of what the user approves, the others hide or reorder it.
-func TestPath3ShowsAHostileToolNameEscaped(t *testing.T) {
+func TestCodeActionCardShowsAHostileToolNameEscaped(t *testing.T) {
 	const hostile = "ok\x1b[2K\u202eallowed\nby policy"
 	bin := testenv.GoBinary(t, "./internal/faultserver")
-	marker := filepath.Join(t.TempDir(), "path3-hostile-marker")
+	marker := filepath.Join(t.TempDir(), "actions-hostile-marker")
 	e := newEnv(t, fmt.Sprintf("[mcp.servers.fault]\ncommand = %q\nargs = [\"-tool\", %q, \"-marker\", %q]\n", bin, hostile, marker))
 	c := e.start(t)
 	c.initialize(e.root, caps(false, false, false))

@@ -41,7 +41,7 @@ func toWire(a agent.Approval) wireApproval {
 	return w
 }
 
-// viaRequestApproval is path 1: the client's own approval UI.
+// viaRequestApproval is the request card: the client's own approval UI.
 func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, error) {
 	var res requestApprovalResult
 	if err := protocol.Call(ctx, ap.s.conn, wire.MethodRequestApproval, toWire(a), &res); err != nil {
@@ -53,7 +53,7 @@ func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (
 	return res.OptionID, nil
 }
 
-// viaShowMessageRequest is path 2: a Warning with one action per option.
+// viaShowMessageRequest is the message card: a Warning with one action per option.
 func (ap *approvals) viaShowMessageRequest(ctx context.Context, a agent.Approval) (string, error) {
 	actions := make([]protocol.MessageActionItem, 0, len(a.Options))
 	for _, o := range a.Options {
@@ -79,28 +79,28 @@ func (ap *approvals) viaShowMessageRequest(ctx context.Context, a agent.Approval
 	return "", fmt.Errorf("the client chose %q, which is not an option", item.Title)
 }
 
-// viaCodeActions is path 3: a message, a diagnostic on the task's
+// viaCodeActions is the code-action card: a message, a diagnostic on the task's
 // document, and approval actions first in every code action answer.
 func (ap *approvals) viaCodeActions(p *pendingApproval) {
 	ap.mu.Lock()
 	_, still := ap.pending[p.a.ApprovalID]
-	p.path3 = still
+	p.viaActions = still
 	uri := p.uri
 	ap.mu.Unlock()
 	if !still {
 		return
 	}
-	ap.s.showMessage(logWarning, path3Message(p.a, uri != ""))
+	ap.s.showMessage(logWarning, actionsMessage(p.a, uri != ""))
 	if uri != "" {
 		ap.publish(uri)
 	}
 }
 
-// path3Message is the path-3 window/showMessage. Its first line alone
+// actionsMessage is the code-action-card window/showMessage. Its first line alone
 // (Helix shows one) names what would run and how to answer; the full detail
 // follows. A launch card asked before any didOpen has no diagnostic to
 // carry its command line yet, so the message must.
-func path3Message(a agent.Approval, hasDoc bool) string {
+func actionsMessage(a agent.Approval, hasDoc bool) string {
 	subject := approvalSubject(a)
 	var b strings.Builder
 	b.WriteString("agentls: approval needed: " + subject)
@@ -120,7 +120,7 @@ func path3Message(a agent.Approval, hasDoc bool) string {
 	return b.String()
 }
 
-// adopt gives path-3 approvals that had no document to show their
+// adopt gives code-action-card approvals that had no document to show their
 // diagnostic on (a launch card asked before any didOpen) this one.
 func (ap *approvals) adopt(uri string) {
 	ap.mu.Lock()
@@ -128,7 +128,7 @@ func (ap *approvals) adopt(uri string) {
 	for _, p := range ap.pending {
 		if p.uri == "" {
 			p.uri = uri
-			adopted = adopted || p.path3
+			adopted = adopted || p.viaActions
 		}
 	}
 	ap.mu.Unlock()
@@ -142,7 +142,7 @@ func (ap *approvals) publish(uri string) {
 	ap.mu.Lock()
 	var ps []*pendingApproval
 	for _, p := range ap.pending {
-		if p.path3 && p.uri == uri {
+		if p.viaActions && p.uri == uri {
 			ps = append(ps, p)
 		}
 	}
@@ -165,7 +165,7 @@ func (ap *approvals) publish(uri string) {
 	})
 }
 
-// diagnosticURI is where a path-3 diagnostic goes: the task's document, else
+// diagnosticURI is where a code-action-card diagnostic goes: the task's document, else
 // the first open document, else nowhere.
 func (s *Server) diagnosticURI(path string) string {
 	if path != "" {

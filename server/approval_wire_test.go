@@ -11,7 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 )
 
-// approvalRecorder answers path-1 cards with a fixed option per kind and
+// approvalRecorder answers request cards with a fixed option per kind and
 // records each card as sent.
 type approvalRecorder struct {
 	mu     sync.Mutex
@@ -118,7 +118,7 @@ func TestApprovalCardsShowWhatWouldRun(t *testing.T) {
 	}
 }
 
-func TestPath2AsksWithAWarningAndOneActionPerOption(t *testing.T) {
+func TestMessageCardAsksWithAWarningAndOneActionPerOption(t *testing.T) {
 	for _, pick := range []string{"Allow once", "Deny"} {
 		t.Run(pick, func(t *testing.T) {
 			e := newEnv(t, "")
@@ -169,7 +169,7 @@ func TestPath2AsksWithAWarningAndOneActionPerOption(t *testing.T) {
 	}
 }
 
-func TestPath3AnswersThroughDenyAndResolveApproval(t *testing.T) {
+func TestCodeActionCardAnswersThroughDenyAndResolveApproval(t *testing.T) {
 	for _, how := range []string{"agentls.deny with no argument denies the oldest", "agent/resolveApproval allows"} {
 		t.Run(how, func(t *testing.T) {
 			e := newEnv(t, "")
@@ -207,7 +207,7 @@ func TestPath3AnswersThroughDenyAndResolveApproval(t *testing.T) {
 	}
 }
 
-// TestWriteCardCarriesTheWholeProposedFile: a write approval over path 1
+// TestWriteCardCarriesTheWholeProposedFile: a write approval over the request card
 // carries diff {uri, newText, exists} (the whole file after the write, tabs
 // and all), so the VS Code extension can open a real diff editor; it is the
 // same in agent/approvals while the card waits. (Denied here: this test

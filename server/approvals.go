@@ -17,12 +17,12 @@ import (
 
 // pendingApproval is one approval waiting for an answer.
 type pendingApproval struct {
-	a      agent.Approval
-	seq    int
-	uri    string      // where the path-3 diagnostic goes ("" = nowhere)
-	line   int         // its line
-	path3  bool        // shown as diagnostic + code actions
-	answer chan string // buffered: the chosen optionId, "" denies
+	a          agent.Approval
+	seq        int
+	uri        string      // where the code-action-card diagnostic goes ("" = nowhere)
+	line       int         // its line
+	viaActions bool        // shown as diagnostic + code actions
+	answer     chan string // buffered: the chosen optionId, "" denies
 }
 
 // approvals are the waiting approvals of this connection and the state of
@@ -35,7 +35,7 @@ type approvals struct {
 	closed  bool
 	// noShowMessageRequest is set once the client answered
 	// window/showMessageRequest with -32601 (released Helix): from then on
-	// approvals go straight to path 3.
+	// approvals go straight to the code-action card.
 	noShowMessageRequest bool
 }
 
@@ -44,7 +44,7 @@ func newApprovals(s *Server) *approvals {
 }
 
 // taskApprover is the agent.Approver of one task (or of a launch request,
-// with no document): it knows where a path-3 diagnostic belongs.
+// with no document): it knows where a code-action-card diagnostic belongs.
 type taskApprover struct {
 	s    *Server
 	path string // the task's document, or ""
@@ -101,7 +101,7 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 	p := &pendingApproval{a: a, seq: ap.seq, answer: make(chan string, 1), line: t.line}
 	p.uri = s.diagnosticURI(t.path)
 	ap.pending[a.ApprovalID] = p
-	skipPath2 := ap.noShowMessageRequest
+	skipMessageRequest := ap.noShowMessageRequest
 	ap.mu.Unlock()
 
 	waitCtx, cancel := mergeContexts(ctx, s.ctx)
@@ -116,7 +116,7 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 			opt, err := ap.viaRequestApproval(waitCtx, a)
 			ap.answerFrom(p, opt, err)
 		})
-	case info.showMessageReq && !skipPath2:
+	case info.showMessageReq && !skipMessageRequest:
 		s.goFn(func() {
 			opt, err := ap.viaShowMessageRequest(waitCtx, a)
 			if isMethodNotFound(err) {
@@ -186,9 +186,9 @@ func hasOption(a agent.Approval, optionID string) bool {
 func (ap *approvals) remove(p *pendingApproval) {
 	ap.mu.Lock()
 	delete(ap.pending, p.a.ApprovalID)
-	wasPath3, uri := p.path3, p.uri
+	wasActions, uri := p.viaActions, p.uri
 	ap.mu.Unlock()
-	if wasPath3 && uri != "" {
+	if wasActions && uri != "" {
 		ap.publish(uri)
 	}
 }

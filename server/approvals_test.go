@@ -45,28 +45,28 @@ func TestApprovalPaths(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		name    string
-		caps    map[string]any
-		answer  answerFunc
-		never   bool // the client never answers
-		path3   bool // approve through a code action and agentls.approve
-		approve bool // the expected outcome
-		extra   string
+		name       string
+		caps       map[string]any
+		answer     answerFunc
+		never      bool // the client never answers
+		viaActions bool // approve through a code action and agentls.approve
+		approve    bool // the expected outcome
+		extra      string
 	}{
-		{name: "path 1: agent/requestApproval when the client announced approvals", caps: caps(true, false, true),
+		{name: "the request card: agent/requestApproval when the client announced approvals", caps: caps(true, false, true),
 			answer: answerWith("agent/requestApproval", map[string]any{"outcome": "selected", "optionId": "allow_once"}), approve: true},
-		{name: "path 1: outcome cancelled denies", caps: caps(true, false, true),
+		{name: "the request card: outcome cancelled denies", caps: caps(true, false, true),
 			answer: answerWith("agent/requestApproval", map[string]any{"outcome": "cancelled"})},
-		{name: "path 1: an option that was not offered denies", caps: caps(true, false, true),
+		{name: "the request card: an option that was not offered denies", caps: caps(true, false, true),
 			answer: answerWith("agent/requestApproval", map[string]any{"outcome": "selected", "optionId": "allow_everything"})},
-		{name: "path 2: showMessageRequest when the client has window.showMessage", caps: caps(false, false, true),
+		{name: "the message card: showMessageRequest when the client has window.showMessage", caps: caps(false, false, true),
 			answer: answerWith("window/showMessageRequest", map[string]any{"title": "Allow once"}), approve: true},
-		{name: "path 2: null denies", caps: caps(false, false, true),
+		{name: "the message card: null denies", caps: caps(false, false, true),
 			answer: answerWith("window/showMessageRequest", nil)},
-		{name: "path 2: -32601 falls through to path 3", caps: caps(false, false, true),
-			answer: defaultAnswer, path3: true, approve: true},
-		{name: "path 3: code actions when the client cannot be asked", caps: caps(false, false, false),
-			answer: defaultAnswer, path3: true, approve: true},
+		{name: "the message card: -32601 falls through to the code-action card", caps: caps(false, false, true),
+			answer: defaultAnswer, viaActions: true, approve: true},
+		{name: "the code-action card: code actions when the client cannot be asked", caps: caps(false, false, false),
+			answer: defaultAnswer, viaActions: true, approve: true},
 		{name: "timeout denies", caps: caps(true, false, true), extra: "[agent]\napproval_timeout = \"1s\"\n",
 			never: true},
 	}
@@ -82,7 +82,7 @@ func TestApprovalPaths(t *testing.T) {
 			doc := openDoc(t, c, e.root, "main.go", "package main\n")
 			scriptCommand(e.model, "approved-run")
 			res, errc := c.runAsync(map[string]any{"prompt": "run it", "textDocument": map[string]string{"uri": doc}})
-			if tt.path3 {
+			if tt.viaActions {
 				approveViaCodeAction(t, c, doc)
 			}
 			r := c.await(res, errc)
@@ -119,7 +119,7 @@ func openDoc(t *testing.T, c *testClient, root, name, text string) string {
 	return uri
 }
 
-// approveViaCodeAction is path 3 as an editor without a plugin does it: a
+// approveViaCodeAction is the code-action card as an editor without a plugin does it: a
 // Warning diagnostic appears on the task's document, the code action list
 // starts with the approval actions, running one approves, and the
 // diagnostic is cleared.
@@ -160,7 +160,7 @@ func approveViaCodeAction(t *testing.T, c *testClient, doc string) {
 	})
 }
 
-func TestPath2MethodNotFoundSticksToPath3(t *testing.T) {
+func TestMessageCardMethodNotFoundSticksToCodeActionCards(t *testing.T) {
 	e := newEnv(t, "")
 	c := e.start(t)
 	c.initialize(e.root, caps(false, false, true))

@@ -16,7 +16,7 @@ import (
 // TestNodeClientEndToEnd drives the agentls binary with Microsoft's LSP
 // client library from Node: one task whose model calls a real MCP server's
 // tool (server-everything's echo, not allow-listed, so the call asks),
-// approved through path 1, then 2, then 3.
+// approved through the request card, then 2, then 3.
 func TestNodeClientEndToEnd(t *testing.T) {
 	node := testenv.Tool(t, "node")
 	modules := testenv.NodeModules(t)

@@ -242,7 +242,7 @@ func method(name string) func(message) bool {
 }
 
 // caps builds client capabilities: approvals/events for the agentls
-// experimental block, showMessage for path 2.
+// experimental block, showMessage for the message card.
 func caps(approvals, events, showMessage bool) map[string]any {
 	window := map[string]any{"workDoneProgress": true}
 	if showMessage {

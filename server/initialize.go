@@ -53,15 +53,15 @@ type initializeParams struct {
 
 // clientInfo is what the client can do, from its initialize capabilities.
 type clientInfo struct {
-	approvals        bool // path 1: agent/requestApproval
+	approvals        bool // the request card: agent/requestApproval
 	events           bool // agent/event notifications
-	showMessageReq   bool // path 2: window/showMessageRequest
+	showMessageReq   bool // the message card: window/showMessageRequest
 	workDoneProgress bool
 	showDocument     bool
 	applyEdit        bool
 	createFiles      bool // documentChanges with a CreateFile operation
 	codeActionLits   bool
-	codeActions      bool // textDocument.codeAction announced: path 3 can be answered
+	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
 }
 
 // commandNames are every command of docs/protocol.md section 5; Neovim only

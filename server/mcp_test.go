@@ -147,8 +147,10 @@ func TestMCPToolCallThroughCodeActionApproval(t *testing.T) {
 	if r := c.await(res, errc); r.StopReason != "end_turn" || r.Text != "listed" {
 		t.Fatalf("result = %+v", r)
 	}
-	if got := toolResult(t, e.model); got.IsError || !strings.Contains(got.Content, files) {
-		t.Errorf("tool result = %+v, want the real server's answer naming %s", got, files)
+	// agentls announces roots, and the reference filesystem server then
+	// allows the workspace folders instead of its command-line folder.
+	if got := toolResult(t, e.model); got.IsError || !strings.Contains(got.Content, "Allowed directories:") || !strings.Contains(got.Content, e.root) {
+		t.Errorf("tool result = %+v, want the real server's answer naming the workspace root %s (its MCP root)", got, e.root)
 	}
 }
 
@@ -174,7 +176,7 @@ func TestMCPListCommandWritesTheReport(t *testing.T) {
 
 func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
 	e := newEnv(t, "")
-	files := filepath.Join(t.TempDir(), "repo-fs-path3-marker")
+	files := filepath.Join(t.TempDir(), "repo-fs-actions-marker")
 	writeFile(t, filepath.Join(e.root, ".agentls", "config.toml"), fsServer(t, "repofs", files))
 	c := e.start(t)
 	c.initialize(e.root, caps(false, false, false)) // released Helix: no way to ask
@@ -188,7 +190,7 @@ func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
 	bin := testenv.NodeBin(t, "mcp-server-filesystem")
 	for _, want := range []string{"repofs", bin, files, "agentls: Trust and start", "open any file", "agentls.approve", "agentls.deny"} {
 		if !strings.Contains(shown.Message, want) {
-			t.Errorf("the path-3 message %q does not contain %q", shown.Message, want)
+			t.Errorf("the code-action-card message %q does not contain %q", shown.Message, want)
 		}
 	}
 	if first, _, _ := strings.Cut(shown.Message, "\n"); !strings.Contains(first, bin) {

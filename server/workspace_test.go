@@ -11,7 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 )
 
-// editRecorder approves every card through path 1 and records applyEdit
+// editRecorder approves every card through the request card and records applyEdit
 // requests, answering them with applied.
 type editRecorder struct {
 	mu    sync.Mutex

@@ -59,14 +59,14 @@ conn.onNotification("agent/event", (e) => seen.events.push(e));
 conn.onNotification("window/showMessage", (p) => seen.shown.push(p.message));
 conn.onNotification("window/logMessage", (p) => seen.logs.push(p.message));
 
-// Path 1: the plugin's own approval UI.
+// the request card: the plugin's own approval UI.
 conn.onRequest("agent/requestApproval", (a) => {
   expect(mode === 1, `agent/requestApproval sent to a client without approvals: true (path ${mode})`);
   seen.requestApproval.push(a);
   return { outcome: "selected", optionId: "allow_once" };
 });
 
-// Path 2: a plain LSP client with window/showMessageRequest.
+// the message card: a plain LSP client with window/showMessageRequest.
 conn.onRequest("window/showMessageRequest", (p) => {
   expect(mode === 2, `window/showMessageRequest sent on path ${mode}`);
   seen.showMessageRequest.push(p);
@@ -75,7 +75,7 @@ conn.onRequest("window/showMessageRequest", (p) => {
   return allow;
 });
 
-// Path 3: a client that cannot be asked answers with code actions.
+// the code-action card: a client that cannot be asked answers with code actions.
 let approvedByCodeAction = false;
 conn.onNotification("textDocument/publishDiagnostics", (p) => {
   seen.diagnostics.push(p);

@@ -1,5 +1,5 @@
 'use strict';
-// agent/requestApproval (PROTOCOL.md §4, path 1). A write that carries its
+// agent/requestApproval (docs/protocol.md section 4, the request card). A write that carries its
 // whole proposed file is reviewed in a diff editor (review.js); every other
 // approval (a command, an MCP call, a launch card) is a modal dialog showing
 // the server's title and its detail verbatim, one button per option.
