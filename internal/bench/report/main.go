@@ -101,6 +101,9 @@ func title(bench, prefix string) string {
 	case "ConfinedConnect":
 		return fmt.Sprintf("14. parallel connect, %s repository servers confined by the kernel vs the same unconfined (300 ms handshake)", param("servers"))
 	case "ConfinedSpawn":
+		if prefix == "cpu-" {
+			return fmt.Sprintf("14. CPU time of a spawn confined by the kernel (agentls launcher) vs unconfined, %s", param("cmd"))
+		}
 		return fmt.Sprintf("14. spawn of a command confined by the kernel (agentls launcher) vs unconfined, %s to its exit", param("cmd"))
 	case "SessionsList":
 		return "15. agent/sessions, a workspace whose session is 50 MB vs one of 4 short turns (from the index)"
@@ -149,7 +152,7 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(ratio <= 0.25, "ratio ≤ 0.25")
 	case bench == "ParallelCalls":
 		return verdict(ratio <= 1.3, "ratio ≤ 1.3")
-	case bench == "ConfinedSpawn/cmd=git-status", bench == "ConfinedConnect/servers=10":
+	case bench == "ConfinedSpawn/cmd=git-status" && prefix == "", bench == "ConfinedConnect/servers=10":
 		return verdict(ratio <= 1.2, "ratio ≤ 1.2")
 	case bench == "SessionsList":
 		return verdict(ratio <= 2, "ratio ≤ 2")
