@@ -4,7 +4,9 @@
 # packages the tests use (real MCP reference servers, LSP client libraries,
 # the VS Code extension's dependencies), and the real editors the end-to-end
 # tests drive (Neovim 0.7.2 and tmux from apt, Neovim 0.10 and Helix 25.01
-# unpacked into ~/.cache/agentls-editors).
+# unpacked into ~/.cache/agentls-editors), and for the browser suite Debian's
+# chromium and ripgrep with code-server 4.100.3 and playwright-core
+# (clients/vscode/e2e/install.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,3 +24,6 @@ fi
 
 echo "== editors for the end-to-end tests"
 scripts/fetch-editors.sh
+
+echo "== the browser end-to-end suite: chromium and ripgrep (apt), code-server and playwright-core (npm)"
+clients/vscode/e2e/install.sh

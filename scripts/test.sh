@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every check agentls has: gofmt, go vet, staticcheck, the Go tests under the race
 # detector (unit tests, real MCP servers, real editors end to end), the
-# official MCP conformance suite's client scenarios, and the VS Code
-# extension's tests. Run scripts/setup.sh once first.
+# official MCP conformance suite's client scenarios, the VS Code extension's
+# tests, and the extension in a real VS Code (code-server in chromium). Run
+# scripts/setup.sh once first.
 # With CI=true a missing tool fails the tests instead of skipping them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,4 +44,9 @@ else
 fi
 if [[ -f clients/vscode/package.json ]]; then
   (cd clients/vscode && npm test)
+fi
+# The browser suite: the packaged extension in code-server, driven through
+# chromium; screenshots in clients/vscode/e2e/screenshots/.
+if [[ -f clients/vscode/e2e/e2e.test.js ]]; then
+  (cd clients/vscode/e2e && node --test --test-concurrency=1 e2e.test.js)
 fi

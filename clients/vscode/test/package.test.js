@@ -47,6 +47,6 @@ test('vsce package builds a .vsix with the extension and its runtime dependencie
     assert.ok(names.includes(want), `the .vsix lacks ${want}`);
   }
   for (const name of names) {
-    assert.doesNotMatch(name, /^extension\/(test|\.test-bin)\/|\.go$|node_modules\/@vscode\/vsce/, `the .vsix ships ${name}`);
+    assert.doesNotMatch(name, /^extension\/(test|e2e|\.test-bin)\/|\.go$|node_modules\/@vscode\/vsce/, `the .vsix ships ${name}`);
   }
 });

@@ -1,0 +1,359 @@
+'use strict';
+// The browser end-to-end suite: the real extension, packaged by `vsce
+// package` and installed into code-server 4.100.3 (VS Code 1.100.3 in the
+// browser), driven through Debian's chromium by playwright-core. agentls is
+// built from this repository; the model is the fake model server
+// (../test/fakemodel); the workspace MCP server is internal/faultserver.
+// One screenshot per step goes to e2e/screenshots/ (kept by CI).
+//
+// Install: ./install.sh (scripts/setup.sh runs it). Without the tools the
+// suite skips saying why; with CI=true it fails.
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { spawn, spawnSync } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+const readline = require('readline');
+
+const HERE = __dirname;
+const EXT = path.resolve(HERE, '..'); // clients/vscode
+const ROOT = path.resolve(EXT, '..', '..'); // the Go module
+const SHOTS = path.join(HERE, 'screenshots');
+const CHROMIUM = process.env.AGENTLS_CHROMIUM || '/usr/bin/chromium';
+const CODE_SERVER = path.join(HERE, 'node_modules', '.bin', 'code-server');
+const VSCE = path.join(EXT, 'node_modules', '.bin', 'vsce');
+
+const ORIGINAL = 'package main\n\n// agent: add a function Sum\nfunc main() {}\n';
+const REWRITTEN = 'package main\n\n// Sum adds up xs.\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n\nfunc main() {}\n';
+const RENAMED = REWRITTEN.replace(/Sum/g, 'Total');
+
+/** missing says what the suite lacks, or '' when everything is there. */
+function missing() {
+  const lacks = [];
+  if (!fs.existsSync(CHROMIUM)) lacks.push(`${CHROMIUM} (apt-get install chromium)`);
+  if (!fs.existsSync(CODE_SERVER)) lacks.push('code-server (run clients/vscode/e2e/install.sh)');
+  try { require.resolve('playwright-core'); } catch { lacks.push('playwright-core (run clients/vscode/e2e/install.sh)'); }
+  if (!fs.existsSync(VSCE)) lacks.push('vsce (npm ci in clients/vscode)');
+  if (spawnSync('go', ['version']).error) lacks.push('go');
+  return lacks.join(', ');
+}
+
+function withTimeout(p, ms, what) {
+  let timer;
+  return Promise.race([
+    Promise.resolve(p).finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms); }),
+  ]);
+}
+
+async function waitUntil(cond, ms, what) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+/** processesMatching lists live processes whose command line contains marker. */
+function processesMatching(marker) {
+  const out = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      if (state === 'Z' || state === 'X') continue;
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      if (cmd.includes(marker)) out.push(`${pid}: ${cmd}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: 300000, ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (${r.error || `exit ${r.status}`}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+/** fakeModel starts ../test/fakemodel with the script of turns. */
+async function fakeModel(bin, turns) {
+  const child = spawn(bin, [], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout });
+  const waiting = [];
+  lines.on('line', (l) => { const w = waiting.shift(); if (w) w(JSON.parse(l)); });
+  const next = (what) => withTimeout(new Promise((resolve) => waiting.push(resolve)), 10000, what);
+  child.stdin.write(JSON.stringify(turns) + '\n');
+  const { url } = await next('the fake model to listen');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    url,
+    requests() { child.stdin.write('requests\n'); return next("the fake model's requests"); },
+    async close() {
+      child.stdin.end();
+      await withTimeout(exited, 5000, 'the fake model to exit').catch(() => child.kill('SIGKILL'));
+    },
+  };
+}
+
+test('the extension in a real VS Code (code-server in chromium)', { timeout: 600000 }, async (t) => {
+  const lacks = missing();
+  if (lacks) {
+    if (process.env.CI === 'true') throw new Error(`the browser suite needs ${lacks} (CI=true, so this fails instead of skipping)`);
+    t.skip(`the browser suite needs ${lacks}`);
+    return;
+  }
+  const { chromium } = require('playwright-core');
+  const started = Date.now();
+  const timings = [];
+  fs.rmSync(SHOTS, { recursive: true, force: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+
+  // Everything of this run lives under dir: the leak check looks for it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-e2e-'));
+  const bin = path.join(dir, 'bin');
+  const ws = path.join(dir, 'ws');
+  const home = path.join(dir, 'home');
+  for (const d of [bin, path.join(ws, '.git'), path.join(ws, '.agentls'), home]) fs.mkdirSync(d, { recursive: true });
+  const cleanups = [];
+  t.after(async () => {
+    for (const f of cleanups.reverse()) await f().catch(() => {});
+    const left = await waitUntil(() => processesMatching(dir).length === 0, 10000, 'every process to end')
+      .then(() => [], () => processesMatching(dir));
+    for (const l of left) process.kill(Number(l.split(':')[0]), 'SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.log(`# e2e timings: ${timings.map(([s, ms]) => `${s} ${(ms / 1000).toFixed(1)}s`).join(', ')}; total ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    assert.deepEqual(left, [], 'no process of the run outlives it');
+  });
+  let steps = 0;
+  const shot = (name) => page.screenshot({ path: path.join(SHOTS, `${String(steps).padStart(2, '0')}${name}.png`) });
+  const step = async (name, fn) => {
+    const t0 = Date.now();
+    steps++;
+    await t.test(name, async () => {
+      try {
+        await fn();
+      } finally {
+        await shot(`-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}`).catch(() => {});
+        timings.push([name, Date.now() - t0]);
+      }
+    });
+  };
+
+  // Build: agentls, the fake model, the MCP server, and the .vsix.
+  let t0 = Date.now();
+  for (const [name, pkg] of [['agentls', './cmd/agentls'], ['fakemodel', './clients/vscode/test/fakemodel'], ['faultserver', './internal/faultserver']]) {
+    run('go', ['build', '-o', path.join(bin, name), pkg], { cwd: ROOT });
+  }
+  const vsix = path.join(dir, 'agentls.vsix');
+  run(VSCE, ['package', '--skip-license', '--out', vsix], { cwd: EXT });
+  timings.push(['build', Date.now() - t0]);
+
+  const model = await fakeModel(path.join(bin, 'fakemodel'), [
+    // 1: the directive's task writes main.go; accepted in the diff editor.
+    { Text: 'I will add Sum.', ToolCalls: [{ ID: 'call_1', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: REWRITTEN }) }] },
+    { Text: 'Added Sum.' },
+    // 2: a rename, rejected in the diff editor.
+    { ToolCalls: [{ ID: 'call_2', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: RENAMED }) }] },
+    { Text: 'Understood, left as it is.' },
+    // 3: a task that hangs until cancelled.
+    { Text: 'Thinking', Hang: true },
+  ]);
+  cleanups.push(() => model.close());
+
+  fs.writeFileSync(path.join(ws, 'main.go'), ORIGINAL);
+  fs.writeFileSync(path.join(ws, '.agentls', 'config.toml'),
+    `[mcp.servers.fault]\ncommand = "${path.join(bin, 'faultserver')}"\nargs = ["-marker", "${dir}"]\n`);
+  const config = path.join(dir, 'config.toml');
+  fs.writeFileSync(config,
+    `[model]\nprovider = "openai"\nname = "fake-model"\nbase_url = "${model.url}/v1"\napi_key_env = "AGENTLS_TEST_KEY"\n`);
+  const userData = path.join(dir, 'user-data');
+  const extensions = path.join(dir, 'extensions');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  // The defaults a new user gets, except what keeps the screen quiet; files.autoSave is left alone.
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+    'agentls.path': path.join(bin, 'agentls'),
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'chat.disableAIFeatures': true,
+  }, null, 2));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    XDG_DATA_HOME: path.join(home, '.local', 'share'),
+    XDG_STATE_HOME: path.join(dir, 'state'),
+    AGENTLS_CONFIG: config,
+    AGENTLS_TEST_KEY: 'test',
+  };
+  const csArgs = ['--user-data-dir', userData, '--extensions-dir', extensions];
+  t0 = Date.now();
+  run(CODE_SERVER, [...csArgs, '--install-extension', vsix], { env });
+  assert.ok(fs.readdirSync(extensions).some((d) => d.startsWith('agentls.agentls-')), `the extension is installed: ${fs.readdirSync(extensions)}`);
+  timings.push(['install-extension', Date.now() - t0]);
+
+  const port = await freePort();
+  const server = spawn(CODE_SERVER, [...csArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`,
+    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ws],
+  { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let serverLog = '';
+  server.stdout.on('data', (d) => { serverLog += d; });
+  server.stderr.on('data', (d) => { serverLog += d; });
+  const serverExited = new Promise((resolve) => server.once('exit', resolve));
+  cleanups.push(async () => {
+    // code-server and everything it started (extension hosts, agentls) share its process group.
+    try { process.kill(-server.pid, 'SIGTERM'); } catch { return; }
+    await withTimeout(serverExited, 10000, 'code-server to exit').catch(() => { try { process.kill(-server.pid, 'SIGKILL'); } catch { /* gone */ } });
+  });
+  await waitUntil(() => /HTTP server listening/.test(serverLog), 60000, `code-server to listen:\n${serverLog}`);
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'], headless: true });
+  cleanups.push(() => browser.close());
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const mod = 'Control';
+
+  /** runCommand runs a palette command by its title. */
+  const runCommand = async (title) => {
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill(`>${title}`);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor();
+    await page.keyboard.press('Enter');
+  };
+  const dialog = page.locator('.monaco-dialog-box');
+  const diffEditor = page.locator('.monaco-diff-editor');
+  const titleAction = (label) => page.locator(`.editor-actions .action-label[aria-label^="${label}"]`).first();
+  const statusItem = page.locator('.statusbar-item', { hasText: 'agentls' }).first();
+  const onDisk = () => fs.readFileSync(path.join(ws, 'main.go'), 'utf8');
+
+  await step('activation', async () => {
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
+    await statusItem.waitFor({ timeout: 60000 });
+    await waitUntil(() => processesMatching(path.join(bin, 'agentls')).length > 0, 30000, 'agentls serve to run');
+  });
+
+  await step('launch card for a workspace MCP server', async () => {
+    // The repository's server never starts by itself: its card is a modal with the literal command line.
+    await dialog.waitFor({ timeout: 30000 });
+    const text = await dialog.innerText();
+    assert.match(text, /fault/);
+    assert.ok(text.includes(path.join(bin, 'faultserver')), `the card shows the command line: ${text}`);
+    assert.deepEqual(processesMatching(`faultserver -marker ${dir}`), [], 'nothing started before the answer');
+    await shot('a-launch-card-shown');
+    await dialog.locator('.monaco-button', { hasText: 'Trust and start' }).click();
+    await waitUntil(() => processesMatching(`faultserver -marker ${dir}`).length > 0, 20000, 'the trusted server to start');
+  });
+
+  await step('a task from the directive code action', async () => {
+    await page.keyboard.press(`${mod}+P`);
+    await page.locator('.quick-input-widget input').fill('main.go');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'main.go' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: 'agent: add a function Sum' }).click();
+    // agentls offers the directive as a "source" code action: VS Code lists those under Source Action...
+    await runCommand('Source Action...');
+    const action = page.locator('.action-widget .monaco-list-row', { hasText: 'agentls: Run' }).first();
+    await action.waitFor({ timeout: 20000 });
+    await shot('a-code-action-menu');
+    assert.match(await action.getAttribute('class'), /focused/, 'the directive is the first action');
+    await page.keyboard.press('Enter');
+    await diffEditor.waitFor({ timeout: 30000 });
+  });
+
+  await step('the write reviewed in the diff editor and accepted', async () => {
+    // The diff: the buffer on the left, the whole proposal on the right, Accept / Reject in the title.
+    const modified = diffEditor.locator('.editor.modified');
+    await modified.locator('.view-line', { hasText: 'func Sum(xs []int) int {' }).waitFor();
+    assert.match(await page.locator('.tab.active').innerText(), /main\.go: current ↔ proposed by agentls/);
+    await titleAction("Reject the agent's edit").waitFor();
+    await shot('a-diff-editor');
+    await titleAction("Accept the agent's edit").click();
+    await diffEditor.waitFor({ state: 'detached', timeout: 10000 });
+    await page.locator('.editor-instance .view-line', { hasText: 'func Sum(xs []int) int {' }).first().waitFor();
+    // The web workbench autosaves (files.autoSave "afterDelay"): on disk within about a second, as the README says.
+    const t1 = Date.now();
+    await waitUntil(() => onDisk() === REWRITTEN, 5000, 'the accepted edit on disk');
+    console.log(`# the accepted edit reached disk ${Date.now() - t1} ms after the diff closed`);
+    const reqs = await model.requests();
+    await waitUntil(async () => (await model.requests()).length >= 2, 10000, 'the second model request');
+    assert.ok(reqs[0].lastUserText.includes('add a function Sum'), reqs[0].lastUserText);
+  });
+
+  await step('a denial in the diff editor', async () => {
+    await runCommand('agentls: Run agent on selection');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('rename Sum to Total');
+    await page.keyboard.press('Enter');
+    await diffEditor.waitFor({ timeout: 30000 });
+    await diffEditor.locator('.editor.modified .view-line', { hasText: 'func Total(xs []int) int {' }).waitFor();
+    await titleAction("Reject the agent's edit").click();
+    await diffEditor.waitFor({ state: 'detached', timeout: 10000 });
+    const reqs = await waitUntil(async () => { const r = await model.requests(); return r.length >= 4 && r; }, 10000, 'the model to hear the denial');
+    assert.equal(reqs[3].toolResults[0].IsError, true, `the model is told: ${reqs[3].toolResults[0].Content}`);
+    await new Promise((r) => setTimeout(r, 1500)); // longer than autosave's delay: nothing is written
+    assert.equal(onDisk(), REWRITTEN);
+    await page.locator('.editor-instance .view-line', { hasText: 'func Sum(xs []int) int {' }).first().waitFor();
+    assert.equal(await page.locator('.editor-instance .view-line', { hasText: 'func Total' }).count(), 0, 'the buffer is unchanged');
+  });
+
+  await step('the MCP quick pick', async () => {
+    await runCommand('agentls: MCP servers');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'fault' }).first();
+    await row.waitFor({ timeout: 10000 });
+    const text = await row.innerText();
+    assert.match(text, /workspace · connected · \d+ tools/);
+    assert.ok(text.includes(path.join(bin, 'faultserver')), `the row shows the literal command: ${text}`);
+    await shot('a-mcp-quick-pick');
+    await page.keyboard.press('Escape');
+  });
+
+  await step('cancel', async () => {
+    await runCommand('agentls: Run agent on selection');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('explain this file');
+    await page.keyboard.press('Enter');
+    const busy = page.locator('.statusbar-item', { hasText: 'agentls:' }).first();
+    await busy.waitFor({ timeout: 20000 });
+    await shot('a-task-running');
+    await busy.click(); // the status bar item cancels the running task
+    await page.locator('.notifications-toasts', { hasText: 'the task stopped: cancelled' }).waitFor({ timeout: 15000 });
+    await page.locator('.statusbar-item', { hasText: 'agentls:' }).waitFor({ state: 'detached', timeout: 10000 });
+  });
+
+  await step('the event view', async () => {
+    await runCommand('agentls: Show event stream');
+    await runCommand('View: Toggle Maximized Panel');
+    const output = page.locator('.part.panel .monaco-editor').first();
+    await output.waitFor({ timeout: 10000 });
+    await output.locator('.view-line', { hasText: 'done: cancelled' }).first().waitFor({ timeout: 10000 });
+    const text = (await output.innerText()).replace(/\u00a0/g, ' '); // Monaco renders spaces as no-break spaces
+    assert.match(text, /tool write_file/);
+    assert.match(text, /accepted in the diff editor/);
+    assert.match(text, /rejected in the diff editor/);
+  });
+});
