@@ -106,7 +106,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
 		return fail("%v", err)
 	}
-	r.tr.prompt(r.task.ID, req.Prompt)
+	r.tr.prompt(ctx, r.task.ID, req.Prompt)
 	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot, secrets: c.secrets, policy: c.policy}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.hideEnv = []string{c.cfg.Model.APIKeyEnv}

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"github.com/agentls/agentls/wire"
 	"os"
@@ -29,6 +30,11 @@ func openTranscript(stateDir, sessionID string) *transcript {
 }
 
 func (t *transcript) write(s string) {
+	t.writeRedacted(trust.Redact(s))
+}
+
+// writeRedacted appends text already redacted.
+func (t *transcript) writeRedacted(s string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.err != nil {
@@ -42,14 +48,21 @@ func (t *transcript) write(s string) {
 		t.err = err
 		return
 	}
-	_, t.err = f.WriteString(trust.Redact(s))
+	_, t.err = f.WriteString(s)
 	if err := f.Close(); t.err == nil {
 		t.err = err
 	}
 }
 
-func (t *transcript) prompt(taskID, prompt string) {
-	t.write(fmt.Sprintf("\n## User (%s)\n\n%s\n", taskID, prompt))
+// prompt writes the user's prompt. A prompt may be megabytes: its
+// redaction stops when ctx ends (the task was cancelled), and then the
+// transcript says so instead.
+func (t *transcript) prompt(ctx context.Context, taskID, prompt string) {
+	red, err := trust.RedactContext(ctx, prompt)
+	if err != nil {
+		red = fmt.Sprintf("[a prompt of %s, not written: the task was cancelled]", byteSize(len(prompt)))
+	}
+	t.writeRedacted(fmt.Sprintf("\n## User (%s)\n\n%s\n", taskID, red))
 }
 
 func (t *transcript) assistant(text string) {

@@ -14,7 +14,8 @@
 # (figure 9, ACP vs LSP, in internal/bench/acp_bench_test.go; figures 10-13,
 # long sessions, in agent/long_bench_test.go; figure 14, confinement, in
 # internal/sandbox/bench_test.go and mcp/registry_bench_test.go; figures
-# 15-16, huge sessions and prompts, in agent/huge_bench_test.go).
+# 15-16, huge sessions and prompts, in agent/huge_bench_test.go; figure 17,
+# redaction, in trust/redact_linear_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,6 +49,7 @@ if [ "$quick" = 1 ]; then
 	run ./internal/sandbox 'ConfinedSpawn' 30x
 	run ./mcp 'ConfinedConnect' 3x
 	run ./agent 'SessionsList$|HugePrompt' 5x
+	run ./trust 'Redact50MB' 1x
 else
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
 	run ./mcp 'ParallelConnect$' 8x
@@ -64,6 +66,7 @@ else
 	run ./internal/sandbox 'ConfinedSpawn' 200x
 	run ./mcp 'ConfinedConnect' 8x
 	run ./agent 'SessionsList|HugePrompt' 20x
+	run ./trust 'Redact50MB' 5x
 fi
 
 go run ./internal/bench/report <"$raw"

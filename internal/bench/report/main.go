@@ -117,6 +117,8 @@ func title(bench, prefix string) string {
 			return "16. allocations for a 50 MB prompt through agent/run until refused vs a blank prompt"
 		}
 		return "16. a 50 MB prompt through agent/run until refused (larger than the window) vs a blank prompt"
+	case "Redact50MB":
+		return "17. redacting 50 MB of log text (a secret every tenth line) vs copying it"
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
