@@ -12,7 +12,6 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/config"
 )
 
 // pendingApproval is one approval waiting for an answer.
@@ -74,7 +73,7 @@ var errDenied = errors.New("approval denied")
 func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval) (string, error) {
 	s := ap.s
 	s.mu.Lock()
-	info, state, cfg := s.client, s.state, s.cfg
+	info, state := s.client, s.state
 	s.mu.Unlock()
 	if state != initialized || s.ctx == nil {
 		// Nothing is ever approved because nobody could be asked.
@@ -83,10 +82,6 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 	if !info.approvals && !info.showMessageReq && !info.codeActions {
 		// No path at all: waiting out the timeout would only hang the task.
 		return "", fmt.Errorf("%w: %s", errDenied, noPathReason)
-	}
-	timeout := config.DefaultApprovalTimeout
-	if cfg != nil && cfg.Agent.ApprovalTimeout > 0 {
-		timeout = cfg.Agent.ApprovalTimeout
 	}
 
 	ap.mu.Lock()
@@ -105,8 +100,6 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 	ap.mu.Unlock()
 
 	waitCtx, cancel := mergeContexts(ctx, s.ctx)
-	waitCtx, cancelTimeout := context.WithTimeout(waitCtx, timeout)
-	defer cancelTimeout()
 	defer cancel()
 	defer ap.remove(p)
 
@@ -143,8 +136,10 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 		}
 		return opt, nil
 	case <-waitCtx.Done():
+		// The core bounds every approval by [agent] approval_timeout (ctx's
+		// deadline); this front applies no second timeout.
 		if errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
-			return "", fmt.Errorf("%w: no answer within %s", errDenied, timeout)
+			return "", fmt.Errorf("%w: no answer within approval_timeout", errDenied)
 		}
 		return "", fmt.Errorf("%w: %v", errDenied, waitCtx.Err())
 	}
