@@ -75,7 +75,9 @@ func (c *countdown) Err() error {
 // 50 MB text stops the redaction at the next 64 KB, not at the end.
 func TestRedactContextStopsWhenCancelled(t *testing.T) {
 	text := strings.Repeat("token = abc; ordinary line of a log\n", 50<<20/36)
-	ctx := &countdown{Context: context.Background(), n: 3}
+	parent, cancel := context.WithCancel(context.Background()) // a context that can end
+	defer cancel()
+	ctx := &countdown{Context: parent, n: 3}
 	out, err := RedactContext(ctx, text)
 	if !errors.Is(err, context.Canceled) || out != "" {
 		t.Fatalf("RedactContext = %d bytes, %v; want context.Canceled", len(out), err)
