@@ -69,6 +69,7 @@ func Open(s Setup) (*Core, error) {
 	store := trust.OpenStore(filepath.Join(stateDir, "trust.json"))
 	opts := RegistryOptions(cfg, store)
 	opts.Logf, opts.OnChange = s.ServerLogf, s.OnServersChange
+	opts.Tokens = mcp.OpenTokenStore(filepath.Join(stateDir, "oauth-tokens.json"))
 	opts.Roots = s.Roots
 	if len(opts.Roots) == 0 {
 		if wd, err := os.Getwd(); err == nil {

@@ -131,11 +131,17 @@ type Server struct {
 	URL string
 	// Headers are sent with every request to URL's origin, values as
 	// written: ${VAR} is expanded at connect time and never stored.
-	Headers        map[string]string
-	ConnectTimeout time.Duration
-	ListTimeout    time.Duration
-	CallTimeout    time.Duration
-	Disabled       bool
+	Headers map[string]string
+	// OAuthClientID is a client registered with the server's authorization
+	// server beforehand; "" = dynamic client registration.
+	OAuthClientID string
+	// OAuthClientSecretEnv names the environment variable holding that
+	// client's secret ("" = a public client).
+	OAuthClientSecretEnv string
+	ConnectTimeout       time.Duration
+	ListTimeout          time.Duration
+	CallTimeout          time.Duration
+	Disabled             bool
 	// Sandbox is the kernel confinement asked for, as written: "" (the
 	// tier's default, see SandboxMode), SandboxNone, SandboxWorkspaceRead
 	// or SandboxWorkspaceWrite.

@@ -54,7 +54,7 @@ headers = { "Bad Name" = "x", Host = "y", B = "$TOKEN" }
 	for name, want := range map[string][]string{
 		"both":       {"both command and url are set", "not both"},
 		"urlargs":    {"args is for a server agentls starts"},
-		"cmdheaders": {"headers are for a remote server"},
+		"cmdheaders": {"headers is for a remote server"},
 		"ftp":        {"expected an http or https URL"},
 		"creds":      {"carries credentials", "headers"},
 		"badheader":  {`invalid header name "Bad Name"`, `header "Host" is set by agentls`, "$TOKEN is not expanded"},

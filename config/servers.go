@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-var serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
+var serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "oauth_client_id", "oauth_client_secret_env", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
 
 // servers reads [mcp.servers]. A broken entry stays in the list with Err set
 // (shown as failed, never started); the other entries load regardless.
@@ -126,8 +126,10 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			}
 		}
 	default:
-		if _, ok := t["headers"]; ok {
-			fail(append(append([]string{}, path...), "headers"), errors.New(`headers are for a remote server (url = "https://..."); a server agentls starts gets env = { ... } instead`))
+		for _, k := range []string{"headers", "oauth_client_id", "oauth_client_secret_env"} {
+			if _, ok := t[k]; ok {
+				fail(append(append([]string{}, path...), k), fmt.Errorf(`%s is for a remote server (url = "https://..."); a server agentls starts gets env = { ... } instead`, k))
+			}
 		}
 	}
 	for _, k := range sortedKeys(t) {
@@ -161,6 +163,12 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			}
 		case "headers":
 			s.Headers = l.headers(f, p, v, fail)
+		case "oauth_client_id":
+			s.OAuthClientID, err = asString(v)
+		case "oauth_client_secret_env":
+			if s.OAuthClientSecretEnv, err = asString(v); err == nil && !isEnvName(s.OAuthClientSecretEnv) {
+				err = fmt.Errorf("oauth_client_secret_env %q: expected the name of an environment variable (the secret itself never goes in a config file)", s.OAuthClientSecretEnv)
+			}
 		case "connect_timeout":
 			s.ConnectTimeout, err = asDuration(v)
 		case "list_timeout":

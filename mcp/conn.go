@@ -26,6 +26,7 @@ type conn struct {
 	logLevel  string
 	logf      func(string, ...any)
 	prompts   []Prompt // as listed at connect (and after prompts/list_changed)
+	release   func()   // frees what the connection holds besides its session (an OAuth loopback listener)
 	session   *sdk.ClientSession
 	caps      *sdk.ServerCapabilities
 	relist    chan struct{} // tools/list_changed arrived (coalesced)
@@ -50,6 +51,8 @@ type dialConfig struct {
 	tail           *ring
 	roots          []*sdk.Root
 	logLevel       string
+	tokens         *TokenStore  // nil: no OAuth
+	browser        OAuthBrowser // nil: no interactive authorization
 }
 
 // newConn is a connection not yet connected.
@@ -214,6 +217,9 @@ func (c *conn) close() {
 				c.session.Close()
 			}
 			c.cancel()
+			if c.release != nil {
+				c.release()
+			}
 			close(c.closed)
 			return
 		}

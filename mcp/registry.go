@@ -50,6 +50,11 @@ type Options struct {
 	RestartBackoff time.Duration
 	// Roots are the workspace folders servers see as roots (SetRoots changes them).
 	Roots []string
+	// Tokens stores OAuth tokens; nil: remote servers get no OAuth.
+	Tokens *TokenStore
+	// Browser shows an authorization URL; nil: a server that needs
+	// authorization fails saying to run `agentls mcp login NAME`.
+	Browser OAuthBrowser
 	// LogLevel is the least severe server log message asked for
 	// (logging/setLevel) and logged; "" = DefaultLogLevel.
 	LogLevel string
@@ -253,6 +258,8 @@ func (r *Registry) dialConfig(srv *server) dialConfig {
 		tail:           srv.tail,
 		roots:          r.currentRoots(),
 		logLevel:       r.opts.LogLevel,
+		tokens:         r.opts.Tokens,
+		browser:        r.opts.Browser,
 	}
 }
 

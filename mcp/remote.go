@@ -38,6 +38,13 @@ func dialRemote(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) 
 	defer cancel()
 
 	st := &sdk.StreamableClientTransport{Endpoint: s.URL, HTTPClient: hc, MaxEventSize: dc.messageMax}
+	if dc.tokens != nil && s.Headers["Authorization"] == "" {
+		h, release, err := oauthFor(dc)
+		if err != nil {
+			return nil, nil, err
+		}
+		st.OAuthHandler, c.release = h, release
+	}
 	session, err := c.client(dc.roots).Connect(cctx, st, nil)
 	if err != nil && cctx.Err() == nil && fallbackStatus(ht.firstPost.Load()) {
 		status := ht.firstPost.Load()
@@ -138,7 +145,19 @@ func origin(u *url.URL) string {
 }
 
 func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 && origin(req.URL) == t.origin {
+	switch {
+	case origin(req.URL) != t.origin:
+		// Another origin (an SSE POST endpoint elsewhere, a redirect, an
+		// authorization server): never an access token or a configured
+		// header, whoever set it.
+		if req.Header.Get("Authorization") != "" || t.carries(req.Header) {
+			req = req.Clone(req.Context())
+			req.Header.Del("Authorization")
+			for k := range t.headers {
+				req.Header.Del(k)
+			}
+		}
+	case len(t.headers) > 0:
 		req = req.Clone(req.Context())
 		for k, vs := range t.headers {
 			req.Header[k] = vs
@@ -149,4 +168,14 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		t.firstPost.CompareAndSwap(0, int32(resp.StatusCode))
 	}
 	return resp, err
+}
+
+// carries reports whether h has one of the configured headers.
+func (t *headerTransport) carries(h http.Header) bool {
+	for k := range t.headers {
+		if _, ok := h[k]; ok {
+			return true
+		}
+	}
+	return false
 }

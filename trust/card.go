@@ -203,6 +203,13 @@ func remoteCard(b *strings.Builder, s config.Server) {
 		// Stops a repo from sending a user's token to a host of its choosing unnoticed.
 		fmt.Fprintf(b, "sends these variables' values from agentls's environment to %s: %s\n", shown(host), shown(strings.Join(vars, ", ")))
 	}
+	if s.OAuthClientID != "" {
+		fmt.Fprintf(b, "oauth:   pre-registered client %s", shown(s.OAuthClientID))
+		if s.OAuthClientSecretEnv != "" {
+			fmt.Fprintf(b, ", its secret read from %s and sent to the server's authorization server", shown(s.OAuthClientSecretEnv))
+		}
+		b.WriteString("\n")
+	}
 	fmt.Fprintf(b, "only to: %s (headers are never sent to another origin, redirects included)\n", shown(host))
 	fmt.Fprintf(b, "from:    %s\n", shown(s.Source.String()))
 	if s.WorkspaceRoot != "" {

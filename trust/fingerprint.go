@@ -35,7 +35,18 @@ func Fingerprint(command string, args []string, env map[string]string, cwd strin
 // A remote server's is RemoteFingerprint.
 func ServerFingerprint(s config.Server) string {
 	if s.Remote() {
-		return RemoteFingerprint(s.URL, s.Headers)
+		fp := RemoteFingerprint(s.URL, s.Headers)
+		if s.OAuthClientID != "" || s.OAuthClientSecretEnv != "" {
+			// The client secret is read from the environment and sent to
+			// the authorization server: changing which variable asks again.
+			b := appendString(nil, remoteDomain+" oauth")
+			b = appendString(b, fp)
+			b = appendString(b, s.OAuthClientID)
+			b = appendString(b, s.OAuthClientSecretEnv)
+			sum := sha256.Sum256(b)
+			fp = hex.EncodeToString(sum[:])
+		}
+		return fp
 	}
 	b := encodeLaunch(s.Command, s.Args, s.Env, s.Cwd)
 	if s.Sandbox != "" || s.Network {

@@ -6,6 +6,7 @@
 //	agentls mcp list [--json]       the MCP server list, without a model
 //	agentls mcp trust NAME          approve a workspace server's launch
 //	agentls mcp revoke NAME|--all   forget launch approvals
+//	agentls mcp login/logout NAME   OAuth for a remote server
 //	agentls doctor                  config, model reachability, servers
 //	agentls version
 package main
@@ -30,6 +31,8 @@ usage:
   agentls mcp list [--json] [--config FILE] [--workspace DIR]
   agentls mcp trust NAME [--workspace DIR]
   agentls mcp revoke NAME|--all [--workspace DIR]
+  agentls mcp login NAME [--workspace DIR]    authorize agentls with a remote server (OAuth)
+  agentls mcp logout NAME [--workspace DIR]   forget its token
   agentls doctor [--config FILE] [--workspace DIR]
   agentls version
 
@@ -57,7 +60,7 @@ func run(args []string) int {
 		return cmdRun(args)
 	case "mcp":
 		if len(args) == 0 {
-			fmt.Fprint(os.Stderr, "agentls mcp: missing subcommand (expected list, trust or revoke)\n\n"+usage)
+			fmt.Fprint(os.Stderr, "agentls mcp: missing subcommand (expected list, trust, revoke, login or logout)\n\n"+usage)
 			return 2
 		}
 		sub, rest := args[0], args[1:]
@@ -68,10 +71,14 @@ func run(args []string) int {
 			return cmdMCPTrust(rest)
 		case "revoke":
 			return cmdMCPRevoke(rest)
+		case "login":
+			return cmdMCPLogin(rest)
+		case "logout":
+			return cmdMCPLogout(rest)
 		case "probe": // hidden: the conformance suite's client (scripts/test.sh)
 			return cmdMCPProbe(rest)
 		}
-		fmt.Fprintf(os.Stderr, "agentls mcp: unknown subcommand %q (expected list, trust or revoke)\n", sub)
+		fmt.Fprintf(os.Stderr, "agentls mcp: unknown subcommand %q (expected list, trust, revoke, login or logout)\n", sub)
 		return 2
 	case "doctor":
 		return cmdDoctor(args)

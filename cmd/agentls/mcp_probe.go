@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"syscall"
 	"time"
@@ -34,7 +36,30 @@ func cmdMCPProbe(args []string) int {
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }
 	wd, _ := os.Getwd()
-	r := mcp.NewRegistry([]config.Server{s}, mcp.Options{Logf: logf, LogLevel: "debug", Roots: []string{wd}})
+	// The suite's scenarios may hand a pre-registered client.
+	var sc struct {
+		ClientID     string `json:"client_id"`
+		ClientSecret string `json:"client_secret"`
+	}
+	if c := os.Getenv("MCP_CONFORMANCE_CONTEXT"); c != "" {
+		json.Unmarshal([]byte(c), &sc)
+	}
+	if sc.ClientID != "" {
+		s.OAuthClientID = sc.ClientID
+		if sc.ClientSecret != "" {
+			os.Setenv("AGENTLS_PROBE_CLIENT_SECRET", sc.ClientSecret)
+			s.OAuthClientSecretEnv = "AGENTLS_PROBE_CLIENT_SECRET"
+		}
+	}
+	// Tokens live only as long as the probe.
+	tokDir, err := os.MkdirTemp("", "agentls-probe-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls mcp probe: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(tokDir)
+	r := mcp.NewRegistry([]config.Server{s}, mcp.Options{Logf: logf, LogLevel: "debug", Roots: []string{wd},
+		Tokens: mcp.OpenTokenStore(filepath.Join(tokDir, "tokens.json")), Browser: headlessBrowser})
 	defer r.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -63,6 +88,22 @@ func cmdMCPProbe(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// headlessBrowser stands in for the user's browser in the probe: it
+// follows the authorization URL's redirects (the suite's authorization
+// server approves at once) to agentls's loopback listener.
+func headlessBrowser(ctx context.Context, server, authURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	return nil
 }
 
 func probeURL(u string) error {
