@@ -249,8 +249,8 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
 
   await step('activation', async () => {
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60000 });
-    await statusItem.waitFor({ timeout: 60000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
+    await statusItem.waitFor({ timeout: 90000 });
     await waitUntil(() => processesMatching(path.join(bin, 'agentls')).length > 0, 30000, 'agentls serve to run');
   });
 

@@ -22,6 +22,15 @@ if ((${#need_apt[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
+# Already installed as package-lock.json pins it: nothing to do (npm ci
+# would rebuild VS Code's native modules, minutes on a small machine).
+if [[ -f node_modules/.package-lock.json && -x node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin/rg ]] &&
+  node -e 'const a = require("./package-lock.json").packages, b = require("./node_modules/.package-lock.json").packages;
+    for (const k of Object.keys(a)) if (k && (!b[k] || b[k].version !== a[k].version)) process.exit(1);'; then
+  echo "e2e: code-server $(node -p 'require("code-server/package.json").version') and playwright-core $(node -p 'require("playwright-core/package.json").version') are installed already"
+  exit 0
+fi
+
 # code-server 4.100.3's lib/vscode/npm-shrinkwrap.json pins @vscode/ripgrep
 # 1.15.11, which wants ripgrep-v13.0.0-10-<target>.tar.gz in
 # $TMPDIR/vscode-ripgrep-cache-1.15.11 (its lib/download.js).
