@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
@@ -163,7 +162,7 @@ func (w *world) run(p plan) clientRun {
 	if out.Exit.Code == nil || *out.Exit.Code != 0 {
 		w.t.Errorf("agentls acp did not exit 0 after stdin closed: %+v", out.Exit)
 	}
-	if out.PID > 0 && syscall.Kill(out.PID, 0) == nil {
+	if out.PID > 0 && testenv.ProcessAlive(out.PID) {
 		w.t.Errorf("agentls acp (pid %d) still runs after its stdin closed", out.PID)
 	}
 	return out

@@ -25,8 +25,3 @@ func Visible(s string) string { return trust.Visible(s) }
 
 // ShellQuote renders an argv as a shell would need it typed, escaped.
 func ShellQuote(argv []string) string { return trust.ShellQuote(argv) }
-
-// SupervisorHook must be the first call in main: when agentls was started
-// as the guard of an MCP server's or a command's process group, it runs
-// that role and exits.
-func SupervisorHook() { mcp.SupervisorHook() }

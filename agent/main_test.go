@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/sandbox"
-	"github.com/agentls/agentls/mcp"
 	"go.uber.org/goleak"
 )
 
@@ -17,8 +17,8 @@ import (
 const commandHostEnv = "AGENTLS_AGENT_TEST_COMMAND_HOST"
 
 func TestMain(m *testing.M) {
-	mcp.SupervisorHook() // the guard that reaps command groups after a SIGKILL
-	sandbox.Hook()       // the launcher of confined commands
+	proc.Hook()    // the guard that reaps command groups after a SIGKILL
+	sandbox.Hook() // the launcher of confined commands
 	if c := os.Getenv(commandHostEnv); c != "" {
 		runProcess(context.Background(), []string{"sh", "-c", c}, os.TempDir(), os.Environ(), time.Hour, 1024)
 		os.Exit(0)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"runtime"
-	"syscall"
 	"time"
 
-	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/internal/proc"
 )
 
 // killGrace is how long a command's process group gets between SIGTERM and SIGKILL.
@@ -23,14 +21,11 @@ type procResult struct {
 	Cancelled bool
 }
 
-// startGate is the leader's script: read one line from fd 3, run the
-// command ("$@") only if it says go.
-const startGate = `read -r gate <&3 && [ "$gate" = go ] || exit 125; exec 3<&-; exec "$@"`
-
-// runProcess runs argv in its own process group with stdout and stderr on
-// one pipe, capped at max bytes. On timeout or cancel the group gets SIGTERM,
-// then SIGKILL; when the leader exits, whatever it left running in its group
-// (`sleep 100 &`) is killed too, so no command outlives its tool call.
+// runProcess runs argv in its own process group (see internal/proc) with
+// stdout and stderr on one pipe, capped at max bytes. On timeout or cancel
+// the group gets SIGTERM, then SIGKILL; when the leader exits, whatever it
+// left running in its group (`sleep 100 &`) is killed too, so no command
+// outlives its tool call.
 func runProcess(ctx context.Context, argv []string, dir string, env []string, timeout time.Duration, max int) (procResult, error) {
 	if max <= 0 {
 		max = 64 << 10
@@ -40,44 +35,19 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		return procResult{}, err
 	}
 	defer pr.Close()
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		pw.Close()
-		return procResult{}, err
-	}
-	// The command starts behind a gate: the group's leader is a shell that
-	// waits for "go" on fd 3 before it execs the command, and agentls writes
-	// "go" only once the guard knows the group. Without the gate a command
-	// could fork (`sleep 777 &`) before the group was registered, and an
-	// agentls killed in that window would leave the fork running. If agentls
-	// dies before the go, the gate reads end of file and exits: nothing ran.
-	gateR, gateW, err := os.Pipe()
-	if err != nil {
-		pw.Close()
-		return procResult{}, err
-	}
-	cmd := exec.Command("/bin/sh", append([]string{"-c", startGate, "sh", path}, argv[1:]...)...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.ExtraFiles = []*os.File{gateR}
-	// Pdeathsig kills the leader if agentls dies without cleaning up; it is
-	// tied to the spawning OS thread, so spawn from a locked thread.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	runtime.LockOSThread()
-	err = cmd.Start()
-	runtime.UnlockOSThread()
+	// Gated: the command runs only once the guard knows its group. Without
+	// the gate a command could fork (`sleep 777 &`) before the group was
+	// registered, and an agentls killed in that window would leave the fork
+	// running.
+	g, err := proc.Start(cmd, proc.Options{Grace: killGrace, Gated: true})
 	pw.Close()
-	gateR.Close()
 	if err != nil {
-		gateW.Close()
 		return procResult{}, err
 	}
-	pgid := cmd.Process.Pid
-	// The guard ends the group if agentls is killed before it can.
-	defer mcp.WatchGroup(pgid, killGrace)()
-	gateW.WriteString("go\n")
-	gateW.Close()
 
 	var out []byte
 	cut := 0
@@ -115,16 +85,11 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		res.Cancelled = true
 	}
 	if res.TimedOut || res.Cancelled {
-		syscall.Kill(-pgid, syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(killGrace):
-		}
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		g.Stop(exited)
 		<-exited
 	}
 	// Reap what the leader left behind in its group.
-	syscall.Kill(-pgid, syscall.SIGKILL)
+	g.Release()
 	select {
 	case <-readDone:
 	case <-time.After(killGrace):

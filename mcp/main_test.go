@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 	"go.uber.org/goleak"
@@ -23,7 +24,7 @@ var faultBin string
 
 func TestMain(m *testing.M) {
 	sandbox.Hook() // the launcher of confined servers
-	SupervisorHook()
+	proc.Hook()
 	if spec := os.Getenv(helperEnv); spec != "" {
 		os.Exit(runHelper(spec))
 	}

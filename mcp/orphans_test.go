@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/testenv"
 )
 
@@ -51,8 +52,8 @@ func TestNoOrphansAfterFailedStart(t *testing.T) {
 }
 
 func TestNoOrphansWithoutGuard(t *testing.T) {
-	hookInstalled.Store(false)
-	defer hookInstalled.Store(true)
+	proc.SetHookForTest(false)
+	defer proc.SetHookForTest(true)
 	s := faultServer(t, "f", "-child", "-linger")
 	r := startRegistry(t, []config.Server{s}, Options{KillGrace: 300 * time.Millisecond})
 	mustCall(t, r, "f__echo", `{"text":"direct"}`, "direct")

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/proc"
 )
 
 // workspaceEnvKeys is all a workspace-tier server inherits from agentls.
@@ -109,16 +109,16 @@ func isExecutable(p string) error {
 }
 
 // process is one spawned server: its pipes, its stderr tail and its end.
-// It runs in its own process group with a parent-death signal, and the
-// guard (see SupervisorHook) watches the group in case we are killed.
+// It runs in a process group of its own (see internal/proc: a parent-death
+// signal on Linux, the guard in case we are killed, a Job object on
+// Windows).
 type process struct {
-	cmd     *exec.Cmd
-	stdin   *os.File // our write end of the server's stdin
-	stdout  *os.File // our read end of the server's stdout
-	stderr  *os.File // our read end of the server's stderr
-	tail    *ring
-	grace   time.Duration
-	guarded bool
+	cmd    *exec.Cmd
+	group  *proc.Group
+	stdin  *os.File // our write end of the server's stdin
+	stdout *os.File // our read end of the server's stdout
+	stderr *os.File // our read end of the server's stderr
+	tail   *ring
 
 	exited     chan struct{} // closed once the child was reaped
 	ctx        context.Context
@@ -157,16 +157,11 @@ func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*pro
 		closeAll(files)
 		return nil, fmt.Errorf("pipes: %w", err)
 	}
-	p := &process{stdin: inW, stdout: outR, stderr: errR, tail: tail, grace: grace,
+	p := &process{stdin: inW, stdout: outR, stderr: errR, tail: tail,
 		exited: make(chan struct{}), stderrDone: make(chan struct{})}
-	cmd := &exec.Cmd{Path: exe, Args: argv, Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW,
-		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}}
+	cmd := &exec.Cmd{Path: exe, Args: argv, Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW}
 	p.cmd = cmd
-	// Pdeathsig fires when the thread that forked exits, not the process:
-	// fork from a locked thread, which Go keeps alive after unlocking.
-	runtime.LockOSThread()
-	err = cmd.Start()
-	runtime.UnlockOSThread()
+	p.group, err = proc.Start(cmd, proc.Options{Grace: grace})
 	inR.Close()
 	outW.Close()
 	errW.Close()
@@ -176,7 +171,6 @@ func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*pro
 		errR.Close()
 		return nil, fmt.Errorf("start %q: %w", path, err)
 	}
-	p.guarded = guardWatch(cmd.Process.Pid, grace)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	go func() {
 		defer close(p.stderrDone)
@@ -228,17 +222,10 @@ func (p *process) exitDescription() string {
 func (p *process) stop() {
 	p.stopOnce.Do(func() {
 		p.stdin.Close()
-		pgid := p.cmd.Process.Pid
-		if !p.hasExited() {
-			syscall.Kill(-pgid, syscall.SIGTERM)
-			p.waitFor(p.grace)
-		}
 		// Also reaches grandchildren left in the group after the server exited.
-		syscall.Kill(-pgid, syscall.SIGKILL)
+		p.group.Stop(p.exited)
 		<-p.exited
-		if p.guarded {
-			guardForget(pgid)
-		}
+		p.group.Release()
 		p.drainStderr()
 		p.stderr.Close()
 		<-p.stderrDone

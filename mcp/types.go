@@ -1,5 +1,5 @@
 // Package mcp runs stdio MCP servers for agentls: it spawns them (no shell,
-// own process group, parent-death signal), speaks MCP through the official Go
+// own process group through internal/proc), speaks MCP through the official Go
 // SDK, hands out legal namespaced tool names, converts and caps results, and
 // reaps every process it started. Callers see Registry, Tool, ServerInfo and
 // Result; the SDK's types never leave this package. It never decides whether

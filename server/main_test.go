@@ -6,11 +6,11 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/agentls/agentls/internal/sandbox"
-	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/internal/proc"
 )
 
 func TestMain(m *testing.M) {
 	sandbox.Hook()       // the launcher of confined (workspace-tier) MCP servers
-	mcp.SupervisorHook() // these tests start real MCP servers
+	proc.Hook()        // these tests start real MCP servers
 	goleak.VerifyTestMain(m)
 }

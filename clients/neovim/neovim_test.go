@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -155,8 +154,7 @@ func (w *world) runNvim(t *testing.T, nvim string, args ...string) map[string]an
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// Its own process group, so a timeout kills Neovim and the agentls it
 	// started together.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	testenv.OwnGroup(cmd)
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 

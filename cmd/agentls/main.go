@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/sandbox"
 )
 
@@ -42,7 +43,7 @@ model:  set ANTHROPIC_API_KEY, or OPENAI_API_KEY, or run Ollama on localhost
 
 func main() {
 	sandbox.Hook() // the launcher of confined commands: `agentls __agentls_confine ...` never returns
-	mcpSupervisorHook()
+	proc.Hook()    // the guard that ends process groups if agentls is killed: `agentls __agentls_guard` never returns
 	os.Exit(run(os.Args[1:]))
 }
 

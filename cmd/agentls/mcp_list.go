@@ -17,10 +17,6 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// mcpSupervisorHook runs the MCP server supervisor when agentls was started
-// as one (see mcp.SupervisorHook); main calls it before anything else.
-func mcpSupervisorHook() { agent.SupervisorHook() }
-
 // cmdMCPList connects every startable server of the config, as the editor
 // would, and prints one row per configured server with its tools and the
 // policy each call would get. Workspace-tier servers are never started here

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,20 +61,20 @@ func addTools(s *mcp.Server) {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "freeze", Description: "Stops the whole process (SIGSTOP): nothing answers any more."},
 		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
-			syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+			freezeSelf()
 			select {}
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "die", Description: "Kills its own process with SIGKILL mid-call."},
 		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "faultserver: dying mid-call")
-			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			killSelf()
 			select {}
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "close_stdout", Description: "Answers, then closes stdout 100 ms later and keeps running."},
 		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
 			go func() {
 				time.Sleep(100 * time.Millisecond)
-				syscall.Close(1)
+				closeStdoutFD()
 			}()
 			return text("closing stdout"), nil, nil
 		})

@@ -1,4 +1,6 @@
-package mcp
+//go:build unix
+
+package proc
 
 import (
 	"bufio"
@@ -6,40 +8,12 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 )
-
-// guardArg is the hidden first argument that turns this binary into the
-// process-group guard.
-const guardArg = "__agentls_mcp_guard"
-
-var hookInstalled atomic.Bool
-
-// SupervisorHook must be the first call in main (and in TestMain of any test
-// binary that starts servers). Started with the hidden guard argument, it
-// runs the guard and exits; otherwise it notes that this binary can act as
-// its own guard and returns at once.
-//
-// Why a guard: the parent-death signal reaches only our direct child, so
-// when agentls is killed with SIGKILL the grandchildren of a server started
-// through npx or a shell would live on. The guard is one small process per
-// agentls that outlives it by a moment: it learns every server's process
-// group through a pipe and, when the pipe ends because agentls is gone,
-// terminates those groups. Without the hook, servers are still spawned in
-// their own group with a parent-death signal, which covers everything but
-// grandchildren after a SIGKILL.
-func SupervisorHook() {
-	if len(os.Args) > 1 && os.Args[1] == guardArg {
-		os.Exit(runGuard())
-	}
-	hookInstalled.Store(true)
-}
 
 // guard is this process's connection to its guard process.
 var guard struct {
@@ -48,8 +22,8 @@ var guard struct {
 	cmd *exec.Cmd
 }
 
-// guardWatch registers a server's process group with the guard, starting the
-// guard on first use. It reports whether a guard is watching.
+// guardWatch registers a process group with the guard, starting the guard
+// on first use. It reports whether a guard is watching.
 func guardWatch(pgid int, grace time.Duration) bool {
 	if !hookInstalled.Load() {
 		return false
@@ -85,7 +59,7 @@ func startGuardLocked() error {
 	if err != nil {
 		return err
 	}
-	r, w, err := os.Pipe() // close-on-exec: servers never hold the guard's pipe open
+	r, w, err := os.Pipe() // close-on-exec: children never hold the guard's pipe open
 	if err != nil {
 		return err
 	}
@@ -96,9 +70,7 @@ func startGuardLocked() error {
 		// handler, or be handled before it read the groups we registered
 		// just before dying; both left a run_command's forks running.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
-	runtime.LockOSThread()
 	err = cmd.Start()
-	runtime.UnlockOSThread()
 	r.Close()
 	if err != nil {
 		w.Close()

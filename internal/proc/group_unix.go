@@ -1,0 +1,59 @@
+//go:build unix
+
+package proc
+
+import (
+	"os"
+	"syscall"
+)
+
+// sysGroup is the process group on Unix; its id is the leader's pid.
+type sysGroup struct {
+	pgid int
+}
+
+// startGate is the gated leader's script: read one line from fd 3, run the
+// command ("$@") only if it says go.
+const startGate = `read -r gate <&3 && [ "$gate" = go ] || exit 125; exec 3<&-; exec "$@"`
+
+func (g *Group) start(gated bool) error {
+	cmd := g.cmd
+	if cmd.Err != nil {
+		return cmd.Err
+	}
+	var gateW *os.File
+	if gated {
+		gateR, w, err := os.Pipe()
+		if err != nil {
+			return err
+		}
+		defer gateR.Close()
+		gateW = w
+		cmd.Args = append([]string{"/bin/sh", "-c", startGate, "sh", cmd.Path}, cmd.Args[1:]...)
+		cmd.Path = "/bin/sh"
+		cmd.ExtraFiles = append([]*os.File{gateR}, cmd.ExtraFiles...)
+	}
+	if err := startLeader(cmd); err != nil {
+		if gateW != nil {
+			gateW.Close()
+		}
+		return err
+	}
+	g.sys.pgid = cmd.Process.Pid
+	g.guarded = guardWatch(g.sys.pgid, g.grace)
+	if gateW != nil {
+		gateW.WriteString("go\n")
+		gateW.Close()
+	}
+	return nil
+}
+
+func (g *Group) terminate() { syscall.Kill(-g.sys.pgid, syscall.SIGTERM) }
+
+func (g *Group) kill() { syscall.Kill(-g.sys.pgid, syscall.SIGKILL) }
+
+func (g *Group) release() {
+	if g.guarded {
+		guardForget(g.sys.pgid)
+	}
+}
