@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/internal/proc"
 )
 
 // HTTPServer is a real MCP server listening on a loopback port.
@@ -60,27 +61,23 @@ func EverythingHTTP(t testing.TB, mode string) *HTTPServer {
 		cmd := exec.Command(node, script, mode)
 		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 		cmd.Stdout, cmd.Stderr = out, out
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-		if err := cmd.Start(); err != nil {
+		g, err := proc.Start(cmd, proc.Options{Grace: 3 * time.Second})
+		if err != nil {
 			t.Fatalf("starting server-everything %s: %v", mode, err)
 		}
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
 		stop := func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			select {
-			case <-exited:
-			case <-time.After(3 * time.Second):
-				syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-				<-exited
-			}
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			g.Stop(exited)
+			<-exited
+			g.Release()
 		}
 		deadline := time.After(20 * time.Second)
 		for up := false; !up; {
 			select {
 			case <-exited:
 				lastOut = out.String()
+				g.Release()
 				up = true
 			case <-deadline:
 				stop()
