@@ -91,7 +91,7 @@ func TestMCPDescriptionsAreCappedAndBadNamesNeverReachTheModel(t *testing.T) {
 
 func TestCloseCancelsRunningTasks(t *testing.T) {
 	f := newFixture(t, "anthropic", nil)
-	f.model.Script(modeltest.Turn{Text: "forever", Hang: true})
+	f.model.Script(modeltest.Turn{Text: "forever and ever", Hang: true}) // a word streams out once the next begins
 	ev := &events{}
 	started := make(chan struct{})
 	var once bool

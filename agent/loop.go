@@ -64,6 +64,8 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	}
 	res := r.execute(ctx, req)
 	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
+	// The result goes to fronts (agent/run, ACP, the CLI) as events do.
+	res.Text = trust.Redact(res.Text)
 	r.tr.end(res.StopReason, res.Error, r.usage)
 	usage := r.usage
 	r.emit(Event{Type: wire.EventDone, StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
@@ -142,12 +144,22 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		}
 		var streamed strings.Builder
 		send := func() (*model.Response, error) {
-			return provider.Stream(ctx, model.Request{
+			// The model may echo a secret a tool returned: its text is
+			// redacted like every event, a secret cut across two deltas
+			// included (the redactor holds back what could still be one).
+			var redact trust.StreamRedactor
+			resp, err := provider.Stream(ctx, model.Request{
 				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: tools, MaxTokens: c.cfg.Model.MaxTokens,
 			}, func(delta string) {
 				streamed.WriteString(delta)
-				r.emit(Event{Type: wire.EventText, Delta: delta})
+				if out := redact.Write(delta); out != "" {
+					r.emit(Event{Type: wire.EventText, Delta: out})
+				}
 			})
+			if out := redact.Flush(); out != "" {
+				r.emit(Event{Type: wire.EventText, Delta: out})
+			}
+			return resp, err
 		}
 		resp, err := send()
 		if err != nil && streamed.Len() == 0 && ctx.Err() == nil && IsContextLengthError(err) {

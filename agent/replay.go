@@ -42,7 +42,7 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 			case b.Type == "text" && m.Role == "user":
 				out = append(out, Event{Type: EventPrompt, Text: b.Text})
 			case b.Type == "text":
-				out = append(out, Event{Type: wire.EventText, Delta: b.Text})
+				out = append(out, Event{Type: wire.EventText, Delta: trust.Redact(b.Text)})
 			case b.Type == "tool_use":
 				calls[b.ID] = b.Name
 				out = append(out, Event{Type: wire.EventToolCall, ToolCallID: b.ID, Tool: b.Name, Title: b.Name,

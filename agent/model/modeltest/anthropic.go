@@ -82,7 +82,7 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 	}
 	if a.Text != "" || (a.Hang && len(a.calls) == 0) {
 		var ds []map[string]any
-		for _, p := range textDeltas(a.Text) {
+		for _, p := range a.textDeltas() {
 			ds = append(ds, map[string]any{"type": "text_delta", "text": p})
 		}
 		if len(ds) == 0 {

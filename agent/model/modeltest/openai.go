@@ -55,7 +55,7 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 		})
 	}
 	w.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil))
-	for i, p := range textDeltas(a.Text) {
+	for i, p := range a.textDeltas() {
 		w.event("", chunk(map[string]any{"content": p}, nil))
 		if a.Hang && i == 0 {
 			w.hang()

@@ -33,6 +33,10 @@ type Turn struct {
 	Delay        time.Duration // before the response starts
 	ChunkDelay   time.Duration // between SSE events
 	Hang         bool          // start streaming, then block until the client goes away
+	// Deltas, when set, is the assistant text streamed as exactly these
+	// pieces (leave Text empty: the text is their join), so a test can cut
+	// a word, say a token, where it likes.
+	Deltas []string
 
 	// StopReason overrides the stop reason, in Anthropic's terms ("end_turn",
 	// "tool_use", "max_tokens"); OpenAI gets the matching finish_reason.
@@ -271,6 +275,14 @@ type answer struct {
 	cache cacheUsage
 }
 
+// textDeltas are the pieces the answer's text streams as.
+func (a *answer) textDeltas() []string {
+	if len(a.Deltas) > 0 {
+		return a.Deltas
+	}
+	return textDeltas(a.Text)
+}
+
 // bill charges an answered request to the prompt cache and the totals.
 func (s *Server) bill(a *answer, format string, l linear) {
 	s.mu.Lock()
@@ -292,6 +304,9 @@ func (s *Server) bill(a *answer, format string, l linear) {
 
 func (s *Server) answer(t Turn, format string, reqSize int) answer {
 	a := answer{Turn: t}
+	if len(t.Deltas) > 0 {
+		a.Text = strings.Join(t.Deltas, "")
+	}
 	s.mu.Lock()
 	for _, c := range t.ToolCalls {
 		s.ids++
@@ -318,7 +333,7 @@ func (s *Server) answer(t Turn, format string, reqSize int) answer {
 		a.InputTokens = reqSize/4 + 1
 	}
 	if a.OutputTokens == 0 {
-		n := len(t.Text) + len(t.Thinking)
+		n := len(a.Text) + len(t.Thinking)
 		for _, c := range a.calls {
 			n += len(c.Name) + len(c.Input)
 		}
