@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // A workspace root that holds the user's whole home (or the whole disk)
