@@ -86,12 +86,19 @@ func TestRunRemoteServers(t *testing.T) {
 func TestRunRemoteProgressAndLogs(t *testing.T) {
 	everything := testenv.EverythingHTTP(t, "streamableHttp")
 	e := newRunEnv(t, "anthropic", `"ev__*" = "allow"`)
-	f, err := os.OpenFile(e.config, os.O_APPEND|os.O_WRONLY, 0)
+	// newRunEnv's config has an [mcp] table already: the log level goes in it.
+	cfg, err := os.ReadFile(e.config)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(f, "\n[mcp]\nlog_level = \"debug\"\n\n[mcp.servers.ev]\nurl = %q\n", everything.URL)
-	f.Close()
+	withLevel := strings.Replace(string(cfg), "[mcp]\n", "[mcp]\nlog_level = \"debug\"\n", 1)
+	if withLevel == string(cfg) {
+		t.Fatalf("newRunEnv's config has no [mcp] table:\n%s", cfg)
+	}
+	withLevel += fmt.Sprintf("\n[mcp.servers.ev]\nurl = %q\n", everything.URL)
+	if err := os.WriteFile(e.config, []byte(withLevel), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	e.model.Script(modeltest.Turn{Text: "Working.", ToolCalls: []modeltest.ToolCall{
 		{ID: "call_roots", Name: "ev__get-roots-list", Input: `{}`},
 		{ID: "call_log", Name: "ev__toggle-simulated-logging", Input: `{}`},

@@ -191,7 +191,11 @@ func TestRunExitCodes(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(testenv.Agentls(t), "run", "--config", cfg, "hello")
-		cmd.Dir = home
+		// A project folder under home (home itself is refused as a workspace).
+		cmd.Dir = filepath.Join(home, "proj")
+		if err := os.Mkdir(cmd.Dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
 		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_STATE_HOME=" + filepath.Join(home, "state")}
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
