@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check agentls has: gofmt, go vet, staticcheck, the Go tests under the race
+# Runs every check agentls has: gofmt, go mod tidy -diff, go vet (for every
+# release target), staticcheck, the Go tests under the race
 # detector (unit tests, real MCP servers, real editors end to end), the
 # official MCP conformance suite's client scenarios, the VS Code extension's
 # tests, and the extension in a real VS Code (code-server in chromium). Run
@@ -12,6 +13,10 @@ export AGENTLS_EDITORS=${AGENTLS_EDITORS:-$HOME/.cache/agentls-editors}
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [[ -n $unformatted ]]; then
   echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+# go.mod and go.sum must say what the code imports.
+if ! go mod tidy -diff; then
+  echo "go.mod/go.sum differ from what 'go mod tidy' writes (diff above): run go mod tidy"; exit 1
 fi
 go vet ./...
 # agentls builds wherever its users are: build and vet every release target
