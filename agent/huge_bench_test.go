@@ -117,3 +117,60 @@ func BenchmarkHugePrompt(b *testing.B) {
 	bench.ReportPair(b, "alloc-", "KB", float64(subjAlloc)/1024/ops, float64(baseAlloc)/1024/ops)
 	bench.ReportPair(b, "allocs-", "n", float64(subjN)/ops, float64(baseN)/ops)
 }
+
+// BenchmarkCancelHugePrompt is figure 16's cancel: a 50 MB prompt the model
+// can take (a 20M-token window), cancelled while agentls handles it (the
+// session has stored it; the transcript's redaction and the request are
+// under way), against the cancel of a task waiting on the model. What is
+// measured is Cancel to the task's end: agent/cancel takes effect at once.
+func BenchmarkCancelHugePrompt(b *testing.B) {
+	m := modeltest.New(b)
+	cfg := testConfig(m.URL(), "anthropic")
+	cfg.Model.ContextWindow = 20_000_000
+	prov, err := model.New(cfg.Model, func(string) string { return "bench" })
+	if err != nil {
+		b.Fatal(err)
+	}
+	root := b.TempDir()
+	core, err := New(Options{Config: cfg, Provider: prov, StateDir: b.TempDir(), Root: root})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer core.Close()
+	ws := DiskWorkspace(root)
+	var line strings.Builder
+	for i := 0; line.Len() < 50<<20; i++ {
+		if i%10 == 0 {
+			line.WriteString("request ok api_key=abcdef0123456789 user=alice\n")
+		} else {
+			line.WriteString("GET /index.html 200 1534 bytes in 3 ms from 10.0.0.1\n")
+		}
+	}
+	prompt := "Summarize this log\n" + line.String()
+	cancelAfter := func(p string, ready func(*Task) bool) time.Duration {
+		m.Script(modeltest.Turn{Hang: true})
+		task := core.Start(RunRequest{Prompt: p}, TaskIO{Workspace: ws})
+		for !ready(task) {
+			time.Sleep(time.Millisecond)
+		}
+		t0 := time.Now()
+		core.Cancel(task.ID)
+		<-task.Done()
+		d := time.Since(t0)
+		if r := task.Result(); r.StopReason != "cancelled" {
+			b.Fatalf("result = %+v", r)
+		}
+		return d
+	}
+	stored := func(t *Task) bool {
+		st, err := os.Stat(core.sessions.path(t.SessionID))
+		return err == nil && st.Size() > 50<<20
+	}
+	var subj, base []time.Duration
+	for b.Loop() {
+		subj = append(subj, cancelAfter(prompt, stored))
+		n := len(m.Requests())
+		base = append(base, cancelAfter("hello", func(t *Task) bool { return len(m.Requests()) > n }))
+	}
+	bench.ReportDurations(b, "cancel-", subj, base)
+}

@@ -109,6 +109,12 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		return fail("%v", err)
 	}
 	r.tr.prompt(ctx, r.task.ID, req.Prompt)
+	if ctx.Err() != nil {
+		// Cancelled while a big prompt was stored or redacted: end now,
+		// not after encoding it into a request. The prompt stays in the
+		// session, as any turn's prompt does.
+		return Result{StopReason: wire.StopCancelled}
+	}
 	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot, secrets: c.secrets, policy: c.policy}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.hideEnv = []string{c.cfg.Model.APIKeyEnv}

@@ -48,7 +48,7 @@ if [ "$quick" = 1 ]; then
 	run ./agent 'ParallelCalls|CompactionTurn' 3x
 	run ./internal/sandbox 'ConfinedSpawn' 30x
 	run ./mcp 'ConfinedConnect' 3x
-	run ./agent 'SessionsList$|HugePrompt' 5x
+	run ./agent '^Benchmark(SessionsList|HugePrompt|CancelHugePrompt)$' 3x
 	run ./trust 'Redact50MB' 1x
 else
 	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
@@ -65,7 +65,8 @@ else
 	run ./agent 'ParallelCalls|CompactionTurn' 15x
 	run ./internal/sandbox 'ConfinedSpawn' 200x
 	run ./mcp 'ConfinedConnect' 8x
-	run ./agent 'SessionsList|HugePrompt' 20x
+	run ./agent '^Benchmark(SessionsList|SessionsListRebuild|HugePrompt)$' 20x
+	run ./agent 'CancelHugePrompt' 5x
 	run ./trust 'Redact50MB' 5x
 fi
 

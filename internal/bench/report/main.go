@@ -117,6 +117,8 @@ func title(bench, prefix string) string {
 			return "16. allocations for a 50 MB prompt through agent/run until refused vs a blank prompt"
 		}
 		return "16. a 50 MB prompt through agent/run until refused (larger than the window) vs a blank prompt"
+	case "CancelHugePrompt":
+		return "16. agent/cancel while a 50 MB prompt is handled (stored, being redacted) until the task ends, vs cancelling a task that waits on the model"
 	case "Redact50MB":
 		return "17. redacting 50 MB of log text (a secret every tenth line) vs copying it"
 	case "SchemaTokens":
@@ -162,6 +164,8 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(ratio <= 2, "ratio ≤ 2 (time does not grow with the prompt)")
 	case bench == "HugePrompt" && prefix == "alloc-":
 		return verdict(v < 1024, "< 1024 KB (the prompt is never copied)")
+	case bench == "CancelHugePrompt" && prefix == "cancel-":
+		return verdict(v < 50000, "< 50 ms")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":
