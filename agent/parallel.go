@@ -22,7 +22,7 @@ const maxParallel = 8
 // before reading a file that holds secrets (readMayAsk).
 var parallelBuiltins = map[string]bool{
 	"read_file": true, "list_directory": true, "find_files": true, "search_text": true,
-	"list_mcp_resources": true, searchToolName: true,
+	searchToolName: true,
 }
 
 // parallelSafe says whether a call may run beside others: it can neither

@@ -10,10 +10,11 @@ import (
 )
 
 // TestResourceReadsFollowTheServerPolicy is red-team finding 7: under
-// "vault__*" = "deny", read_mcp_resource returned the resource. A resource
-// read is decided like a call of one of the server's tools (as the name
-// vault__resources:read): deny refuses without asking, no rule asks with a
-// card, allow reads. A denied server's resources are not listed either.
+// "vault__*" = "deny", read_mcp_resource returned the resource. Reading and
+// listing a server's resources are decided like calls of its tools (as the
+// names vault__resources:read and vault__resources:list): deny refuses
+// without asking (a denied server is not listed), no rule asks with a card,
+// allow goes ahead.
 // The server is the real faultserver; its fault://text reads "hello resource".
 func TestResourceReadsFollowTheServerPolicy(t *testing.T) {
 	bin := testenv.GoBinary(t, "./internal/faultserver")
@@ -36,10 +37,11 @@ func TestResourceReadsFollowTheServerPolicy(t *testing.T) {
 		listed   bool
 	}{
 		{"deny refuses without a card", []config.PolicyRule{allowRule("vault__*", "deny")}, "allow_once", 0, "denied by policy", false},
-		{"no rule asks; a denied card refuses", nil, "reject_once", 1, "denied by the user", true},
-		{"no rule asks; an allowed card reads", nil, "allow_once", 1, "hello resource", true},
+		{"no rule asks; denied cards refuse", nil, "reject_once", 2, "denied by the user", false},
+		{"no rule asks; allowed cards read and list", nil, "allow_once", 2, "hello resource", true},
 		{"allow reads without a card", []config.PolicyRule{allowRule("vault__*", "allow")}, "reject_once", 0, "hello resource", true},
-		{"an allow of a tool does not allow resources", []config.PolicyRule{allowRule("vault__echo", "allow")}, "reject_once", 1, "denied by the user", true},
+		{"an allow of a tool does not allow resources", []config.PolicyRule{allowRule("vault__echo", "allow")}, "reject_once", 2, "denied by the user", false},
+		{"reads and listing have their own names", []config.PolicyRule{allowRule("vault__resources:list", "allow"), allowRule("vault__resources:read", "deny")}, "allow_once", 0, "denied by policy", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t, "anthropic", vault(tc.rules...))
@@ -65,9 +67,13 @@ func TestResourceReadsFollowTheServerPolicy(t *testing.T) {
 			if len(asked) != tc.cards {
 				t.Fatalf("%d cards, want %d: %+v", len(asked), tc.cards, asked)
 			}
-			for _, a := range asked {
-				if a.Kind != "mcp_call" || a.Server != "vault" || !strings.Contains(a.Title+a.Detail, "fault://text") {
-					t.Errorf("card = %+v, want an mcp_call card of vault naming the URI", a)
+			for i, a := range asked {
+				want := []string{"resources/read", "fault://text"}
+				if i == 1 {
+					want = []string{"resources/list", "vault"}
+				}
+				if a.Kind != "mcp_call" || a.Server != "vault" || a.Tool != want[0] || !strings.Contains(a.Title+a.Detail, want[1]) {
+					t.Errorf("card %d = %+v, want an mcp_call card of vault for %s naming %s", i, a, want[0], want[1])
 				}
 				for _, o := range a.Options {
 					if o.Kind == "allow_always" {

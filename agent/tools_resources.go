@@ -20,7 +20,7 @@ func init() {
 	register(builtin{
 		def: toolDef("list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type; resource templates (RFC 6570, like file:///{path}) show as \"template URI\": fill one in and read the result with read_mcp_resource.",
 			nil, map[string]string{"server": str("only this server's resources (optional)")}),
-		run: listResources, timeout: resourceTimeout,
+		run: listResources, timeout: resourceTimeout, gated: true,
 	})
 	register(builtin{
 		def: toolDef("read_mcp_resource", "Read one resource of an MCP server by URI. Text comes back as is; binary content is saved to a temporary file whose path is returned.",
@@ -43,15 +43,46 @@ func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 		return "no MCP servers are configured", nil
 	}
 	var hidden []string
-	rs, err := env.reg.Resources(ctx, func(server string) bool {
-		if a.Server != "" && server != a.Server {
-			return false
+	rs, err := env.reg.Resources(ctx, func(servers []string) []string {
+		// Listing follows each server's policy as reading does: deny
+		// leaves the server out, ask puts one card for all of them.
+		var keep, ask []string
+		for _, server := range servers {
+			if a.Server != "" && server != a.Server {
+				continue
+			}
+			switch d := env.resourceDecision(server, "list"); d.Action {
+			case trust.Deny:
+				hidden = append(hidden, server+" ("+d.Reason+")")
+			case trust.Allow:
+				keep = append(keep, server)
+			default:
+				ask = append(ask, server)
+			}
 		}
-		if d := env.resourceDecision(server); d.Action == trust.Deny {
-			hidden = append(hidden, server+" ("+d.Reason+")")
-			return false
+		if len(ask) == 0 {
+			if env.running != nil {
+				env.running()
+			}
+			return keep
 		}
-		return true
+		var detail []string
+		for _, server := range ask {
+			detail = append(detail, trust.Visible(server)+" · resources/list")
+		}
+		card := Approval{Kind: wire.ApprovalMCPCall, Title: "List the resources of " + visibleList(ask) + "?",
+			Detail: strings.Join(detail, "\n"), Tool: "resources/list", Arguments: json.RawMessage(`{}`),
+			Options: []ApprovalOption{allowOnce, rejectOnce}}
+		if len(ask) == 1 {
+			card.Server = ask[0]
+		}
+		if err := env.gate(ctx, trust.Decision{Action: trust.Ask}, card); err != nil {
+			for _, server := range ask {
+				hidden = append(hidden, server+" (listing them was not allowed)")
+			}
+			return keep
+		}
+		return append(keep, ask...)
 	})
 	if err != nil {
 		return "", fmt.Errorf("list_mcp_resources: %w", err)
@@ -84,19 +115,32 @@ func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 	return b.String(), nil
 }
 
-// resourcePolicyName is the name [mcp.policy] decides a resource read of
-// server by: one of the server's own names, so "server__*" and "*" cover it,
-// with a ':' no tool name has, so no tool's rule or "always allow" does.
-func resourcePolicyName(server string) string { return server + "__resources:read" }
+// resourcePolicyName is the name [mcp.policy] decides listing ("list") or
+// reading ("read") server's resources by: one of the server's own names, so
+// "server__*" and "*" cover it, with a ':' no tool name has, so no tool's
+// rule or "always allow" does.
+func resourcePolicyName(server, op string) string { return server + "__resources:" + op }
 
-// resourceDecision is the policy's decision for reading server's resources:
-// the same rules as a call of one of its tools.
-func (env *toolEnv) resourceDecision(server string) trust.Decision {
+// resourceDecision is the policy's decision for listing or reading server's
+// resources: the same rules as a call of one of its tools.
+func (env *toolEnv) resourceDecision(server, op string) trust.Decision {
 	var p *trust.Policy
 	if env.policy != nil {
 		p = env.policy()
 	}
-	return p.ClassifyCall(trust.ToolInfo{Name: resourcePolicyName(server), Server: server})
+	return p.ClassifyCall(trust.ToolInfo{Name: resourcePolicyName(server, op), Server: server})
+}
+
+// visibleList names servers for a card title: "a", "a and b", "a, b and c".
+func visibleList(names []string) string {
+	v := make([]string, len(names))
+	for i, n := range names {
+		v[i] = trust.Visible(n)
+	}
+	if len(v) == 1 {
+		return v[0]
+	}
+	return strings.Join(v[:len(v)-1], ", ") + " and " + v[len(v)-1]
 }
 
 func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
@@ -118,7 +162,7 @@ func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string
 	// not offered: a resource has no definition to bind it to; a rule is.
 	name := a.Server + " · resources/read"
 	args, _ := json.Marshal(map[string]string{"uri": a.URI})
-	if err := env.gate(ctx, env.resourceDecision(a.Server), Approval{
+	if err := env.gate(ctx, env.resourceDecision(a.Server, "read"), Approval{
 		Kind: wire.ApprovalMCPCall, Title: "Read " + trust.Visible(a.URI) + " from " + trust.Visible(a.Server) + "?",
 		Detail: trust.Visible(name) + "\n" + trust.VisibleText(indentJSON(args)),
 		Server: a.Server, Tool: "resources/read", Arguments: args,

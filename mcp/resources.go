@@ -14,10 +14,11 @@ import (
 )
 
 // Resources lists the resources of every connected server that has any and
-// that keep accepts (nil: all; a server keep refuses is never asked), in
-// parallel, each within its list timeout. Servers that fail are named in the
-// error; the resources of the others are still returned.
-func (r *Registry) Resources(ctx context.Context, keep func(server string) bool) ([]Resource, error) {
+// that keep lets through, in parallel, each within its list timeout. keep
+// (nil: all) gets the names of those servers at once, before any is asked,
+// and returns the ones to ask. Servers that fail are named in the error; the
+// resources of the others are still returned.
+func (r *Registry) Resources(ctx context.Context, keep func(servers []string) []string) ([]Resource, error) {
 	type target struct {
 		name    string
 		c       *conn
@@ -32,8 +33,13 @@ func (r *Registry) Resources(ctx context.Context, keep func(server string) bool)
 		}
 	}
 	r.mu.Unlock()
-	if keep != nil { // outside the lock: keep may read the trust store
-		targets = slices.DeleteFunc(targets, func(t target) bool { return !keep(t.name) })
+	if keep != nil { // outside the lock: keep may read the trust store, or ask the user
+		names := make([]string, len(targets))
+		for i, t := range targets {
+			names[i] = t.name
+		}
+		kept := keep(names)
+		targets = slices.DeleteFunc(targets, func(t target) bool { return !slices.Contains(kept, t.name) })
 	}
 	var (
 		mu   sync.Mutex
