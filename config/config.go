@@ -203,10 +203,14 @@ type PolicyRule struct {
 
 // Config is the merged result of loading both tiers.
 type Config struct {
-	Model          Model
-	Agent          Agent
-	MCP            MCP
-	Diagnostics    []Diagnostic
+	Model       Model
+	Agent       Agent
+	MCP         MCP
+	Diagnostics []Diagnostic
+	// Unusable are the diagnostics of files that exist but could not be
+	// read or are not valid TOML: nothing from them was used (each is in
+	// Diagnostics too). A command line command stops on them.
+	Unusable       []Diagnostic
 	UserFile       string   // the user file that was read ("" if none existed)
 	WorkspaceFiles []string // workspace files that were read
 }

@@ -139,11 +139,13 @@ func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, rea
 		return nil, false
 	}
 	if err != nil {
-		l.cfg.Diagnostics = append(l.cfg.Diagnostics, Diagnostic{
+		d := Diagnostic{
 			Source:   Source{File: path},
 			Message:  fmt.Sprintf("cannot read config file: %v (nothing from it was used)", err),
 			Severity: SeverityError,
-		})
+		}
+		l.cfg.Diagnostics = append(l.cfg.Diagnostics, d)
+		l.cfg.Unusable = append(l.cfg.Unusable, d)
 		return nil, false
 	}
 	data := map[string]any{}
@@ -159,6 +161,7 @@ func (l *loader) read(path string, origin Origin, root string) (f *tomlFile, rea
 			d.Message = fmt.Sprintf("invalid TOML: %s (nothing from this file was used)", pe.Message)
 		}
 		l.cfg.Diagnostics = append(l.cfg.Diagnostics, d)
+		l.cfg.Unusable = append(l.cfg.Unusable, d)
 		return nil, true
 	}
 	return &tomlFile{path: path, origin: origin, root: root, data: data, lines: locateKeys(b)}, true

@@ -26,16 +26,21 @@ func cmdACP(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls acp: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
+	// The user's config must be usable before the editor is served; a
+	// project's own file is read per session and reported there.
+	userPath := *configPath
+	if userPath == "" {
+		userPath = config.UserPath()
+	}
+	if configUnusable("acp", config.Load(userPath, nil)) {
+		return 1
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, format+"\n", a...) }
 	// The editor dying ends agentls even when stdin stays open.
 	ctx, unwatch := watchParent(ctx, logf)
 	defer unwatch()
-	userPath := *configPath
-	if userPath == "" {
-		userPath = config.UserPath()
-	}
 	a := acp.New(acp.Options{Version: version, Logf: logf, Open: func(cwd string, editor []config.EditorServer) (*agent.Core, func(), error) {
 		return openCore(ctx, userPath, cwd, editor, logf)
 	}})

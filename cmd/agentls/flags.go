@@ -9,6 +9,18 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
+// configUnusable prints, for command cmd, why each config file that exists
+// could not be used (unreadable, or not valid TOML) and reports whether
+// there was one. A command does not go on without the config it was given:
+// it would run with defaults the user did not choose (no servers, another
+// model) and a script or an editor's health check would read success.
+func configUnusable(cmd string, cfg *config.Config) bool {
+	for _, d := range cfg.Unusable {
+		fmt.Fprintf(os.Stderr, "agentls %s: config: %s\n", cmd, d)
+	}
+	return len(cfg.Unusable) > 0
+}
+
 // parseConfigWorkspace adds --config and --workspace to fs (which may hold
 // other flags), parses args and resolves both: the user config path
 // (defaulting as the editor does) and the workspace folder made absolute.

@@ -21,7 +21,8 @@ import (
 // would, and prints one row per configured server with its tools and the
 // policy each call would get. Workspace-tier servers are never started here
 // unless their exact command was approved. Exit 0 once listed, even when
-// servers failed (the list says why); 2 on usage errors.
+// servers failed (the list says why); 1 when a config file cannot be read or
+// is not valid TOML; 2 on usage errors.
 func cmdMCPList(args []string) int {
 	fs := flag.NewFlagSet("mcp list", flag.ContinueOnError)
 	fs.SetOutput(os.Stderr)
@@ -32,6 +33,9 @@ func cmdMCPList(args []string) int {
 	}
 
 	cfg := config.Load(configPath, []string{workspace})
+	if configUnusable("mcp list", cfg) {
+		return 1
+	}
 	for _, d := range cfg.Diagnostics {
 		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
 	}

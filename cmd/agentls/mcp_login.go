@@ -42,6 +42,9 @@ func remoteServer(cmd string, args []string) (s config.Server, stateDir string, 
 		return s, "", 1
 	}
 	cfg := config.Load(config.UserPath(), []string{root})
+	if configUnusable("mcp "+cmd, cfg) {
+		return s, "", 1
+	}
 	for _, c := range cfg.MCP.Servers {
 		if c.Name != names[0] {
 			continue

@@ -49,6 +49,9 @@ func cmdMCPTrust(args []string) int {
 		userPath = config.UserPath()
 	}
 	cfg := config.Load(userPath, []string{root})
+	if configUnusable("mcp trust", cfg) {
+		return 1
+	}
 
 	srv, ok := findServer(cfg, name)
 	if !ok {

@@ -56,6 +56,9 @@ func cmdRun(args []string) int {
 		*configPath = config.UserPath()
 	}
 	cfg := config.Load(*configPath, []string{root})
+	if configUnusable("run", cfg) {
+		return 1
+	}
 	for _, d := range cfg.Diagnostics {
 		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
 	}

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/server"
 )
 
@@ -37,6 +38,16 @@ func cmdServe(args []string) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "agentls serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	// The user's config must be usable before the editor is served; a
+	// workspace's own file is read later, per folder, and reported in the
+	// editor, so a repository cannot keep agentls from starting.
+	userPath := *configPath
+	if userPath == "" {
+		userPath = config.UserPath()
+	}
+	if configUnusable("serve", config.Load(userPath, nil)) {
+		return 1
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
