@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 )
 
@@ -17,13 +18,15 @@ const parentPoll = 500 * time.Millisecond
 // of input alone does not end agentls; PR_SET_PDEATHSIG cannot help either,
 // since the editor, not agentls, starts this process. When the parent dies
 // the process is re-parented, so its parent pid changes: Linux watches the
-// parent through a pidfd (told at once), elsewhere (and on kernels before
-// 5.3) getppid is polled. A process whose parent is already init (pid 1)
-// cannot tell, and is not watched.
+// parent through a pidfd (told at once), other Unix systems (and kernels
+// before 5.3) poll getppid. A process whose parent is already init (pid 1)
+// cannot tell, and is not watched; neither is one on Windows.
 func watchParent(ctx context.Context, logf func(string, ...any)) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	ppid := os.Getppid()
-	if ppid <= 1 {
+	// Windows keeps a dead parent's pid: there is nothing to poll, and only
+	// the end of input ends agentls.
+	if ppid <= 1 || runtime.GOOS == "windows" {
 		return ctx, cancel
 	}
 	gone := func(how string) {
