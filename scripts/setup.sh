@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 echo "== Go modules and the agentls binary"
 go mod download
-go install ./cmd/agentls
+go install ./cmd/agentls ./cmd/agentls-sandbox   # agentls and its launcher of confined programs, side by side
 go install honnef.co/go/tools/cmd/staticcheck@v0.7.0   # release 2026.1; the linter scripts/test.sh runs
 echo "   installed $(command -v agentls || echo "$(go env GOPATH)/bin/agentls (add $(go env GOPATH)/bin to PATH)")"
 

@@ -236,6 +236,13 @@ func (d *doctor) confinement(cfg *config.Config) {
 	s := sandbox.Supported()
 	d.printf("\nConfinement\n")
 	d.printf("  kernel            %s\n", s)
+	if s.Filesystem {
+		if l, err := sandbox.Launcher(); err != nil {
+			d.printf("  launcher          %v\n", err)
+		} else {
+			d.printf("  launcher          %s\n", l)
+		}
+	}
 	auto := "off (every command asks)"
 	if cfg.Agent.Autopilot {
 		auto = "on"

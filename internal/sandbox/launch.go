@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync/atomic"
 )
 
@@ -52,9 +53,9 @@ func Wrap(p Policy, path string, argv []string) (exe string, args []string, err 
 	if err != nil {
 		return "", nil, fmt.Errorf("sandbox: encode policy: %w", err)
 	}
-	exe, err = os.Executable()
+	exe, err = launcher()
 	if err != nil {
-		return "", nil, fmt.Errorf("sandbox: find the launcher: %w", err)
+		return "", nil, err
 	}
 	return exe, append([]string{exe, launcherArg, string(enc), path}, argv...), nil
 }
@@ -65,10 +66,15 @@ func runLauncher(args []string) int {
 		fmt.Fprintln(os.Stderr, "agentls: confine: usage: "+launcherArg+" POLICY PATH ARGV0 [ARGS...]")
 		return 2
 	}
+	// A field this launcher does not know is refused, not ignored: a
+	// launcher older than the agentls that started it never confines less
+	// than the policy says.
 	var p Policy
-	if err := json.Unmarshal([]byte(args[0]), &p); err != nil {
+	dec := json.NewDecoder(strings.NewReader(args[0]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
 		fmt.Fprintf(os.Stderr, "agentls: confine: bad policy: %v\n", err)
-		return 2
+		return launcherFailed
 	}
 	err := confineAndExec(p, args[1], args[2:])
 	// Reached only when confinement or exec failed.

@@ -96,6 +96,8 @@ var (
 )
 
 // Agentls builds cmd/agentls once per test process and returns the binary.
+// Its launcher of confined programs, cmd/agentls-sandbox, is built in the
+// same go build beside it, where agentls finds it (see [SandboxLauncher]).
 func Agentls(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -103,14 +105,22 @@ func Agentls(t testing.TB) string {
 		if buildErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(buildDir, "agentls"), "./cmd/agentls")
+		cmd := exec.Command("go", "build", "-o", buildDir+string(filepath.Separator), "./cmd/agentls", "./cmd/agentls-sandbox")
 		cmd.Dir = RepoRoot()
 		buildOut, buildErr = cmd.CombinedOutput()
 	})
 	if buildErr != nil {
-		t.Fatalf("go build ./cmd/agentls: %v\n%s", buildErr, buildOut)
+		t.Fatalf("go build ./cmd/agentls ./cmd/agentls-sandbox: %v\n%s", buildErr, buildOut)
 	}
 	return filepath.Join(buildDir, "agentls")
+}
+
+// SandboxLauncher returns the agentls-sandbox built beside [Agentls]'s
+// binary: the launcher a test binary passes to sandbox.UseLauncher to
+// confine programs the way the installed agentls does.
+func SandboxLauncher(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(filepath.Dir(Agentls(t)), "agentls-sandbox")
 }
 
 // GoBinary builds a main package of this module (e.g. "./internal/faultserver")
