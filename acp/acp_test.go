@@ -292,3 +292,38 @@ func TestNothingOutlivesStdin(t *testing.T) {
 	}
 	testenv.WaitNoProcesses(t, marker, 10*time.Second)
 }
+
+// A session that loading has to repair (a torn line set aside) replays
+// through session/load with agentls's note first, naming the side file, and
+// the intact turns after it.
+func TestLoadSaysWhatTheRepairSetAside(t *testing.T) {
+	w := newWorld(t, "")
+	w.model.Script(modeltest.Turn{Text: "first answer"}, modeltest.Turn{Text: "second answer"})
+	first := w.run(plan{Steps: []step{{Op: "initialize"}, {Op: "new", Cwd: w.root}, {Op: "prompt", Text: "one"}, {Op: "prompt", Text: "two"}}})
+	var ns newSessionResponse
+	json.Unmarshal(first.Steps[1].Result, &ns)
+	files, _ := filepath.Glob(filepath.Join(w.state, "agentls", "sessions", "*", ns.SessionID+".jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session file of %s: %v", ns.SessionID, files)
+	}
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	torn := strings.Join(lines[:2], "") + `{"role":"user","content":[{"ty` + "\n" + strings.Join(lines[2:], "")
+	if err := os.WriteFile(files[0], []byte(torn), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second := w.run(plan{Steps: []step{{Op: "initialize"}, {Op: "load", Cwd: w.root, SessionID: ns.SessionID}}})
+	if second.Steps[1].Error != nil {
+		t.Fatalf("session/load: %+v", second.Steps[1].Error)
+	}
+	text := second.text()
+	if !strings.HasPrefix(text, "[agentls: session "+ns.SessionID+": set aside 1 line(s)") || !strings.Contains(text, files[0]+".set-aside") {
+		t.Errorf("replayed text = %q, want the repair note first, naming the side file", text)
+	}
+	if !strings.HasSuffix(text, "first answersecond answer") {
+		t.Errorf("replayed text = %q, want both answers after the note", text)
+	}
+}
