@@ -188,7 +188,7 @@ func BenchmarkParallelConnect(b *testing.B) {
 // BenchmarkConfinedConnect is figure 2 with confined servers: 10 fault
 // servers with a 300 ms handshake as a repository's servers (workspace
 // tier, confined by the kernel by default: each starts through the
-// sandbox launcher, gets its state folder made and its policy applied)
+// agentls-sandbox launcher, gets its state folder made and its policy applied)
 // against the same 10 as the user's own (unconfined), connected by the
 // registry until nothing is connecting. Goal: ratio ≤ 1.2.
 func BenchmarkConfinedConnect(b *testing.B) {
@@ -196,6 +196,12 @@ func BenchmarkConfinedConnect(b *testing.B) {
 		testenv.Missing(b, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
 	}
 	b.Setenv("XDG_STATE_HOME", b.TempDir())
+	// The launcher the installed agentls starts (this test binary has
+	// none beside it; re-executing it would measure the test binary).
+	if err := sandbox.UseLauncher(testenv.SandboxLauncher(b)); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { sandbox.UseLauncher("") })
 	bin := testenv.GoBinary(b, "./internal/faultserver")
 	ws := b.TempDir()
 	connect := func(origin config.Origin) time.Duration {

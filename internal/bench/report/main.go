@@ -101,10 +101,15 @@ func title(bench, prefix string) string {
 	case "ConfinedConnect":
 		return fmt.Sprintf("14. parallel connect, %s repository servers confined by the kernel vs the same unconfined (300 ms handshake)", param("servers"))
 	case "ConfinedSpawn":
-		if prefix == "cpu-" {
-			return fmt.Sprintf("14. CPU time of a spawn confined by the kernel (agentls launcher) vs unconfined, %s", param("cmd"))
+		cmd, via, _ := strings.Cut(param("cmd"), ",launcher=")
+		launcher := "agentls-sandbox launcher"
+		if via != "" {
+			launcher = "fallback: " + via + " re-executed as the launcher"
 		}
-		return fmt.Sprintf("14. spawn of a command confined by the kernel (agentls launcher) vs unconfined, %s to its exit", param("cmd"))
+		if prefix == "cpu-" {
+			return fmt.Sprintf("14. CPU time of a spawn confined by the kernel (%s) vs unconfined, %s", launcher, cmd)
+		}
+		return fmt.Sprintf("14. spawn of a command confined by the kernel (%s) vs unconfined, %s to its exit", launcher, cmd)
 	case "SessionsList":
 		return "15. agent/sessions, a workspace whose session is 50 MB vs one of 4 short turns (from the index)"
 	case "SessionsListRebuild":

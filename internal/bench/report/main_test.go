@@ -37,7 +37,7 @@ func TestReportLines(t *testing.T) {
 		"5. event latency p99, SSE delta to agent/event, vs direct SSE reader: 971 µs (baseline: 43.1 µs, ratio: 22.52)\n",
 		"6. peak RSS of agentls serve idle vs bare Go process: 31.6 MB (baseline: 8.40 MB, ratio: 3.76); goal < 30 MB: MISSED\n",
 		"(EventLatency/deltas: 500 deltas)",
-		"14. spawn of a command confined by the kernel (agentls launcher) vs unconfined, git-status to its exit: 5000 µs (baseline: 4000 µs, ratio: 1.25), 1000 µs added; goal ratio ≤ 1.2: MISSED\n",
+		"14. spawn of a command confined by the kernel (agentls-sandbox launcher) vs unconfined, git-status to its exit: 5000 µs (baseline: 4000 µs, ratio: 1.25), 1000 µs added; goal ratio ≤ 1.2: MISSED\n",
 		"14. parallel connect, 10 repository servers confined by the kernel vs the same unconfined (300 ms handshake): 340 ms (baseline: 330 ms, ratio: 1.03); goal ratio ≤ 1.2: met\n",
 		"8. scaling, parallel connect (ms per server beyond the first): 5.74 at 10 servers, 14.7 at 100 servers: worse than linear\n",
 		"8. scaling, agent loop over history (µs added per turn): 500 at 1 turns, 900 at 10 turns, 227 at 200 turns: better than linear (judged from 10 turns)\n",
