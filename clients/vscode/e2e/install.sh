@@ -11,8 +11,12 @@ cd "$(dirname "$0")"
 need_apt=()
 command -v chromium >/dev/null || need_apt+=(chromium)
 command -v rg >/dev/null || need_apt+=(ripgrep)
-# VS Code's native modules are built here: kerberos needs the GSSAPI headers.
+# VS Code's native modules are built here: kerberos needs the GSSAPI headers,
+# every module a compiler, make and python3 (node-gyp).
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+command -v g++ >/dev/null || need_apt+=(g++)
+command -v make >/dev/null || need_apt+=(make)
+command -v python3 >/dev/null || need_apt+=(python3)
 if ((${#need_apt[@]})); then
   if [[ $(id -u) != 0 ]]; then
     echo "e2e/install.sh: please install ${need_apt[*]} (sudo apt-get install ${need_apt[*]})" >&2
@@ -45,6 +49,21 @@ case $(uname -m) in
   *) echo "e2e/install.sh: no ripgrep target for $(uname -m)" >&2; exit 1 ;;
 esac
 tar -czf "$cache/ripgrep-v13.0.0-10-$target.tar.gz" -C "$cache/rg" rg
+
+# node-gyp builds against the installed Node's headers (Debian's nodejs
+# ships them in /usr/include/node), never headers fetched from nodejs.org,
+# which a machine limited to the registries cannot reach. argon2's prebuilt
+# binary comes from GitHub, so it is built here too.
+nodedir=$(dirname "$(dirname "$(command -v node)")")
+if [[ ! -f $nodedir/include/node/node.h ]]; then
+  if [[ -f /usr/include/node/node.h ]]; then
+    nodedir=/usr
+  else
+    echo "e2e/install.sh: no Node.js headers in $nodedir/include/node or /usr/include/node (Debian: apt-get install libnode-dev)" >&2
+    exit 1
+  fi
+fi
+export npm_config_nodedir=$nodedir
 
 # As root, npm runs code-server's postinstall (which builds VS Code's native
 # modules) only with unsafe_perm.
