@@ -69,43 +69,27 @@ func lookPath(command string, env []string, cwd string) (string, error) {
 	if command == "" {
 		return "", errors.New("command is empty: set command to the program to run")
 	}
-	if strings.Contains(command, "/") {
+	if strings.ContainsAny(command, pathSeparators) {
 		p := command
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cwd, p)
 		}
-		if err := isExecutable(p); err != nil {
+		found, err := executable(p, env)
+		if err != nil {
 			return "", fmt.Errorf("command %q: %w", command, err)
 		}
-		return p, nil
+		return found, nil
 	}
-	path := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
+	path := envPath(env)
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
 			continue
 		}
-		p := filepath.Join(dir, command)
-		if isExecutable(p) == nil {
-			return p, nil
+		if found, err := executable(filepath.Join(dir, command), env); err == nil {
+			return found, nil
 		}
 	}
 	return "", fmt.Errorf("command %q not found in $PATH (%s): install it or give its absolute path", command, path)
-}
-
-func isExecutable(p string) error {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return err
-	}
-	if fi.IsDir() || fi.Mode()&0o111 == 0 {
-		return fmt.Errorf("%s is not an executable file", p)
-	}
-	return nil
 }
 
 // process is one spawned server: its pipes, its stderr tail and its end.
