@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
-	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // loginWait is how long `agentls mcp login` waits for the browser.
@@ -68,8 +66,6 @@ func remoteServer(cmd string, args []string) (s config.Server, stateDir string, 
 	return s, "", 2
 }
 
-func tokenStorePath(stateDir string) string { return filepath.Join(stateDir, "oauth-tokens.json") }
-
 // cmdMCPLogin authorizes agentls with a remote server's authorization
 // server (OAuth 2.1 with PKCE: discovery, dynamic client registration or
 // the configured client) and stores the token (0600). The browser step is
@@ -80,40 +76,30 @@ func cmdMCPLogin(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	store := trust.OpenStore(filepath.Join(stateDir, "trust.json"))
-	tokens := mcp.OpenTokenStore(tokenStorePath(stateDir))
 	s.ConnectTimeout = max(s.ConnectTimeout, loginWait)
-	opts := agent.RegistryOptions(&config.Config{MCP: config.MCP{LogLevel: config.DefaultMCPLogLevel}}, store)
-	opts.Tokens = tokens
-	opts.Logf = func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }
-	opts.Browser = func(ctx context.Context, server, authURL string) error {
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }
+	browser := func(ctx context.Context, server, authURL string) error {
 		fmt.Fprintf(os.Stderr, "Open this URL in your browser to authorize agentls for %s:\n\n  %s\n\nWaiting for the browser (up to %s)...\n", server, authURL, loginWait)
 		return nil
 	}
-	r := mcp.NewRegistry([]config.Server{s}, opts)
-	defer r.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := r.StartServer(ctx, s.Name)
-	if err != nil {
+	out, err := agent.LoginRemote(ctx, s, stateDir, browser, logf)
+	switch {
+	case err != nil:
 		fmt.Fprintf(os.Stderr, "agentls mcp login: %v\n", err)
 		return 1
-	}
-	if st == mcp.NeedsApproval || st == mcp.ApprovalStale {
-		fmt.Fprintf(os.Stderr, "agentls mcp login: %s comes from the workspace config and is not approved (%s): check it with  agentls mcp trust %s  first\n", s.Name, st, s.Name)
+	case out.State == wire.ServerNeedsApproval || out.State == wire.ServerApprovalStale:
+		fmt.Fprintf(os.Stderr, "agentls mcp login: %s comes from the workspace config and is not approved (%s): check it with  agentls mcp trust %s  first\n", s.Name, out.State, s.Name)
 		return 1
-	}
-	r.Wait(ctx)
-	info := r.Servers()[0]
-	if info.State != mcp.Connected {
-		fmt.Fprintf(os.Stderr, "agentls mcp login: %s: %s\n", info.State, info.Error)
+	case out.State != wire.ServerConnected:
+		fmt.Fprintf(os.Stderr, "agentls mcp login: %s: %s\n", out.State, out.Error)
 		return 1
-	}
-	if !tokens.Has(s.URL) {
+	case !out.TokenStored:
 		fmt.Printf("%s connected without asking for authorization; no token was stored.\n", s.Name)
 		return 0
 	}
-	fmt.Printf("Logged in to %s (%s); the token is stored in %s (mode 0600).\n", s.Name, s.URL, tokenStorePath(stateDir))
+	fmt.Printf("Logged in to %s (%s); the token is stored in %s (mode 0600).\n", s.Name, s.URL, agent.TokenStorePath(stateDir))
 	return 0
 }
 
@@ -123,7 +109,7 @@ func cmdMCPLogout(args []string) int {
 	if code >= 0 {
 		return code
 	}
-	found, err := mcp.OpenTokenStore(tokenStorePath(stateDir)).Forget(s.URL)
+	found, err := agent.LogoutRemote(stateDir, s.URL)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp logout: %v\n", err)
 		return 1

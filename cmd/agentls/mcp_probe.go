@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
 )
 
 // cmdMCPProbe is the hidden `agentls mcp probe URL`: the MCP client of the
@@ -58,33 +58,9 @@ func cmdMCPProbe(args []string) int {
 		return 1
 	}
 	defer os.RemoveAll(tokDir)
-	r := mcp.NewRegistry([]config.Server{s}, mcp.Options{Logf: logf, LogLevel: "debug", Roots: []string{wd},
-		Tokens: mcp.OpenTokenStore(filepath.Join(tokDir, "tokens.json")), Browser: headlessBrowser})
-	defer r.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r.Start(ctx)
-	wctx, cancel := context.WithTimeout(ctx, s.ConnectTimeout+s.ListTimeout+5*time.Second)
-	r.Wait(wctx)
-	cancel()
-	info := r.Servers()[0]
-	if info.State != mcp.Connected {
-		fmt.Fprintf(os.Stderr, "agentls mcp probe: %s: %s\n", info.State, info.Error)
-		return 1
-	}
-	fmt.Printf("connected over %s: %d tools\n", info.Transport, len(info.Tools))
-	failed := false
-	for _, t := range info.Tools {
-		in := exampleArgs(t.InputSchema)
-		cctx := mcp.WithListener(ctx, mcp.CallListener{
-			Progress: func(p mcp.Progress) { fmt.Printf("  progress %s\n", p) },
-			Log:      func(m mcp.LogMessage) { fmt.Printf("  log %s\n", m) },
-		})
-		res := r.Call(cctx, t.Name, in)
-		fmt.Printf("call %s %s: error=%v\n%s\n", t.ServerTool, in, res.IsError, res.Text)
-		failed = failed || res.IsError
-	}
-	if failed {
+	if !agent.ProbeRemote(ctx, s, []string{wd}, filepath.Join(tokDir, "tokens.json"), headlessBrowser, exampleArgs, os.Stdout, logf) {
 		return 1
 	}
 	return 0
