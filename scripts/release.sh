@@ -19,6 +19,13 @@ for target in "${targets[@]}"; do
   GOOS=$os GOARCH=$arch CGO_ENABLED=0 \
     go build -trimpath -ldflags "-X main.version=$version" -o "$out" ./cmd/agentls
   echo "built $out"
+  if [[ $os == linux ]]; then
+    # The sandbox launcher (Landlock is Linux's): agentls uses it when it
+    # sits next to it as agentls-sandbox, from the same build (same flags).
+    GOOS=$os GOARCH=$arch CGO_ENABLED=0 \
+      go build -trimpath -ldflags "-X main.version=$version" -o "dist/agentls-sandbox-$os-$arch" ./cmd/agentls-sandbox
+    echo "built dist/agentls-sandbox-$os-$arch"
+  fi
 done
 
 # The binary for this machine, if it is one of the targets, must say its version.
