@@ -145,7 +145,10 @@ test('a command still asks with the modal; dismissing it denies', async (t) => {
 });
 
 test('cancel from the palette stops the running task', async (t) => {
-  const w = await world(t, [{ Text: 'Thinking', Hang: true }]);
+  // More than one word: agentls holds back the word still being written
+  // (it could be the start of a secret, red-team finding 9), so a stream
+  // that stalls after its only word shows no text until it ends.
+  const w = await world(t, [{ Text: 'Thinking about it', Hang: true }]);
   if (!w) return;
   w.stub.answers.inputBox = () => 'explain this file';
   const running = run(w);
