@@ -171,8 +171,9 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     // 2: a rename, rejected in the diff editor.
     { ToolCalls: [{ ID: 'call_2', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: RENAMED }) }] },
     { Text: 'Understood, left as it is.' },
-    // 3: a task that hangs until cancelled.
-    { Text: 'Thinking', Hang: true },
+    // 3: a task that hangs until cancelled (more than one word: agentls
+    // holds back the word still being written, red-team finding 9).
+    { Text: 'Thinking about it', Hang: true },
   ]);
   cleanups.push(() => model.close());
 
