@@ -68,6 +68,10 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	res.Text = trust.Redact(res.Text)
 	r.tr.end(res.StopReason, res.Error, r.usage)
 	usage := r.usage
+	// Once a client sees done, agent/tasks no longer lists the task.
+	c.mu.Lock()
+	delete(c.tasks, t.ID)
+	c.mu.Unlock()
 	r.emit(Event{Type: wire.EventDone, StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
 	return res
 }

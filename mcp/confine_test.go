@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/sandbox"
@@ -145,7 +146,7 @@ func TestWorkspaceServerIsConfinedByTheKernel(t *testing.T) {
 	mustCall(t, r, "mine__try_write", `{}`, "wrote "+mine)
 	mustCall(t, r, "mine__try_read", `{}`, "read: PRIVATE KEY\n")
 	mustCall(t, r, "mine__try_connect", `{}`, "connected to "+f.addr)
-	if n := f.accepted.Load(); n != 1 {
+	if n := f.acceptedAfter(1); n != 1 {
 		t.Errorf("the listener accepted %d connections, want 1 (the unconfined server's)", n)
 	}
 }
@@ -175,7 +176,7 @@ func TestSandboxKeysLoosenOnlyWhatTheySay(t *testing.T) {
 	if res := call(t, r, "optin__try_connect", `{}`); !isPermissionError(res.Text) {
 		t.Errorf("user server with sandbox = workspace-read connecting: %q, want a permission error", res.Text)
 	}
-	if n := f.accepted.Load(); n != 1 {
+	if n := f.acceptedAfter(1); n != 1 {
 		t.Errorf("the listener accepted %d connections, want 1 (network = true)", n)
 	}
 }
@@ -259,4 +260,15 @@ func TestWithoutLandlockNothingClaimsConfinement(t *testing.T) {
 	if p := testenv.ProcessesMatching(markerOf(optIn)); len(p) > 0 {
 		t.Errorf("the opted-in server was started unconfined: %+v", p)
 	}
+}
+
+// acceptedAfter waits until the listener has accepted want connections (a
+// connect the kernel completed reaches the accept loop a moment after the
+// server's tool call returns) or 10 s pass, and returns the count.
+func (f reachFixture) acceptedAfter(want int64) int64 {
+	deadline := time.Now().Add(10 * time.Second)
+	for f.accepted.Load() < want && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return f.accepted.Load()
 }
