@@ -3,14 +3,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -21,24 +19,6 @@ import (
 // endGrace is "within a few seconds": how long agentls and its MCP servers
 // may take to be gone once their client went away.
 const endGrace = 5 * time.Second
-
-// syncBuffer is agentls's stderr, written by the process, read by the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // An editor that dies without a word (kill -9, an extension host that
 // crashes) or that closes agentls's stdin without the LSP exit: agentls
@@ -75,7 +55,7 @@ func TestAgentlsEndsWhenItsClientGoesAway(t *testing.T) {
 				editor := exec.Command("sh", "-c", `"$0" "$@"; echo "agentls ended" >&2`, bin, mode, "--config", cfgPath)
 				editor.Dir = ws
 				editor.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
-				var stderr syncBuffer
+				var stderr testenv.SyncBuffer
 				editor.Stdin, editor.Stdout, editor.Stderr = inR, outW, &stderr
 				if err := editor.Start(); err != nil {
 					t.Fatal(err)

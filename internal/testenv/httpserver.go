@@ -19,7 +19,7 @@ import (
 type HTTPServer struct {
 	URL  string // the MCP endpoint: http://127.0.0.1:PORT/mcp (streamableHttp) or /sse (sse)
 	Base string // http://127.0.0.1:PORT
-	out  *syncBuffer
+	out  *SyncBuffer
 }
 
 // Output is what the server printed so far (stdout and stderr).
@@ -57,7 +57,7 @@ func EverythingHTTP(t testing.TB, mode string) *HTTPServer {
 		if err != nil {
 			t.Fatalf("finding a free port: %v", err)
 		}
-		out := &syncBuffer{}
+		out := &SyncBuffer{}
 		cmd := exec.Command(node, script, mode)
 		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 		cmd.Stdout, cmd.Stderr = out, out
@@ -106,18 +106,20 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-type syncBuffer struct {
+// SyncBuffer is a bytes.Buffer a process writes (as its stdout or stderr)
+// while a test reads it.
+type SyncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
+func (s *SyncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
 }
 
-func (s *syncBuffer) String() string {
+func (s *SyncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
