@@ -37,7 +37,7 @@ run() { # run PACKAGE REGEXP BENCHTIME
 }
 
 if [ "$quick" = 1 ]; then
-	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 300x
+	run ./mcp 'Registry(HTTP)?CallVsBareSDK|SchemaTokens' 300x
 	run ./mcp 'ParallelConnect$/servers=10$' 3x
 	run ./agent 'LoopTurnOverhead/turns=(1|10)$' 2s
 	run ./internal/bench 'ServeInitialize' 5x
@@ -51,7 +51,7 @@ if [ "$quick" = 1 ]; then
 	run ./agent '^Benchmark(SessionsList|HugePrompt|CancelHugePrompt)$' 3x
 	run ./trust 'Redact50MB' 1x
 else
-	run ./mcp 'RegistryCallVsBareSDK|SchemaTokens' 5000x
+	run ./mcp 'Registry(HTTP)?CallVsBareSDK|SchemaTokens' 5000x
 	run ./mcp 'ParallelConnect$' 8x
 	# Short tasks need many rounds to beat the noise, long ones few.
 	run ./agent 'LoopTurnOverhead/turns=(1|10|50)$' 5s

@@ -65,6 +65,8 @@ func title(bench, prefix string) string {
 	switch top {
 	case "RegistryCallVsBareSDK":
 		return "1. mcp call via registry (policy, naming, caps) vs bare SDK session"
+	case "RegistryHTTPCallVsBareSDK":
+		return "1. mcp call over Streamable HTTP via registry (policy, naming, caps) vs bare SDK session"
 	case "ParallelConnect":
 		return fmt.Sprintf("2. parallel connect, %s servers with 300 ms handshake vs 1", param("servers"))
 	case "ServeInitialize":
@@ -145,7 +147,7 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return "goal " + text + ": MISSED"
 	}
 	switch {
-	case bench == "RegistryCallVsBareSDK/calls":
+	case bench == "RegistryCallVsBareSDK/calls", bench == "RegistryHTTPCallVsBareSDK/calls":
 		return verdict(ratio <= 1.10 || m["added-µs"] < 50, "ratio ≤ 1.10 or < 50 µs added")
 	case bench == "ParallelConnect/servers=10":
 		return verdict(ratio <= 1.3, "ratio ≤ 1.3")
