@@ -67,6 +67,7 @@ func LaunchGate(store *trust.Store) mcp.LaunchGate {
 func RegistryOptions(cfg *config.Config, store *trust.Store) mcp.Options {
 	return mcp.Options{
 		ResultMaxBytes:      cfg.MCP.ResultMaxBytes,
+		MaxImageBytes:       cfg.MCP.MaxImageBytes,
 		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
 		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
 		Reserved:            BuiltinToolNames(),

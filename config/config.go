@@ -101,8 +101,11 @@ type Agent struct {
 
 // MCP is the [mcp] table.
 type MCP struct {
-	StartupWait         time.Duration
-	ResultMaxBytes      int
+	StartupWait    time.Duration
+	ResultMaxBytes int
+	// MaxImageBytes caps one image of a tool result (decoded bytes); a
+	// bigger one reaches the model as a description.
+	MaxImageBytes       int
 	DescriptionMaxChars int
 	MaxToolsPerServer   int
 	// ToolBudgetTokens is how many tokens of MCP tool definitions a request

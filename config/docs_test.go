@@ -53,6 +53,7 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 		{"## `[agent]`", "approval_timeout", durationCell(DefaultApprovalTimeout)},
 		{"## `[mcp]`", "startup_wait", durationCell(DefaultStartupWait)},
 		{"## `[mcp]`", "result_max_bytes", fmt.Sprint(DefaultResultMaxBytes)},
+		{"## `[mcp]`", "max_image_bytes", fmt.Sprint(DefaultMaxImageBytes)},
 		{"## `[mcp]`", "description_max_chars", fmt.Sprint(DefaultDescriptionMaxChars)},
 		{"## `[mcp]`", "max_tools_per_server", fmt.Sprint(DefaultMaxToolsPerServer)},
 		{"## `[mcp]`", "tool_budget_tokens", fmt.Sprintf("%d%%", int(DefaultToolBudgetShare*100))},

@@ -22,6 +22,7 @@ const (
 	DefaultApprovalTimeout     = 5 * time.Minute
 	DefaultStartupWait         = 5 * time.Second
 	DefaultResultMaxBytes      = 65536
+	DefaultMaxImageBytes       = 5 << 20
 	DefaultDescriptionMaxChars = 1024
 	DefaultMaxToolsPerServer   = 64
 	DefaultConnectTimeout      = 30 * time.Second
@@ -41,6 +42,7 @@ func Defaults() *Config {
 		MCP: MCP{
 			StartupWait:         DefaultStartupWait,
 			ResultMaxBytes:      DefaultResultMaxBytes,
+			MaxImageBytes:       DefaultMaxImageBytes,
 			DescriptionMaxChars: DefaultDescriptionMaxChars,
 			MaxToolsPerServer:   DefaultMaxToolsPerServer,
 			LogLevel:            DefaultMCPLogLevel,

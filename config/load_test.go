@@ -88,7 +88,7 @@ func TestLoad(t *testing.T) {
 			check: func(t *testing.T, c *Config) {
 				want := Defaults()
 				if c.Model != want.Model || c.Agent != want.Agent || c.MCP.StartupWait != 5*time.Second ||
-					c.MCP.ResultMaxBytes != 65536 || c.MCP.DescriptionMaxChars != 1024 || c.MCP.MaxToolsPerServer != 64 ||
+					c.MCP.ResultMaxBytes != 65536 || c.MCP.MaxImageBytes != 5<<20 || c.MCP.DescriptionMaxChars != 1024 || c.MCP.MaxToolsPerServer != 64 ||
 					c.Model.MaxTokens != 8192 || c.Agent.MaxIterations != 25 || c.Agent.ApprovalTimeout != 5*time.Minute {
 					t.Errorf("defaults: got %+v", c)
 				}

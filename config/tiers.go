@@ -12,7 +12,7 @@ var (
 	topKeys   = []string{"model", "agent", "mcp"}
 	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
-	mcpKeys   = []string{"startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
+	mcpKeys   = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
 
 // userTier applies the trusted user file: every key of docs/config.md is allowed.
@@ -199,7 +199,7 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 		case "policy":
 			l.policy(f, v)
 			continue
-		case "startup_wait", "result_max_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level":
+		case "startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level":
 			if f.origin == Workspace {
 				l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
 				continue
@@ -217,6 +217,8 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 			}
 		case "result_max_bytes":
 			err = setPositive(&m.ResultMaxBytes, v)
+		case "max_image_bytes":
+			err = setPositive(&m.MaxImageBytes, v)
 		case "description_max_chars":
 			err = setPositive(&m.DescriptionMaxChars, v)
 		case "max_tools_per_server":

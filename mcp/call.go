@@ -3,12 +3,14 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,6 +40,18 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 		return fail
 	}
 	return r.callOn(ctx, srv, c, key.Tool, args)
+}
+
+// outputSchema is the resolved outputSchema of srv's tool, or nil.
+func (r *Registry) outputSchema(srv *server, tool string) *jsonschema.Resolved {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range srv.tools {
+		if d.orig == tool {
+			return d.output
+		}
+	}
+	return nil
 }
 
 // ready returns the live connection of srv, restarting a failed server on
@@ -128,7 +142,10 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		r.mu.Lock()
 		srv.restarts, srv.retryAt = 0, time.Time{}
 		r.mu.Unlock()
-		return convertResult(name, res, r.opts.ResultMaxBytes)
+		if bad := checkStructured(tool, r.outputSchema(srv, tool), res); bad != "" {
+			return errorResult(name, capText(bad, r.opts.ResultMaxBytes))
+		}
+		return convertResult(name, res, resultLimits{text: r.opts.ResultMaxBytes, image: r.opts.MaxImageBytes})
 	}
 	var werr *jsonrpc.Error
 	switch {
@@ -139,6 +156,10 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		return errorResult(name, "call cancelled")
 	case r.ctx.Err() != nil:
 		return errorResult(name, "the MCP registry shut down during the call")
+	case unreadable(err):
+		// The answer came but could not be decoded (corrupt base64 in an
+		// image, say): the connection is fine, only this result is lost.
+		return errorResult(name, capText(fmt.Sprintf("the result of %s could not be read, so none of it was used: %v", tool, err), r.opts.ResultMaxBytes))
 	case errors.Is(err, context.DeadlineExceeded) && !c.hasExited():
 		r.goTracked(func() { r.probe(srv, c, timeout) })
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
@@ -155,6 +176,15 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		c.drainStderr()
 	}
 	return errorResult(name, r.markFailed(srv, c, what)+"; it will be restarted on next use")
+}
+
+// unreadable reports whether a call failed on decoding its answer: invalid
+// base64 in an image or audio block, a value of the wrong JSON type.
+func unreadable(err error) bool {
+	var corrupt base64.CorruptInputError
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	return errors.As(err, &corrupt) || errors.As(err, &syntax) || errors.As(err, &typ)
 }
 
 // probe tells a slow tool from a hung server after a call timed out: a

@@ -18,6 +18,7 @@ import (
 // package's own.
 const (
 	DefaultResultMaxBytes      = config.DefaultResultMaxBytes
+	DefaultMaxImageBytes       = config.DefaultMaxImageBytes
 	DefaultDescriptionMaxChars = config.DefaultDescriptionMaxChars
 	DefaultMaxToolsPerServer   = config.DefaultMaxToolsPerServer
 	DefaultConnectTimeout      = config.DefaultConnectTimeout
@@ -31,7 +32,9 @@ const (
 
 // Options configure a Registry. Zero values mean the docs/config.md defaults.
 type Options struct {
-	ResultMaxBytes      int
+	ResultMaxBytes int
+	// MaxImageBytes caps one image of a result; a bigger one is described.
+	MaxImageBytes       int
 	DescriptionMaxChars int
 	MaxToolsPerServer   int
 	Reserved            []string   // built-in tool names no MCP tool may take
@@ -70,6 +73,7 @@ func (o Options) withDefaults() Options {
 		}
 	}
 	def(&o.ResultMaxBytes, DefaultResultMaxBytes)
+	def(&o.MaxImageBytes, DefaultMaxImageBytes)
 	def(&o.DescriptionMaxChars, DefaultDescriptionMaxChars)
 	def(&o.MaxToolsPerServer, DefaultMaxToolsPerServer)
 	def(&o.MessageMaxBytes, DefaultMessageMaxBytes)

@@ -50,8 +50,8 @@ func TestRegistryConnectsAndCalls(t *testing.T) {
 		t.Errorf("isError result = %+v, want ERROR: f: it went wrong", res)
 	}
 	res = call(t, r, "f__image", ``)
-	if res.IsError || res.Text != "a picture:\n[image/png, 3 KB]" {
-		t.Errorf("image result = %q, want the image described, not inlined", res.Text)
+	if want := "a picture:\n[image: image/png, 3 KB; not shown to the model: its bytes are not image/png (they read as application/octet-stream)]"; res.IsError || res.Text != want || len(res.Images) != 0 {
+		t.Errorf("image result = %q with %d images, want %q and none: its bytes are zeros, not a PNG", res.Text, len(res.Images), want)
 	}
 	res = call(t, r, "f__echo", `["not", "an object"]`)
 	if !res.IsError || !strings.Contains(res.Text, "must be a JSON object") {

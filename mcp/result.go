@@ -1,20 +1,42 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/gif" // image.DecodeConfig reads the sizes of the formats models take
+	_ "image/jpeg"
+	_ "image/png"
+	"net/http"
 	"strings"
 	"unicode/utf8"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// convertResult turns a tool result into text for the model: text content
-// joined, images, audio and blobs described rather than inlined, isError as
-// an ERROR: line, the whole capped at max bytes.
-func convertResult(server string, res *sdk.CallToolResult, max int) Result {
+// ImageTypes are the image types the model APIs take (Anthropic Messages
+// and OpenAI chat completions alike); an image of any other type reaches
+// the model as a description.
+var ImageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
+
+// convertResult turns a tool result into what the model gets: text content
+// joined; an image it may be shown kept as an Image and named in the text
+// where it stood ("[image: image/png, 3 KB]"); audio, blobs and images it
+// may not be shown described in place, saying why; isError as an ERROR:
+// line; the text capped at max bytes.
+func convertResult(server string, res *sdk.CallToolResult, lim resultLimits) Result {
 	var parts []string
+	var images []Image
 	for _, c := range res.Content {
+		if img, ok := c.(*sdk.ImageContent); ok {
+			desc, keep := checkImage(img, lim.image)
+			if keep != nil {
+				images = append(images, *keep)
+			}
+			parts = append(parts, desc)
+			continue
+		}
 		parts = append(parts, describeContent(c))
 	}
 	if len(parts) == 0 && res.StructuredContent != nil {
@@ -24,19 +46,61 @@ func convertResult(server string, res *sdk.CallToolResult, max int) Result {
 	}
 	text := strings.Join(parts, "\n")
 	if res.IsError {
-		return errorResult(server, capText(text, max))
+		r := errorResult(server, capText(text, lim.text))
+		r.Images = images
+		return r
 	}
-	return Result{Text: capText(text, max)}
+	return Result{Text: capText(text, lim.text), Images: images}
+}
+
+// resultLimits are the caps on one result: its text, and each image.
+type resultLimits struct{ text, image int }
+
+// checkImage decides whether an image goes to the model: its type must be
+// one the APIs take, its bytes must be that type (the APIs refuse an image
+// whose bytes are another type, and a refused image in the history would
+// fail every later turn), and it must fit max bytes. It returns the line
+// the text gets, and the image when it is kept.
+func checkImage(c *sdk.ImageContent, max int) (string, *Image) {
+	mime := orUnknown(c.MIMEType, "image")
+	head := fmt.Sprintf("image: %s, %s", mime, byteSize(len(c.Data)))
+	notShown := func(why string) (string, *Image) {
+		return "[" + head + "; not shown to the model: " + why + "]", nil
+	}
+	switch {
+	case !isImageType(c.MIMEType):
+		return notShown("the model APIs take only " + strings.Join(ImageTypes, ", "))
+	case len(c.Data) == 0:
+		return notShown("it is empty")
+	case len(c.Data) > max:
+		return notShown(fmt.Sprintf("over max_image_bytes (%s)", byteSize(max)))
+	}
+	if got := http.DetectContentType(c.Data); got != c.MIMEType {
+		return notShown(fmt.Sprintf("its bytes are not %s (they read as %s)", c.MIMEType, got))
+	}
+	img := &Image{MIMEType: c.MIMEType, Data: c.Data}
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(c.Data)); err == nil {
+		img.Width, img.Height = cfg.Width, cfg.Height
+		head += fmt.Sprintf(", %dx%d", cfg.Width, cfg.Height)
+	}
+	return "[" + head + "]", img
+}
+
+func isImageType(mime string) bool {
+	for _, t := range ImageTypes {
+		if mime == t {
+			return true
+		}
+	}
+	return false
 }
 
 func describeContent(c sdk.Content) string {
 	switch c := c.(type) {
 	case *sdk.TextContent:
 		return c.Text
-	case *sdk.ImageContent:
-		return fmt.Sprintf("[%s, %s]", orUnknown(c.MIMEType, "image"), byteSize(len(c.Data)))
 	case *sdk.AudioContent:
-		return fmt.Sprintf("[%s, %s]", orUnknown(c.MIMEType, "audio"), byteSize(len(c.Data)))
+		return fmt.Sprintf("[audio: %s, %s; not shown to the model: the model APIs agentls speaks take no audio in tool results]", orUnknown(c.MIMEType, "audio"), byteSize(len(c.Data)))
 	case *sdk.ResourceLink:
 		return fmt.Sprintf("[resource link: %s]", c.URI)
 	case *sdk.EmbeddedResource:

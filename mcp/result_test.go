@@ -1,11 +1,15 @@
 package mcp
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// gif1x1 is the smallest GIF: one transparent pixel.
+const gif1x1 = "GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00,\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;"
 
 func TestConvertResult(t *testing.T) {
 	tests := []struct {
@@ -17,9 +21,13 @@ func TestConvertResult(t *testing.T) {
 		{"text contents are joined by newlines",
 			&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "a"}, &sdk.TextContent{Text: "b"}}}, 100,
 			Result{Text: "a\nb"}},
-		{"images and audio are described, not inlined",
-			&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 3072)}, &sdk.AudioContent{MIMEType: "audio/wav", Data: make([]byte, 10)}}}, 100,
-			Result{Text: "[image/png, 3 KB]\n[audio/wav, 10 B]"}},
+		{"an image is kept and named in the text, audio is described",
+			&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/gif", Data: []byte(gif1x1)}, &sdk.AudioContent{MIMEType: "audio/wav", Data: make([]byte, 10)}}}, 300,
+			Result{Text: "[image: image/gif, 43 B, 1x1]\n[audio: audio/wav, 10 B; not shown to the model: the model APIs agentls speaks take no audio in tool results]",
+				Images: []Image{{MIMEType: "image/gif", Data: []byte(gif1x1), Width: 1, Height: 1}}}},
+		{"an empty image or one without a type is described",
+			&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png"}, &sdk.ImageContent{Data: []byte(gif1x1)}}}, 300,
+			Result{Text: "[image: image/png, 0 B; not shown to the model: it is empty]\n[image: image, 43 B; not shown to the model: the model APIs take only image/png, image/jpeg, image/gif, image/webp]"}},
 		{"embedded text resources are inlined and blobs described",
 			&sdk.CallToolResult{Content: []sdk.Content{
 				&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "x://t", Text: "inside"}},
@@ -41,7 +49,7 @@ func TestConvertResult(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := convertResult("srv", tc.res, tc.max); got != tc.want {
+			if got := convertResult("srv", tc.res, resultLimits{text: tc.max, image: 1 << 20}); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("got %+v\nwant %+v", got, tc.want)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,6 +18,9 @@ type toolDef struct {
 	schema      json.RawMessage
 	annotations *Annotations
 	hash        string
+	// output is the outputSchema resolved for checking results; nil when
+	// the tool has none (or one that cannot be used: see warnings).
+	output *jsonschema.Resolved
 }
 
 // convertTools turns a server's listing into our tool definitions: the first
@@ -44,7 +48,12 @@ func convertTools(in []*sdk.Tool, descMax, maxTools int) (defs []toolDef, warnin
 			}
 		}
 		ann := convertAnnotations(t)
+		output, err := resolveOutput(t)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("tool %q: its outputSchema cannot be used, so its results are not checked against it: %v", t.Name, err))
+		}
 		defs = append(defs, toolDef{
+			output:      output,
 			orig:        t.Name,
 			description: capDescription(t.Description, descMax),
 			schema:      schema,

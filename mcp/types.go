@@ -72,11 +72,25 @@ type ServerInfo struct {
 	Tools        []Tool   `json:"tools"`
 }
 
-// Result is the outcome of a tool call as text for the model. When IsError is
-// true, Text starts with "ERROR: <server>: ".
+// Result is the outcome of a tool call for the model. Text is what every
+// reader gets: the text content, with every other block described where it
+// stood ("[image: image/png, 3 KB, 64x64]"). Images are the images the model
+// may be shown, in order, each also named in Text. When IsError is true,
+// Text starts with "ERROR: <server>: ".
 type Result struct {
 	Text    string
 	IsError bool
+	Images  []Image
+}
+
+// Image is an image of a tool result that passed the checks: a type the
+// model APIs take (ImageTypes), bytes of that type, within max_image_bytes.
+type Image struct {
+	MIMEType string
+	Data     []byte // the image itself, decoded from the result's base64
+	// Width and Height are its size in pixels, when its header says (PNG,
+	// JPEG, GIF); 0 otherwise.
+	Width, Height int
 }
 
 // Resource is one resource a server lists.

@@ -70,6 +70,7 @@ func main() {
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, &mcp.ServerOptions{PageSize: *pageSize})
 	addTools(s)
+	addMedia(s)
 	addBarrier(s)
 	addReach(s)
 	if *listDelay > 0 {
@@ -82,7 +83,11 @@ func main() {
 			}
 		})
 	}
-	err := s.Run(context.Background(), &mcp.StdioTransport{MaxLineLength: -1})
+	var transport mcp.Transport = &mcp.StdioTransport{MaxLineLength: -1}
+	if *media {
+		transport = corrupting{transport}
+	}
+	err := s.Run(context.Background(), transport)
 	if *linger {
 		select {}
 	}
