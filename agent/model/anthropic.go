@@ -69,13 +69,23 @@ type anthropicBlock struct {
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
 	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   *string         `json:"content,omitempty"`
+	// Content (tool_result) is a *string, or []anthropicBlock of text and
+	// image blocks when the result has images.
+	Content   any             `json:"content,omitempty"`
+	Source    *anthropicImage `json:"source,omitempty"` // image
 	IsError   bool            `json:"is_error,omitempty"`
 	Thinking  *string         `json:"thinking,omitempty"`
 	Signature *string         `json:"signature,omitempty"`
 	Data      string          `json:"data,omitempty"`
 
 	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+// anthropicImage is an image block's source.
+type anthropicImage struct {
+	Type      string `json:"type"` // "base64"
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
 }
 
 type anthropicMessage struct {
@@ -156,11 +166,7 @@ func (p *anthropic) request(req Request) anthropicRequest {
 			case "tool_use":
 				rest = append(rest, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
 			case "tool_result":
-				r := anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, IsError: b.IsError}
-				if b.Content != "" { // content is optional; an empty one is refused with is_error
-					r.Content = &b.Content
-				}
-				results = append(results, r)
+				results = append(results, anthropicResult(b))
 			case "thinking":
 				// Without its signature the API refuses the block (one from
 				// another provider, say): it is dropped rather than fail the turn.
@@ -179,6 +185,27 @@ func (p *anthropic) request(req Request) anthropicRequest {
 	}
 	markConversation(out.Messages)
 	return out
+}
+
+// anthropicResult is a tool_result block: its content a string, or, when
+// the tool returned images, the text then the images as image blocks.
+func anthropicResult(b Block) anthropicBlock {
+	r := anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, IsError: b.IsError}
+	if len(b.Images) == 0 {
+		if b.Content != "" { // content is optional; an empty one is refused with is_error
+			r.Content = &b.Content
+		}
+		return r
+	}
+	var parts []anthropicBlock
+	if b.Content != "" {
+		parts = append(parts, anthropicBlock{Type: "text", Text: &b.Content})
+	}
+	for _, im := range b.Images {
+		parts = append(parts, anthropicBlock{Type: "image", Source: &anthropicImage{Type: "base64", MediaType: im.MIMEType, Data: im.Data}})
+	}
+	r.Content = parts
+	return r
 }
 
 // markConversation puts cache breakpoints on the last two user messages:

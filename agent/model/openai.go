@@ -3,6 +3,7 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -76,10 +77,24 @@ type openaiCall struct {
 }
 
 type openaiMessage struct {
-	Role       string       `json:"role"`
-	Content    *string      `json:"content"`
+	Role string `json:"role"`
+	// Content is a *string, or (a user message carrying tool images)
+	// []openaiPart.
+	Content    any          `json:"content"`
 	ToolCalls  []openaiCall `json:"tool_calls,omitempty"`
 	ToolCallID string       `json:"tool_call_id,omitempty"`
+}
+
+// openaiPart is one part of a user message's content: text, or an image
+// as a data URL.
+type openaiPart struct {
+	Type     string          `json:"type"` // "text" | "image_url"
+	Text     string          `json:"text,omitempty"`
+	ImageURL *openaiImageURL `json:"image_url,omitempty"`
+}
+
+type openaiImageURL struct {
+	URL string `json:"url"`
 }
 
 // openaiRequest is the request object in wire order. body writes its three
@@ -164,6 +179,7 @@ func (p *openai) request(req Request) openaiRequest {
 		var texts []string
 		var calls []openaiCall
 		var results []openaiMessage
+		var images []openaiPart
 		for _, b := range m.Content {
 			switch b.Type {
 			case "text":
@@ -181,10 +197,20 @@ func (p *openai) request(req Request) openaiRequest {
 					content = ErrorPrefix + content
 				}
 				results = append(results, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
+				images = append(images, openaiImages(b)...)
 			}
 		}
 		// Tool messages must directly follow the assistant's tool_calls.
 		out.Messages = append(out.Messages, results...)
+		if len(images) > 0 {
+			// A tool message takes text only: the images follow in one
+			// user message, with the user's own text, if any, after them.
+			if len(texts) > 0 {
+				images = append(images, openaiPart{Type: "text", Text: strings.Join(texts, "\n\n")})
+			}
+			out.Messages = append(out.Messages, openaiMessage{Role: "user", Content: images})
+			texts = nil
+		}
 		if len(texts) == 0 && len(calls) == 0 {
 			continue
 		}
@@ -199,4 +225,17 @@ func (p *openai) request(req Request) openaiRequest {
 		out.Messages = append(out.Messages, msg)
 	}
 	return out
+}
+
+// openaiImages are the parts that carry a tool result's images: a line
+// saying which call they came from, then each as a data URL.
+func openaiImages(b Block) []openaiPart {
+	if len(b.Images) == 0 {
+		return nil
+	}
+	parts := []openaiPart{{Type: "text", Text: fmt.Sprintf("The images returned by tool call %s:", b.ToolUseID)}}
+	for _, im := range b.Images {
+		parts = append(parts, openaiPart{Type: "image_url", ImageURL: &openaiImageURL{URL: "data:" + im.MIMEType + ";base64," + im.Data}})
+	}
+	return parts
 }

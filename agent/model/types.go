@@ -32,11 +32,43 @@ type Block struct {
 	ToolUseID string `json:"toolUseId,omitempty"` // tool_result
 	Content   string `json:"content,omitempty"`   // tool_result
 	IsError   bool   `json:"isError,omitempty"`   // tool_result
+	// Images (tool_result) are images the tool returned, sent to the model
+	// after Content, which names each one ("[image: image/png, 3 KB]") so a
+	// reader of the text alone knows they were there.
+	Images []Image `json:"images,omitempty"`
 
 	Thinking  string `json:"thinking,omitempty"`  // thinking (echoed back verbatim)
 	Signature string `json:"signature,omitempty"` // thinking
 	Data      string `json:"data,omitempty"`      // redacted_thinking
 }
+
+// Image is an image in a tool result, as both APIs take it: a type among
+// image/png, image/jpeg, image/gif, image/webp and the bytes in standard
+// padded base64.
+type Image struct {
+	MIMEType string `json:"mimeType"`
+	Data     string `json:"data"`
+	// Width and Height are its size in pixels when known (0 otherwise),
+	// for the estimate of what it costs (ImageTokens).
+	Width  int `json:"width,omitempty"`
+	Height int `json:"height,omitempty"`
+}
+
+// ImageTokens estimates what an image costs the model: Anthropic's rule,
+// width*height/750, for an image the API scales to at most about 1.15
+// megapixels (1568 px on the long edge), which makes MaxImageTokens the
+// most; an image of unknown size counts as the most. OpenAI's tile count
+// for a detailed image of the same size is lower, so the estimate errs on
+// the side of compacting early.
+func (im Image) ImageTokens() int {
+	if im.Width <= 0 || im.Height <= 0 {
+		return MaxImageTokens
+	}
+	return min(im.Width*im.Height/750+1, MaxImageTokens)
+}
+
+// MaxImageTokens is the most one image costs by ImageTokens.
+const MaxImageTokens = 1600
 
 // Message is one turn of the conversation.
 type Message struct {

@@ -178,7 +178,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if format != "" {
 		var marks int
 		lin, marks = linearize(format, body)
-		if ref := s.checkLimits(format, body, len(body)/4+1, marks); ref != nil {
+		ref := s.checkLimits(format, body, len(body)/4+1, marks)
+		if ref == nil {
+			ref = checkImages(format, body)
+		}
+		if ref != nil {
 			// Refused as the real API would, before any scripted turn is used.
 			s.mu.Lock()
 			s.reqs = append(s.reqs, Request{Format: format, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
