@@ -126,6 +126,15 @@ func (c *Core) Servers() []mcp.ServerInfo {
 	return c.reg.Servers()
 }
 
+// SetRoots makes folders the roots every MCP server sees (the editor
+// opened or closed a workspace folder); connected servers are notified.
+// It blocks while they are (each notification is bounded).
+func (c *Core) SetRoots(folders []string) {
+	if c.reg != nil {
+		c.reg.SetRoots(folders)
+	}
+}
+
 // RestartServer stops a server and starts it again (agent/mcp/restart).
 func (c *Core) RestartServer(ctx context.Context, name string) (mcp.State, error) {
 	if c.reg == nil {

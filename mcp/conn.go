@@ -25,8 +25,9 @@ type conn struct {
 	calls     listeners // tool calls in flight that listen for progress and logs
 	logLevel  string
 	logf      func(string, ...any)
-	prompts   []Prompt // as listed at connect (and after prompts/list_changed)
-	release   func()   // frees what the connection holds besides its session (an OAuth loopback listener)
+	prompts   []Prompt    // as listed at connect (and after prompts/list_changed)
+	roots     []*sdk.Root // the roots its client holds; guarded by Registry.rootsMu once connected
+	release   func()      // frees what the connection holds besides its session (an OAuth loopback listener)
 	session   *sdk.ClientSession
 	caps      *sdk.ServerCapabilities
 	relist    chan struct{} // tools/list_changed arrived (coalesced)
@@ -124,6 +125,7 @@ func (c *conn) client(roots []*sdk.Root) *sdk.Client {
 		},
 	})
 	c.cl.AddRoots(roots...)
+	c.roots = roots
 	return c.cl
 }
 

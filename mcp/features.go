@@ -182,11 +182,14 @@ func rootsOf(folders []string) []*sdk.Root {
 }
 
 // SetRoots replaces the workspace folders every server sees as its roots;
-// connected servers get notifications/roots/list_changed.
+// each connected server gets notifications/roots/list_changed (one for the
+// folders added, one for those removed, in that order, so a server never
+// sees an empty list in between) and lists them again. A server connecting
+// meanwhile catches up once it is connected. It returns once every
+// connected server was notified (each notification is bounded by the SDK).
 func (r *Registry) SetRoots(folders []string) {
 	roots := rootsOf(folders)
 	r.mu.Lock()
-	old := r.roots
 	r.roots = roots
 	var conns []*conn
 	for _, srv := range r.servers {
@@ -195,22 +198,55 @@ func (r *Registry) SetRoots(folders []string) {
 		}
 	}
 	r.mu.Unlock()
-	var gone []string
+	for _, c := range conns {
+		r.syncRoots(c)
+	}
+}
+
+// syncRoots brings one connection's roots to the registry's current ones.
+// Serialized, so two changes in a row reach a server in order.
+func (r *Registry) syncRoots(c *conn) {
+	r.rootsMu.Lock()
+	defer r.rootsMu.Unlock()
+	want := r.currentRoots()
 	keep := map[string]bool{}
-	for _, rt := range roots {
+	for _, rt := range want {
 		keep[rt.URI] = true
 	}
-	for _, rt := range old {
+	had := map[string]bool{}
+	var gone []string
+	for _, rt := range c.roots {
+		had[rt.URI] = true
 		if !keep[rt.URI] {
 			gone = append(gone, rt.URI)
 		}
 	}
-	for _, c := range conns {
-		if len(gone) > 0 {
-			c.cl.RemoveRoots(gone...)
+	var added []*sdk.Root
+	for _, rt := range want {
+		if !had[rt.URI] {
+			added = append(added, rt)
 		}
-		c.cl.AddRoots(roots...)
 	}
+	if len(added) > 0 {
+		c.cl.AddRoots(added...)
+	}
+	if len(gone) > 0 {
+		c.cl.RemoveRoots(gone...)
+	}
+	c.roots = want
+}
+
+// sameRoots reports whether two root lists name the same URIs in order.
+func sameRoots(a, b []*sdk.Root) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].URI != b[i].URI {
+			return false
+		}
+	}
+	return true
 }
 
 // Prompt is one prompt a server offers.

@@ -127,6 +127,7 @@ type Registry struct {
 	closed  bool
 	listing listingGen // ToolsGeneration's counter
 	roots   []*sdk.Root
+	rootsMu sync.Mutex // serializes pushing roots to connections (syncRoots)
 }
 
 // NewRegistry makes a registry for the given servers; it starts nothing.
@@ -243,10 +244,14 @@ func (r *Registry) connect(ctx context.Context, srv *server, gen int) error {
 	srv.conn, srv.state, srv.err = c, Connected, ""
 	srv.prompts = c.prompts
 	r.setToolsLocked(srv, tools)
-	r.wg.Add(2) // under the lock: Close cannot be waiting yet
+	stale := !sameRoots(c.roots, r.roots) // SetRoots ran while this one connected
+	r.wg.Add(2)                           // under the lock: Close cannot be waiting yet
 	r.mu.Unlock()
 	go func() { defer r.wg.Done(); r.watchExit(srv, c) }()
 	go func() { defer r.wg.Done(); r.relistLoop(srv, c) }()
+	if stale {
+		r.goTracked(func() { r.syncRoots(c) })
+	}
 	return nil
 }
 

@@ -45,13 +45,14 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 
 func (s *Server) notificationHandlers() map[string]notificationHandler {
 	return map[string]notificationHandler{
-		"initialized":                    s.initialized,
-		"exit":                           s.exit,
-		"$/cancelRequest":                s.cancelRequest,
-		"textDocument/didOpen":           s.didOpen,
-		"textDocument/didChange":         s.didChange,
-		"textDocument/didClose":          s.didClose,
-		"window/workDoneProgress/cancel": s.workDoneProgressCancel,
+		"initialized":                         s.initialized,
+		"exit":                                s.exit,
+		"$/cancelRequest":                     s.cancelRequest,
+		"textDocument/didOpen":                s.didOpen,
+		"textDocument/didChange":              s.didChange,
+		"textDocument/didClose":               s.didClose,
+		"window/workDoneProgress/cancel":      s.workDoneProgressCancel,
+		"workspace/didChangeWorkspaceFolders": s.didChangeWorkspaceFolders,
 	}
 }
 

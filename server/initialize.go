@@ -137,6 +137,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 			},
 			"codeActionProvider":     codeActionProvider,
 			"executeCommandProvider": map[string]any{"commands": commandNames},
+			"workspace":              map[string]any{"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true}},
 			"experimental":           map[string]any{"agentls": map[string]any{"version": 1}},
 		},
 		"serverInfo": map[string]any{"name": "agentls", "version": s.opts.Version},

@@ -48,6 +48,7 @@ type Server struct {
 	approvals     *approvals
 	logs          *logQueue // window/logMessage, written by one goroutine
 	closeOnce     sync.Once
+	rootsMu       sync.Mutex // one roots update to the servers at a time
 	// notifyFailOnce reports the first failed write to the editor.
 	notifyFailOnce sync.Once
 
@@ -55,7 +56,7 @@ type Server struct {
 	mu            sync.Mutex
 	state         lifecycle
 	client        clientInfo
-	folders       []string
+	folders       []string // the editor's workspace folders (initialize, then didChangeWorkspaceFolders)
 	cfg           *config.Config
 	core          *agent.Core
 	coreErr       error

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -22,6 +23,71 @@ func (w *workspace) Folders() []string {
 	w.s.mu.Lock()
 	defer w.s.mu.Unlock()
 	return append([]string(nil), w.s.folders...)
+}
+
+// didChangeWorkspaceFoldersParams is the notification's params.
+type didChangeWorkspaceFoldersParams struct {
+	Event struct {
+		Added, Removed []struct {
+			URI string `json:"uri"`
+		}
+	} `json:"event"`
+}
+
+// didChangeWorkspaceFolders follows the editor's folders: the agent's
+// tools work in the new set from the next call, and every MCP server gets
+// them as its roots (notifications/roots/list_changed). The config stays
+// the one loaded at start: a folder added later brings no workspace-tier
+// servers or rules.
+func (s *Server) didChangeWorkspaceFolders(params json.RawMessage) {
+	var p didChangeWorkspaceFoldersParams
+	if err := decodeParams(params, &p); err != nil {
+		s.logMessage(logWarning, "agentls: workspace/didChangeWorkspaceFolders: "+err.Error()+"; expected {event: {added: [{uri, name}], removed: [...]}}")
+		return
+	}
+	s.mu.Lock()
+	folders := applyFolderChange(s.folders, p)
+	s.folders = folders
+	core := s.core
+	s.mu.Unlock()
+	if core == nil {
+		return // ensureCore reads s.folders
+	}
+	// The servers are told off the read loop (a notification to a remote
+	// server can take a while); one at a time, each sending the newest set.
+	s.goFn(func() {
+		s.rootsMu.Lock()
+		defer s.rootsMu.Unlock()
+		s.mu.Lock()
+		folders := append([]string(nil), s.folders...)
+		s.mu.Unlock()
+		core.SetRoots(folders)
+	})
+}
+
+// applyFolderChange removes then adds folders, keeping order, no duplicates.
+func applyFolderChange(folders []string, p didChangeWorkspaceFoldersParams) []string {
+	gone := map[string]bool{}
+	for _, f := range p.Event.Removed {
+		if dir, ok := uriToPath(f.URI); ok {
+			gone[filepath.Clean(dir)] = true
+		}
+	}
+	var out []string
+	have := map[string]bool{}
+	for _, f := range folders {
+		if !gone[filepath.Clean(f)] && !have[f] {
+			out = append(out, f)
+			have[f] = true
+		}
+	}
+	for _, f := range p.Event.Added {
+		if dir, ok := uriToPath(f.URI); ok && !have[dir] {
+			out = append(out, dir)
+			have[dir] = true
+		}
+	}
+	return out
 }
 
 // OpenText is the open buffer's text, saved or not.
