@@ -15,8 +15,8 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// Opener opens the agent core for sessions rooted at cwd, with the stdio
-// MCP servers the editor passed as the Editor tier (config.AddEditorServers).
+// Opener opens the agent core for sessions rooted at cwd, with the MCP
+// servers the editor passed as the Editor tier (config.AddEditorServers).
 // closeCore ends the core and every server it started.
 type Opener func(cwd string, editor []config.EditorServer) (core *agent.Core, closeCore func(), err error)
 
@@ -141,8 +141,9 @@ func (a *Agent) initialize(params json.RawMessage) (any, error) {
 		AgentCapabilities: agentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: promptCapabilities{EmbeddedContext: true},
-			// Remote MCP servers are not supported yet: stdio only.
-			MCPCapabilities:     mcpCapabilities{},
+			// http and sse servers join the registry as remote servers
+			// (Streamable HTTP, falling back to HTTP+SSE), launch-gated.
+			MCPCapabilities:     mcpCapabilities{HTTP: true, SSE: true},
 			SessionCapabilities: sessionCapabilities{List: &struct{}{}, Resume: &struct{}{}},
 		},
 		AuthMethods: []struct{}{},
@@ -186,12 +187,25 @@ func (a *Agent) openCore(cwd string, servers []mcpServer) (*agent.Core, error) {
 func editorServers(servers []mcpServer) ([]config.EditorServer, error) {
 	out := make([]config.EditorServer, 0, len(servers))
 	for _, s := range servers {
-		if s.Type != "" && s.Type != "stdio" {
-			return nil, &rpcError{codeInvalidParams, fmt.Sprintf("MCP server %q is %s: agentls supports stdio MCP servers only (mcpCapabilities says so)", s.Name, s.Type)}
-		}
-		e := config.EditorServer{Name: s.Name, Command: s.Command, Args: s.Args}
-		for _, v := range s.Env {
-			e.Env = append(e.Env, [2]string{v.Name, v.Value})
+		var e config.EditorServer
+		switch s.Type {
+		case "", "stdio":
+			e = config.EditorServer{Name: s.Name, Command: s.Command, Args: s.Args}
+			for _, v := range s.Env {
+				e.Env = append(e.Env, [2]string{v.Name, v.Value})
+			}
+		case "http", "sse":
+			// One remote transport for both: Streamable HTTP first, the
+			// older HTTP+SSE when the server has no such endpoint.
+			if s.URL == "" {
+				return nil, &rpcError{codeInvalidParams, fmt.Sprintf("MCP server %q is %s without a url: expected {type, name, url, headers}", s.Name, s.Type)}
+			}
+			e = config.EditorServer{Name: s.Name, URL: s.URL}
+			for _, h := range s.Headers {
+				e.Headers = append(e.Headers, [2]string{h.Name, h.Value})
+			}
+		default:
+			return nil, &rpcError{codeInvalidParams, fmt.Sprintf("MCP server %q is of type %q: expected stdio (no type), \"http\" or \"sse\"", s.Name, s.Type)}
 		}
 		out = append(out, e)
 	}

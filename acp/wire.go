@@ -120,6 +120,13 @@ type mcpServer struct {
 	Args    []string      `json:"args"`
 	Env     []envVariable `json:"env"`
 	URL     string        `json:"url,omitempty"`
+	Headers []httpHeader  `json:"headers,omitempty"` // http and sse
+}
+
+// httpHeader is one header of an http or sse server (ACP's HttpHeader).
+type httpHeader struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 type envVariable struct {

@@ -5,13 +5,19 @@ import (
 	"strings"
 )
 
-// EditorServer is one stdio MCP server an editor passes for a session
-// (ACP's McpServerStdio): env as the editor lists it, in order.
+// EditorServer is one MCP server an editor passes for a session: a stdio
+// one (ACP's McpServerStdio: command, args, env as the editor lists it, in
+// order) or a remote one (McpServerHttp, McpServerSse: URL and headers).
 type EditorServer struct {
 	Name    string
 	Command string
 	Args    []string
 	Env     [][2]string
+	// URL is a remote server's endpoint; "" for a stdio server.
+	URL string
+	// Headers are sent to URL's origin, values literal (never expanded
+	// from agentls's environment: the editor already resolved them).
+	Headers [][2]string
 }
 
 // AddEditorServers adds the servers an editor passed for a session rooted
@@ -39,6 +45,9 @@ func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagno
 		s := Server{Name: e.Name, Origin: Editor, Source: src, WorkspaceRoot: root, Cwd: root,
 			Command: e.Command, Args: e.Args, ConnectTimeout: DefaultConnectTimeout,
 			ListTimeout: DefaultListTimeout, CallTimeout: DefaultCallTimeout}
+		if e.URL != "" {
+			s.Cwd, s.URL = "", e.URL
+		}
 		if len(e.Env) > 0 {
 			s.Env = make(map[string]string, len(e.Env))
 			for _, kv := range e.Env {
@@ -52,7 +61,18 @@ func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagno
 		case strings.Contains(e.Name, "__"):
 			errs = append(errs, fmt.Sprintf("name %q must not contain \"__\" (it separates a server's name from its tools' names)", e.Name))
 		}
-		if strings.TrimSpace(e.Command) == "" {
+		switch {
+		case e.URL != "":
+			if e.Command != "" {
+				errs = append(errs, "both a url and a command: expected one of them")
+			}
+			if err := CheckServerURL(e.URL); err != nil {
+				errs = append(errs, err.Error())
+			}
+			var herrs []string
+			s.Headers, herrs = editorHeaders(e.Headers)
+			errs = append(errs, herrs...)
+		case strings.TrimSpace(e.Command) == "":
 			errs = append(errs, "command is empty: expected a program to run")
 		}
 		if len(errs) > 0 {
@@ -84,4 +104,27 @@ func namespaceClash(servers []Server, name string) (Server, bool) {
 		}
 	}
 	return Server{}, false
+}
+
+// editorHeaders checks an editor's headers as a config file's are checked
+// and makes each value literal: a '$' in it is written "$$", so that a
+// project's editor settings cannot have agentls send one of its
+// environment's secrets (${GITHUB_TOKEN}) to the server.
+func editorHeaders(headers [][2]string) (map[string]string, []string) {
+	out := make(map[string]string, len(headers))
+	seen := map[string]string{}
+	var errs []string
+	for _, h := range headers {
+		k, v := h[0], h[1]
+		if err := checkHeader(k, seen); err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		if strings.ContainsAny(v, "\r\n\x00") {
+			errs = append(errs, fmt.Sprintf("header %s: a header value may not contain a line break or NUL", k))
+			continue
+		}
+		out[k] = strings.ReplaceAll(v, "$", "$$")
+	}
+	return out, errs
 }

@@ -349,19 +349,8 @@ func (l *loader) headers(f *tomlFile, path []string, v any, fail func([]string, 
 	seen := map[string]string{}
 	for _, k := range sortedKeys(t) {
 		p := append(append([]string{}, path...), k)
-		if !isHeaderName(k) {
-			fail(p, fmt.Errorf("invalid header name %q: expected letters, digits and -", k))
-			continue
-		}
-		canon := http.CanonicalHeaderKey(k)
-		if prev, dup := seen[canon]; dup {
-			fail(p, fmt.Errorf("header %q is set twice (also as %q)", k, prev))
-			continue
-		}
-		seen[canon] = k
-		switch canon {
-		case "Host", "Content-Length", "Content-Type", "Accept", "Connection", "Transfer-Encoding", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id":
-			fail(p, fmt.Errorf("header %q is set by agentls's MCP client and may not be configured", k))
+		if err := checkHeader(k, seen); err != nil {
+			fail(p, err)
 			continue
 		}
 		val, err := asString(t[k])
@@ -394,4 +383,22 @@ func isHeaderName(s string) bool {
 		}
 	}
 	return true
+}
+
+// checkHeader accepts a header name that is well formed, not yet in seen
+// (by canonical name; it is added) and not one agentls's MCP client sets.
+func checkHeader(k string, seen map[string]string) error {
+	if !isHeaderName(k) {
+		return fmt.Errorf("invalid header name %q: expected letters, digits and -", k)
+	}
+	canon := http.CanonicalHeaderKey(k)
+	if prev, dup := seen[canon]; dup {
+		return fmt.Errorf("header %q is set twice (also as %q)", k, prev)
+	}
+	seen[canon] = k
+	switch canon {
+	case "Host", "Content-Length", "Content-Type", "Accept", "Connection", "Transfer-Encoding", "Mcp-Session-Id", "Mcp-Protocol-Version", "Last-Event-Id":
+		return fmt.Errorf("header %q is set by agentls's MCP client and may not be configured", k)
+	}
+	return nil
 }
