@@ -45,7 +45,7 @@ type linear struct {
 // cacheState is what earlier requests left in the provider's cache.
 type cacheState struct {
 	anthropic map[prefixKey]bool
-	openai    [][]byte
+	openai    map[prefixKey]bool // prefixes ending at a 128-token step
 }
 
 type prefixKey struct {
@@ -188,20 +188,30 @@ func (c *cacheState) billAnthropic(l linear) cacheUsage {
 }
 
 func (c *cacheState) billOpenAI(l linear) cacheUsage {
-	best := 0
-	for _, p := range c.openai {
-		n := 0
-		for n < len(p) && n < len(l.text) && p[n] == l.text[n] {
-			n++
-		}
-		best = max(best, n)
+	// The read is the longest shared prefix in whole steps of 128 tokens
+	// (512 bytes at 4 bytes a token), so only prefixes ending at a step
+	// matter: each request leaves the keys of its step prefixes, and the
+	// longest of its own found there is what it reads. A request costs its
+	// own length, not its length times the requests before it.
+	if c.openai == nil {
+		c.openai = map[prefixKey]bool{}
 	}
-	c.openai = append(c.openai, l.text)
-	t := tokensOf(best)
+	const step = openaiCacheStep * 4
+	h := fnv.New64a()
+	read := 0
+	for n := step; n <= len(l.text); n += step {
+		h.Write(l.text[n-step : n])
+		k := prefixKey{hash: h.Sum64(), n: n}
+		if c.openai[k] && read == n-step {
+			read = n
+		}
+		c.openai[k] = true
+	}
+	t := tokensOf(read)
 	if t < cacheMinTokens {
 		return cacheUsage{}
 	}
-	return cacheUsage{read: t / openaiCacheStep * openaiCacheStep}
+	return cacheUsage{read: t}
 }
 
 func indexOf(xs []int, x int) int {
