@@ -90,6 +90,9 @@ type Model struct {
 	// MaxTools caps the tools one request offers; 0: the provider's limit
 	// (MaxToolsFor).
 	MaxTools int
+	// Images says whether the model is shown the images tools return; nil:
+	// guessed from the provider and the model's name (ImagesFor).
+	Images *bool
 }
 
 // Agent is the [agent] table.

@@ -10,7 +10,7 @@ import (
 
 var (
 	topKeys   = []string{"model", "agent", "mcp"}
-	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools"}
+	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
 	mcpKeys   = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
@@ -146,6 +146,11 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 			var n int
 			if n, err = asPositiveInt(v); err == nil {
 				m.MaxTools = n
+			}
+		case "images":
+			var b bool
+			if b, err = asBool(v); err == nil {
+				m.Images = &b
 			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))

@@ -46,3 +46,33 @@ func TestMaxImageBytesIsUserTierOnly(t *testing.T) {
 		t.Errorf("a workspace file set MaxImageBytes to %d; want the default %d", c.MCP.MaxImageBytes, DefaultMaxImageBytes)
 	}
 }
+
+func TestImagesKey(t *testing.T) {
+	for _, tc := range []struct {
+		toml string
+		want *bool
+		diag bool
+	}{
+		{"[model]\nimages = false\n", ptr(false), false},
+		{"[model]\nimages = true\n", ptr(true), false},
+		{"[model]\nname = \"x\"\n", nil, false},
+		{"[model]\nimages = \"yes\"\n", nil, true},
+	} {
+		p := filepath.Join(t.TempDir(), "config.toml")
+		write(t, p, tc.toml)
+		c := Load(p, nil)
+		got := c.Model.Images
+		if (got == nil) != (tc.want == nil) || got != nil && *got != *tc.want {
+			t.Errorf("%q: Images = %v; want %v", tc.toml, got, tc.want)
+		}
+		diag := false
+		for _, d := range c.Diagnostics {
+			diag = diag || d.Key == "model.images"
+		}
+		if diag != tc.diag {
+			t.Errorf("%q: a diagnostic on model.images: %v; want %v (%v)", tc.toml, diag, tc.diag, c.Diagnostics)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

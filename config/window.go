@@ -96,3 +96,47 @@ func ToolBudgetFor(configured, window int) int {
 	}
 	return int(float64(window) * DefaultToolBudgetShare)
 }
+
+// imageModels are the model-name prefixes (lower case, as contextWindows)
+// of models that take images, for ImagesFor. On the OpenAI wire a model
+// not listed is sent none: a text-only model behind an OpenAI-compatible
+// server may refuse a request with an image in it, which would fail every
+// later turn of the session.
+var imageModels = []string{
+	"gpt-4o", "gpt-4.1", "gpt-4-turbo", "gpt-5", "chatgpt-4o", "o1", "o3", "o4",
+	"gemini", "llava", "bakllava", "llama3.2-vision", "llama4", "qwen2.5vl", "qwen2.5-vl", "qwen2-vl", "qwen-vl",
+	"gemma3", "minicpm-v", "moondream", "mistral-small3.1", "pixtral",
+}
+
+// textOnlyModels are exceptions to imageModels: prefixes of models that
+// take no images.
+var textOnlyModels = []string{"o1-mini", "o3-mini", "gpt-4o-audio", "gpt-4o-realtime"}
+
+// ImagesFor says whether the model named name is shown the images tools
+// return: [model] images when set, else yes for Anthropic (every Claude
+// model agentls can reach takes images), else whether the name is a known
+// vision model's. A model that is not shown an image still reads the line
+// naming it.
+func ImagesFor(configured *bool, provider, name string) bool {
+	if configured != nil {
+		return *configured
+	}
+	if provider == "anthropic" {
+		return true
+	}
+	n := strings.ToLower(strings.TrimSpace(name))
+	if i := strings.LastIndex(n, "/"); i >= 0 {
+		n = n[i+1:]
+	}
+	for _, p := range textOnlyModels {
+		if strings.HasPrefix(n, p) {
+			return false
+		}
+	}
+	for _, p := range imageModels {
+		if strings.HasPrefix(n, p) {
+			return true
+		}
+	}
+	return false
+}

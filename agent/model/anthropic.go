@@ -12,6 +12,7 @@ type anthropic struct {
 	ep        endpoint
 	maxTokens int
 	tools     toolBlock
+	noImages  bool // [model] images = false: tool images are only named
 }
 
 // DefaultAnthropicURL is Anthropic's API base URL.
@@ -166,7 +167,7 @@ func (p *anthropic) request(req Request) anthropicRequest {
 			case "tool_use":
 				rest = append(rest, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
 			case "tool_result":
-				results = append(results, anthropicResult(b))
+				results = append(results, anthropicResult(b, p.noImages))
 			case "thinking":
 				// Without its signature the API refuses the block (one from
 				// another provider, say): it is dropped rather than fail the turn.
@@ -189,11 +190,12 @@ func (p *anthropic) request(req Request) anthropicRequest {
 
 // anthropicResult is a tool_result block: its content a string, or, when
 // the tool returned images, the text then the images as image blocks.
-func anthropicResult(b Block) anthropicBlock {
+func anthropicResult(b Block, noImages bool) anthropicBlock {
 	r := anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, IsError: b.IsError}
-	if len(b.Images) == 0 {
-		if b.Content != "" { // content is optional; an empty one is refused with is_error
-			r.Content = &b.Content
+	if len(b.Images) == 0 || noImages {
+		content := b.Content + notShown(b, noImages)
+		if content != "" { // content is optional; an empty one is refused with is_error
+			r.Content = &content
 		}
 		return r
 	}
@@ -206,6 +208,15 @@ func anthropicResult(b Block) anthropicBlock {
 	}
 	r.Content = parts
 	return r
+}
+
+// notShown is the line a tool result's text gets when its images are not
+// sent ([model] images = false), or "".
+func notShown(b Block, noImages bool) string {
+	if !noImages || len(b.Images) == 0 {
+		return ""
+	}
+	return "\n[the image(s) above are not shown to you: this model is not sent images ([model] images = false)]"
 }
 
 // markConversation puts cache breakpoints on the last two user messages:

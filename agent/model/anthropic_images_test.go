@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"image"
 	"image/png"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
@@ -76,6 +77,36 @@ func TestImageTokens(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.im.ImageTokens(); got != tc.want {
 				t.Errorf("ImageTokens() = %d; want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// With [model] images = false (a model that takes none) no image goes out
+// on either wire: the tool result's text names it and says why it is not
+// shown.
+func TestToolResultImagesNotSentWhenTheModelTakesNone(t *testing.T) {
+	pic := testPNG(t, 8, 4)
+	for _, f := range formats() {
+		t.Run(f.name, func(t *testing.T) {
+			s := modeltest.New(t)
+			s.Script(modeltest.Turn{Text: "ok"})
+			p := f.openOn(s)
+			switch p := p.(type) {
+			case *anthropic:
+				p.noImages = true
+			case *openai:
+				p.noImages = true
+			}
+			if _, _, err := stream(t, p, imageConversation(pic)); err != nil {
+				t.Fatal(err)
+			}
+			req := s.Requests()[0]
+			if imgs := req.Images(); len(imgs) != 0 {
+				t.Errorf("%d images sent; want none", len(imgs))
+			}
+			if got := req.ToolResults(); len(got) != 2 || !strings.HasSuffix(got[0].Content, "[image: image/png, 1 KB, 8x4]\n[the image(s) above are not shown to you: this model is not sent images ([model] images = false)]") || got[1].Content != "plain" {
+				t.Errorf("tool results %+v; want the image named and why it is not shown", got)
 			}
 		})
 	}

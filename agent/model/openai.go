@@ -22,6 +22,7 @@ type openai struct {
 	// reasoning models reject max_tokens); compatible servers know max_tokens.
 	newTokenField bool
 	tools         toolBlock
+	noImages      bool // [model] images false (a text-only model): tool images are only named
 }
 
 func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *openai {
@@ -192,12 +193,14 @@ func (p *openai) request(req Request) openaiRequest {
 				c.Function.Arguments = string(objectOrEmpty(b.Input))
 				calls = append(calls, c)
 			case "tool_result":
-				content := b.Content
+				content := b.Content + notShown(b, p.noImages)
 				if b.IsError && !SaysError(content) {
 					content = ErrorPrefix + content
 				}
 				results = append(results, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
-				images = append(images, openaiImages(b)...)
+				if !p.noImages {
+					images = append(images, openaiImages(b)...)
+				}
 			}
 		}
 		// Tool messages must directly follow the assistant's tool_calls.

@@ -32,6 +32,9 @@ type Resolved struct {
 	// Fallback is true when nothing was configured and Ollama on localhost
 	// was guessed: errors reaching it then say what to configure instead.
 	Fallback bool
+	// Images: the model is shown the images tools return ([model] images,
+	// config.ImagesFor); otherwise it reads only the line naming each.
+	Images bool
 }
 
 // Resolve applies docs/config.md's defaults to the [model] table: with no provider,
@@ -76,6 +79,7 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 				r.Name = DefaultOllamaModel
 			}
 			r.Why = fmt.Sprintf("no [model] configured and neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set: trying Ollama at %s with model %s", OllamaURL, r.Name)
+			r.Images = config.ImagesFor(cfg.Images, r.Provider, r.Name)
 			return r, nil
 		}
 	default:
@@ -122,6 +126,7 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 			return Resolved{}, fmt.Errorf("set %s: the %s API key for %s is read from it (or set [model] api_key_env to the variable that holds it)", r.APIKeyEnv, r.Provider, r.BaseURL)
 		}
 	}
+	r.Images = config.ImagesFor(cfg.Images, r.Provider, r.Name)
 	return r, nil
 }
 
@@ -147,9 +152,12 @@ func Open(r Resolved, key string, client *http.Client) (Provider, error) {
 	}
 	switch r.Provider {
 	case "anthropic":
-		return newAnthropic(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client), nil
+		p := newAnthropic(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
+		p.noImages = !r.Images
+		return p, nil
 	case "openai":
 		p := newOpenAI(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
+		p.noImages = !r.Images
 		if r.Fallback {
 			return &fallback{Provider: p, url: r.BaseURL, model: r.Name}, nil
 		}

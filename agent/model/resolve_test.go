@@ -26,13 +26,13 @@ func TestResolveAppliesTheSpecDefaults(t *testing.T) {
 		want Resolved // Why is checked for non-emptiness only
 	}{
 		{"no config and ANTHROPIC_API_KEY: Anthropic", config.Model{}, env("ANTHROPIC_API_KEY", "a", "OPENAI_API_KEY", "o"),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192}},
+			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
 		{"no config and only OPENAI_API_KEY: OpenAI", config.Model{}, env("OPENAI_API_KEY", "o"),
-			Resolved{Provider: "openai", Name: DefaultOpenAIModel, BaseURL: DefaultOpenAIURL, APIKeyEnv: "OPENAI_API_KEY", KeySet: true, MaxTokens: 8192}},
+			Resolved{Provider: "openai", Name: DefaultOpenAIModel, BaseURL: DefaultOpenAIURL, APIKeyEnv: "OPENAI_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
 		{"nothing at all: Ollama on localhost, no key", config.Model{}, env(),
 			Resolved{Provider: "openai", Name: DefaultOllamaModel, BaseURL: OllamaURL, MaxTokens: 8192, Fallback: true}},
 		{"api_key_env overrides the variable", config.Model{Provider: "anthropic", APIKeyEnv: "MY_KEY", MaxTokens: 1000}, env("MY_KEY", "k"),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "MY_KEY", KeySet: true, MaxTokens: 1000}},
+			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "MY_KEY", KeySet: true, MaxTokens: 1000, Images: true}},
 		{"local base_url needs no key even when its variable is unset", config.Model{Provider: "openai", Name: "fake-model", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "AGENTLS_TEST_KEY"}, env(),
 			Resolved{Provider: "openai", Name: "fake-model", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "AGENTLS_TEST_KEY", MaxTokens: 8192}},
 		{"OPENAI_API_KEY is never sent to another host", config.Model{Provider: "openai", Name: "m", BaseURL: "https://openrouter.ai/api/v1/"}, env("OPENAI_API_KEY", "o"),
@@ -42,9 +42,13 @@ func TestResolveAppliesTheSpecDefaults(t *testing.T) {
 		{"base_url without provider is OpenAI-compatible", config.Model{Name: "llama", BaseURL: "http://[::1]:8080/v1"}, env("ANTHROPIC_API_KEY", "a"),
 			Resolved{Provider: "openai", Name: "llama", BaseURL: "http://[::1]:8080/v1", MaxTokens: 8192}},
 		{"a claude name without provider is Anthropic", config.Model{Name: "claude-opus-4-1"}, env("ANTHROPIC_API_KEY", "a"),
-			Resolved{Provider: "anthropic", Name: "claude-opus-4-1", BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192}},
+			Resolved{Provider: "anthropic", Name: "claude-opus-4-1", BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
 		{"an Anthropic base_url written with /v1 is accepted", config.Model{Provider: "anthropic", BaseURL: "http://127.0.0.1:5/v1"}, env(),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: "http://127.0.0.1:5", APIKeyEnv: "ANTHROPIC_API_KEY", MaxTokens: 8192}},
+			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: "http://127.0.0.1:5", APIKeyEnv: "ANTHROPIC_API_KEY", MaxTokens: 8192, Images: true}},
+		{"[model] images = false holds for Claude too", config.Model{Provider: "anthropic", Images: new(false)}, env("ANTHROPIC_API_KEY", "a"),
+			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192}},
+		{"[model] images = true for a local model agentls does not know", config.Model{Provider: "openai", Name: "my-vlm", BaseURL: "http://127.0.0.1:9/v1", Images: new(true)}, env(),
+			Resolved{Provider: "openai", Name: "my-vlm", BaseURL: "http://127.0.0.1:9/v1", MaxTokens: 8192, Images: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -103,6 +103,15 @@ func (d *doctor) model(cfg *config.Config, userPath string) {
 	} else {
 		d.printf("  tools     past %d tokens of MCP definitions per request, tool search\n", config.ToolBudgetFor(cfg.MCP.ToolBudgetTokens, window))
 	}
+	imgHow := "guessed from the provider and the model's name"
+	if cfg.Model.Images != nil {
+		imgHow = "[model] images"
+	}
+	if r.Images {
+		d.printf("  images    tool images are shown to the model (%s)\n", imgHow)
+	} else {
+		d.printf("  images    tool images are only named, not shown (%s; set [model] images = true for a vision model)\n", imgHow)
+	}
 	if r.Why != "" {
 		d.printf("  chosen    %s\n", r.Why)
 	}
