@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"unicode/utf8"
 )
 
 // agentsMDName is the project-rules file read from the first workspace folder.
@@ -50,7 +51,7 @@ func agentsMD(root string) (text, refused string) {
 		return string(raw), ""
 	}
 	cut := maxAgentsMD
-	for cut > 0 && !utf8RuneStart(raw[cut]) {
+	for cut > 0 && !utf8.RuneStart(raw[cut]) {
 		cut--
 	}
 	return string(raw[:cut]) + fmt.Sprintf("\n[... cut: only the first %d bytes of %s are used]", cut, agentsMDName), ""

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/wire"
+
+	"github.com/agentls/agentls/agent/tools"
 )
 
 // askOutcome is how an approval ended.
@@ -91,9 +93,9 @@ func (r *run) approve(ctx context.Context, callID, tool, title string, a Approva
 		r.emit(Event{Type: wire.EventToolCall, ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: wire.StatusRunning})
 		return opt, nil
 	case timedOut:
-		return "", &deniedError{fmt.Sprintf("ERROR: approval timed out after %s: denied", r.core.cfg.Agent.ApprovalTimeout)}
+		return "", &tools.Denied{Msg: fmt.Sprintf("ERROR: approval timed out after %s: denied", r.core.cfg.Agent.ApprovalTimeout)}
 	case cancelled:
 		return "", context.Canceled
 	}
-	return "", &deniedError{"ERROR: denied by the user"}
+	return "", &tools.Denied{Msg: "ERROR: denied by the user"}
 }

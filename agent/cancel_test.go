@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"github.com/agentls/agentls/agent/tools"
 	"strings"
 	"testing"
 	"time"
@@ -73,7 +74,7 @@ func TestCancelWhileWaitingForApprovalAnswersEveryToolUse(t *testing.T) {
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
 	last := msgs[len(msgs)-1]
-	if len(last.Content) != 2 || last.Content[0].Content != errCancelled || last.Content[1].Content != errCancelled {
+	if len(last.Content) != 2 || last.Content[0].Content != tools.Cancelled || last.Content[1].Content != tools.Cancelled {
 		t.Errorf("last stored message = %+v, want two ERROR: cancelled results", last)
 	}
 }
@@ -103,7 +104,7 @@ func TestCancelWhileAToolRuns(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	if last := msgs[len(msgs)-1]; last.Content[0].Content != errCancelled {
+	if last := msgs[len(msgs)-1]; last.Content[0].Content != tools.Cancelled {
 		t.Errorf("result = %+v, want ERROR: cancelled", last.Content[0])
 	}
 	<-watching

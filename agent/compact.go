@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/wire"
 	"os"
 	"strings"
@@ -153,7 +154,7 @@ func elideResults(m model.Message, uses map[string]model.Block) model.Message {
 		if b.Type == "tool_result" && len(b.Content) >= elideStubMin {
 			u := uses[b.ToolUseID]
 			b.Content = fmt.Sprintf("[agentls elided this result (%d bytes) to keep the conversation within the context window. It was the output of %s %s; call the tool again if you need it.]",
-				len(b.Content), u.Name, capText(string(u.Input), 200))
+				len(b.Content), u.Name, tools.CapText(string(u.Input), 200))
 		}
 		content[i] = b
 	}
@@ -360,9 +361,9 @@ func renderForSummary(msgs []model.Message, limit int) string {
 			case "text":
 				fmt.Fprintf(&b, "%s: %s\n\n", m.Role, x.Text)
 			case "tool_use":
-				fmt.Fprintf(&b, "agent called %s %s\n\n", x.Name, capText(string(x.Input), 500))
+				fmt.Fprintf(&b, "agent called %s %s\n\n", x.Name, tools.CapText(string(x.Input), 500))
 			case "tool_result":
-				fmt.Fprintf(&b, "result: %s\n\n", capText(x.Content, 1500))
+				fmt.Fprintf(&b, "result: %s\n\n", tools.CapText(x.Content, 1500))
 			}
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -57,7 +58,8 @@ type Core struct {
 	root         string
 	logf         func(format string, args ...any)
 	sessions     sessionStore
-	secrets      secretPlaces // what read tools ask about
+	secrets      tools.Secrets // what read tools ask about
+	builtins     []tools.Tool  // the built-in tools, sorted by name
 
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
@@ -119,7 +121,8 @@ func New(opts Options) (*Core, error) {
 		c.root = wd
 	}
 	c.sessions = newSessionStore(c.stateDir, c.root)
-	c.secrets = newSecretPlaces(c.stateDir)
+	c.secrets = tools.NewSecrets(c.stateDir)
+	c.builtins = tools.Builtins()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	return c, nil
 }

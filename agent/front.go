@@ -1,6 +1,9 @@
 package agent
 
 import (
+	"context"
+
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 )
@@ -25,3 +28,26 @@ func Visible(s string) string { return trust.Visible(s) }
 
 // ShellQuote renders an argv as a shell would need it typed, escaped.
 func ShellQuote(argv []string) string { return trust.ShellQuote(argv) }
+
+// RefusedRoot says why folder cannot be a workspace root for the file tools
+// (it is the home directory or the root of the file system), or "".
+func RefusedRoot(folder string) string { return tools.RefusedRoot(folder) }
+
+// RefusedRootMessage is the whole explanation for a refused root: why, and
+// what to do instead.
+func RefusedRootMessage(reason string) string { return tools.RefusedRootMessage(reason) }
+
+// WithToolName returns ctx carrying the name of the tool on whose behalf
+// the call is made ([tools.WithToolName]).
+func WithToolName(ctx context.Context, name string) context.Context {
+	return tools.WithToolName(ctx, name)
+}
+
+// ToolNameFromContext is the tool name WithToolName put on ctx, or "" when
+// the call was not made for a tool (a Workspace must then use a generic
+// label, never guess).
+func ToolNameFromContext(ctx context.Context) string { return tools.ToolNameFromContext(ctx) }
+
+// BuiltinToolNames are the names of the built-in tools. The MCP registry
+// must reserve them (mcp.Options.Reserved) so no server's tool can take one.
+func BuiltinToolNames() []string { return tools.BuiltinNames() }

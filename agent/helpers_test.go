@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -219,4 +220,13 @@ func waitProcesses(t *testing.T, marker string, n int) bool {
 		time.Sleep(10 * time.Millisecond)
 	}
 	return true
+}
+
+// builtinDefs are the built-in tool definitions, sorted by name.
+func builtinDefs() []model.ToolDef {
+	var defs []model.ToolDef
+	for _, b := range tools.Builtins() {
+		defs = append(defs, b.Def())
+	}
+	return defs
 }

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -31,12 +32,4 @@ type EventSink interface {
 // Workspace is the agent's view of the editor: unsaved buffers and edits that
 // land in the editor (and its undo). Implemented by server/ over LSP and by
 // cmd/agentls over the disk.
-type Workspace interface {
-	// Folders are the workspace roots, absolute paths.
-	Folders() []string
-	// OpenText returns the open buffer's text for an absolute path, if open.
-	OpenText(path string) (text string, ok bool)
-	// WriteFile replaces a file's whole text through the editor. applied is
-	// false when the editor cannot apply edits; the caller then writes the disk.
-	WriteFile(ctx context.Context, path, text string) (applied bool, err error)
-}
+type Workspace = tools.Workspace

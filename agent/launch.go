@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/wire"
 	"sort"
 	"strings"
@@ -105,7 +106,7 @@ func (c *Core) launchApproval(name string, srv config.Server) Approval {
 	a := Approval{
 		ApprovalID: c.newApprovalID(), Kind: wire.ApprovalMCPLaunch, Title: title, Detail: detail,
 		Server: name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
-		Options: []ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, rejectOnce},
+		Options: []ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, tools.RejectOnce},
 	}
 	if srv.Remote() {
 		a.Command, a.Env, a.Cwd, a.URL = nil, nil, "", srv.URL

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentls/agentls/mcp"
 	"os"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func TestMCPDescriptionsAreCappedAndBadNamesNeverReachTheModel(t *testing.T) {
 	}
 	n := 0
 	for _, tool := range body.Tools {
-		if !legalToolName.MatchString(tool.Name) {
+		if !mcp.ValidToolName(tool.Name) {
 			t.Errorf("illegal tool name sent: %q", tool.Name)
 		}
 		if strings.HasPrefix(tool.Name, "fs__") {

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/agentls/agentls/wire"
-	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 )
@@ -17,11 +17,6 @@ import (
 // previewMax caps the output a tool_result event carries; the model gets
 // the whole (capped) result.
 const previewMax = 2000
-
-// legalToolName is the strictest provider rule (docs/security.md, G4). The
-// registry guarantees it; the loop checks again because one illegal name
-// poisons every later turn of a conversation.
-var legalToolName = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
 
 // run is one task's execution state.
 type run struct {
@@ -34,11 +29,12 @@ type run struct {
 	emitMu sync.Mutex
 	seq    int
 
-	mcpTools  map[string]mcp.Tool // this turn's MCP tools by name
-	listed    []mcp.Tool          // the registry's tools toolDefs was built from
-	toolDefs  []model.ToolDef     // this turn's tools, rebuilt only when listed changes
-	listedGen uint64              // the registry's ToolsGeneration read before listed
-	approveMu sync.Mutex          // one approval at a time (approvals.go)
+	callable  map[string]tools.Tool // this turn's tools by name, built-ins first
+	mcpTools  []mcp.Tool            // this turn's MCP tools, sorted by name (what search ranks)
+	listed    []mcp.Tool            // the registry's tools toolDefs was built from
+	toolDefs  []model.ToolDef       // this turn's tools, rebuilt only when listed changes
+	listedGen uint64                // the registry's ToolsGeneration read before listed
+	approveMu sync.Mutex            // one approval at a time (approvals.go)
 	usage     Usage
 	window    int             // the model's context window, in tokens
 	loaded    []string        // MCP tools used or found by search, most recent first (toolsearch.go)
@@ -119,9 +115,10 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		// session, as any turn's prompt does.
 		return Result{StopReason: wire.StopCancelled}
 	}
-	env := &toolEnv{ws: r.ws, reg: c.reg, maxBytes: c.cfg.MCP.ResultMaxBytes, autopilot: c.cfg.Agent.Autopilot, secrets: c.secrets, policy: c.policy}
+	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Autopilot: c.cfg.Agent.Autopilot,
+		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf}
 	if c.cfg.Model.APIKeyEnv != "" {
-		env.hideEnv = []string{c.cfg.Model.APIKeyEnv}
+		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}
 	}
 
 	lastText := ""
@@ -134,18 +131,17 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
 		// Re-read every turn: a server that connected (or re-listed)
 		// since the last request hot-plugs its tools into this one.
-		tools, searching := offer.offer(r.toolSet(ctx, iter == 0), r.loaded)
-		r.offered, env.searchTools = nil, nil
+		defs, searching := offer.offer(r.toolSet(ctx, iter == 0), r.loaded)
+		r.offered = nil
 		if searching {
-			r.offered = make(map[string]bool, len(tools))
-			for _, t := range tools {
+			r.offered = make(map[string]bool, len(defs))
+			for _, t := range defs {
 				r.offered[t.Name] = true
 			}
-			env.searchTools = r.searchTools
 		}
 		msgs := sendable(applyView(history, r.view))
-		fixed := len(system)/4 + toolsTokens(tools)
-		if m.next(system, tools, msgs) > int(compactAt*float64(r.window)) {
+		fixed := len(system)/4 + toolsTokens(defs)
+		if m.next(system, defs, msgs) > int(compactAt*float64(r.window)) {
 			r.compact(ctx, cmp, history, fixed, false)
 			msgs = sendable(applyView(history, r.view))
 		}
@@ -159,7 +155,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			// included (the redactor holds back what could still be one).
 			var redact trust.StreamRedactor
 			resp, err := provider.Stream(ctx, model.Request{
-				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: tools, MaxTokens: c.cfg.Model.MaxTokens,
+				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs, MaxTokens: c.cfg.Model.MaxTokens,
 			}, func(delta string) {
 				streamed.WriteString(delta)
 				if out := redact.Write(delta); out != "" {
@@ -190,7 +186,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			}
 			return Result{StopReason: "error", Error: err.Error(), Text: streamed.String()}
 		}
-		m.reported(tools, msgs, resp.Usage.InputTokens)
+		m.reported(defs, msgs, resp.Usage.InputTokens)
 		r.addUsage(resp.Usage)
 		content, uses := normalizeAssistant(resp.Content, iter)
 		lastText = textOf(content)
@@ -279,146 +275,4 @@ func byteSize(n int) string {
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d bytes", n)
-}
-
-// callTool runs one tool_use and returns its result text. Its events are
-// callEvents's: every call ends with a final-status tool_call, then its
-// tool_result.
-func (r *run) callTool(ctx context.Context, env *toolEnv, u model.Block) (string, bool) {
-	ev := r.callEvents(u)
-	b, isBuiltin := builtins[u.Name]
-	t, isMCP := r.mcpTools[u.Name]
-	if !isBuiltin && !isMCP {
-		return ev.finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, wire.StatusFailed)
-	}
-	if isMCP && r.offered != nil && !r.offered[u.Name] {
-		return ev.finish(fmt.Sprintf("ERROR: tool %q is connected but not loaded in this request (too many tools to offer at once): call %s with what you need, and it becomes callable from your next request", u.Name, searchToolName), true, wire.StatusFailed)
-	}
-	if u.InvalidInput != "" {
-		// Never run a tool on arguments the model did not actually give
-		// (Input is then {}): say what it expects so the model can retry.
-		schema := b.def.Schema
-		if isMCP {
-			schema = t.InputSchema
-		}
-		return ev.finish(fmt.Sprintf("ERROR: the arguments for %s were not a valid JSON object: %s\n%s",
-			u.Name, capText(u.InvalidInput, 200), expectedArgs(u.Name, schema)), true, wire.StatusFailed)
-	}
-	if isBuiltin {
-		ev.title = builtinTitle(u.Name, u.Input)
-		// Each call gets its own env: calls of one response may run at once.
-		env := *env
-		// A call an approval may follow is not running until it is allowed
-		// (docs/protocol.md section 3), so a client never shows it as acting yet.
-		if b.gated || r.readMayAsk(u.Name, u.Input) {
-			ev.status(wire.StatusPending)
-		} else {
-			ev.status(wire.StatusRunning)
-		}
-		env.running = func() { ev.status(wire.StatusRunning) }
-		env.approve = func(ctx context.Context, a Approval) error {
-			_, err := r.approve(ctx, u.ID, u.Name, ev.title, a)
-			return err
-		}
-		return ev.finish(runBuiltin(ctx, b, &env, u.Input))
-	}
-	ev.server, ev.title = t.Server, t.Server+" · "+trust.Visible(t.ServerTool)
-	ev.status(wire.StatusPending)
-	d := r.core.policy().ClassifyCall(ToolInfo(t))
-	switch d.Action {
-	case trust.Deny:
-		return ev.finish("ERROR: denied by policy: "+d.Reason, true, wire.StatusDenied)
-	case trust.Allow:
-		ev.status(wire.StatusRunning)
-	default:
-		// The card shows the arguments the server will get, not the
-		// redacted copy events carry.
-		title, detail := mcpCallCard(t, u.Input)
-		options := []ApprovalOption{allowOnce, allowAlways(t.Name), rejectOnce}
-		if destructive(t) {
-			// A tool its own server calls destructive asks every time: an
-			// "always" could not be kept anyway (ClassifyCall asks for it
-			// over any allow), and stored it would cover the tool the day
-			// the server drops the hint.
-			options = []ApprovalOption{allowOnce, rejectOnce}
-		}
-		opt, err := r.approve(ctx, u.ID, t.Name, ev.title, Approval{
-			Kind: wire.ApprovalMCPCall, Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: u.Input,
-			Options: options,
-		})
-		if err != nil {
-			return ev.finish(outcome(ctx, "", err, env.maxBytes))
-		}
-		if opt == string(wire.OptionAllowAlways) {
-			if r.core.store == nil {
-				r.core.logf("agent: cannot remember \"always allow %s\": no trust store", t.Name)
-			} else if err := r.core.store.AllowAlways(t.Name, t.DefinitionHash); err != nil {
-				r.core.logf("agent: remember \"always allow %s\": %v", t.Name, err)
-			}
-		}
-	}
-	var (
-		heardMu sync.Mutex
-		ended   bool
-	)
-	// Progress and log notifications come from the SDK's goroutines; none
-	// may follow the call's final tool_call and tool_result.
-	heard := func(f func()) {
-		heardMu.Lock()
-		defer heardMu.Unlock()
-		if !ended {
-			f()
-		}
-	}
-	lctx := mcp.WithListener(ctx, mcp.CallListener{
-		Progress: func(p mcp.Progress) { heard(func() { ev.progress(p.String()) }) },
-		Log:      func(m mcp.LogMessage) { heard(func() { r.tr.serverLog(m.String()) }) },
-	})
-	res := r.core.reg.Call(lctx, t.Name, u.Input)
-	heardMu.Lock()
-	ended = true
-	heardMu.Unlock()
-	if ctx.Err() != nil {
-		return ev.finish(errCancelled, true, wire.StatusCancelled)
-	}
-	status := wire.StatusCompleted
-	if res.IsError {
-		status = wire.StatusFailed
-	}
-	return ev.finish(capText(res.Text, env.maxBytes), res.IsError, status)
-}
-
-// destructive is the server's own claim that t is destructive.
-func destructive(t mcp.Tool) bool {
-	return t.Annotations != nil && t.Annotations.DestructiveHint != nil && *t.Annotations.DestructiveHint
-}
-
-// builtinTitle is a one-line title for a built-in call: its name and the
-// argument that says what it touches.
-func builtinTitle(name string, in json.RawMessage) string {
-	var a map[string]any
-	json.Unmarshal(in, &a)
-	for _, k := range []string{"command", "path", "pattern", "uri", "server"} {
-		if v, ok := a[k].(string); ok && v != "" {
-			return name + " " + firstLine(trust.Redact(v), 80)
-		}
-	}
-	return name
-}
-
-// mcpCallCard is the title and detail of an mcp_call approval: server ·
-// tool, then the arguments as indented JSON.
-func mcpCallCard(t mcp.Tool, args []byte) (title, detail string) {
-	// The server picks ServerTool: escaped, it cannot fake or hide a line.
-	name := t.Server + " · " + trust.Visible(t.ServerTool)
-	return "Call " + name + "?", name + "\n" + trust.VisibleText(indentJSON(args))
-}
-
-func indentJSON(raw []byte) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return string(raw)
-	}
-	b, _ := json.MarshalIndent(v, "", "  ")
-	return string(b)
 }

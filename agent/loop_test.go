@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,7 @@ func TestTextOnlyTurnStreamsAndEnds(t *testing.T) {
 			}
 			names := req.ToolNames()
 			for _, b := range BuiltinToolNames() {
-				if b == searchToolName {
+				if b == tools.SearchToolName {
 					if slices.Contains(names, b) {
 						t.Errorf("%s offered with no MCP tool to search", b)
 					}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"strings"
 	"unicode/utf16"
@@ -96,7 +97,7 @@ func selection(ws Workspace, doc string, r *Range) string {
 			b.WriteString(l[start:end])
 		}
 	}
-	return capText(b.String(), maxSelection)
+	return tools.CapText(b.String(), maxSelection)
 }
 
 // utf16Offset converts a UTF-16 code unit count into a byte offset in line.
@@ -144,7 +145,7 @@ func diagnosticsText(doc string, diags []json.RawMessage) string {
 		if d.Source != "" {
 			src = " [" + d.Source + "]"
 		}
-		fmt.Fprintf(&b, "- %s: %s%s: %s\n", where, sev, src, capText(d.Message, 500))
+		fmt.Fprintf(&b, "- %s: %s%s: %s\n", where, sev, src, tools.CapText(d.Message, 500))
 	}
 	return b.String()
 }

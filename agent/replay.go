@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -45,9 +47,9 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 				out = append(out, Event{Type: wire.EventText, Delta: trust.Redact(b.Text)})
 			case b.Type == "tool_use":
 				calls[b.ID] = b.Name
+				kind, locations := replayPlan(c.root, b)
 				out = append(out, Event{Type: wire.EventToolCall, ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
-					Arguments: trust.RedactJSON(b.Input), Status: wire.StatusPending, Kind: toolKind(b.Name),
-					Locations: callLocations([]string{c.root}, b.Name, b.Input)})
+					Arguments: trust.RedactJSON(b.Input), Status: wire.StatusPending, Kind: kind, Locations: locations})
 			case b.Type == "tool_result":
 				status := wire.StatusCompleted
 				if b.IsError {
@@ -57,7 +59,7 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 				out = append(out,
 					Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: name, Title: name, Status: status},
 					Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
-						Output: trust.Redact(capText(b.Content, previewMax))})
+						Output: trust.Redact(tools.CapText(b.Content, previewMax))})
 			}
 		}
 	}
@@ -82,3 +84,14 @@ func (c *Core) ServersAwaitingLaunch() []string {
 
 // Root is the workspace folder this Core serves.
 func (c *Core) Root() string { return c.root }
+
+// replayPlan is the kind and locations of a stored tool_use, as its built-in
+// would plan it in a workspace at root; an MCP call is KindOther with none.
+func replayPlan(root string, u model.Block) (ToolKind, []string) {
+	t, ok := tools.Builtin(u.Name)
+	if !ok {
+		return KindOther, nil
+	}
+	p := t.Plan(&tools.Env{Workspace: DiskWorkspace(root)}, u.Input)
+	return p.Kind, p.Locations
+}

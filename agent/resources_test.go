@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,10 +25,11 @@ func TestResourceToolsAgainstServerEverything(t *testing.T) {
 	f.core.reg.Wait(ctx)
 	// The user allows this server's tools, so its resource reads too.
 	allow := &trust.Policy{Rules: []config.PolicyRule{allowRule("everything__*", "allow")}}
-	env := &toolEnv{ws: f.ws, reg: f.core.reg, maxBytes: 64 << 10, policy: func() *trust.Policy { return allow }}
+	env := &tools.Env{Workspace: f.ws, Registry: f.core.reg, MaxBytes: 64 << 10, Policy: func() *trust.Policy { return allow }}
 	call := func(name, args string) (string, bool) {
-		out, isErr, _ := runBuiltin(ctx, builtins[name], env, json.RawMessage(args))
-		return out, isErr
+		b, _ := tools.Builtin(name)
+		o := tools.Run(ctx, env, b, b.Plan(env, json.RawMessage(args)).Timeout, allowedCall{}, json.RawMessage(args))
+		return o.Text, o.IsError
 	}
 	list, isErr := call("list_mcp_resources", `{}`)
 	if isErr || !strings.Contains(list, "everything · demo://resource/static/document/") {
@@ -51,3 +53,16 @@ func TestResourceToolsAgainstServerEverything(t *testing.T) {
 		t.Errorf("unknown server = %q", out)
 	}
 }
+
+// allowedCall is a call whose gate lets everything the policy allows
+// through and refuses the rest (nobody is asked).
+type allowedCall struct{}
+
+func (allowedCall) Gate(_ context.Context, d trust.Decision, _ Approval) (string, error) {
+	if d.Action != trust.Allow {
+		return "", &tools.Denied{Msg: "ERROR: denied: " + d.Reason + ", and there is nobody to ask"}
+	}
+	return "", nil
+}
+func (allowedCall) Progress(string)  {}
+func (allowedCall) ServerLog(string) {}

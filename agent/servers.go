@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -8,14 +9,7 @@ import (
 
 // ToolInfo is what the call policy knows of an MCP tool. The agent's call
 // gate and the server list both go through it.
-func ToolInfo(t mcp.Tool) trust.ToolInfo {
-	info := trust.ToolInfo{Name: t.Name, Server: t.Server, DefinitionHash: t.DefinitionHash}
-	if t.Annotations != nil {
-		info.DestructiveHint = t.Annotations.DestructiveHint
-		info.ReadOnlyHint = t.Annotations.ReadOnlyHint
-	}
-	return info
-}
+func ToolInfo(t mcp.Tool) trust.ToolInfo { return tools.ToolInfo(t) }
 
 // ServerRows joins the registry's server list with the policy decision for
 // each tool. It is the only place the policy column is filled, and it uses

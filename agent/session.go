@@ -9,13 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentls/agentls/agent/tools"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/agentls/agentls/agent/model"
 )
@@ -288,38 +288,8 @@ func summarize(path string) (title string, turns int) {
 	}
 }
 
-// firstLine is s's first non-empty line, trimmed and cut to max runes. Its
-// work is bounded by where that line ends and by max, never by len(s): a 50
-// MB prompt on one line costs no more than a short one.
-func firstLine(s string, max int) string {
-	for len(s) > 0 {
-		line := s
-		if i := strings.IndexByte(s, '\n'); i >= 0 {
-			line, s = s[:i], s[i+1:]
-		} else {
-			s = ""
-		}
-		// Only the first max runes (plus the spaces before them) can show.
-		line = strings.TrimLeftFunc(line, unicode.IsSpace)
-		if line == "" {
-			continue
-		}
-		n, cut := 0, len(line)
-		for i := range line {
-			if n == max {
-				cut = i
-				break
-			}
-			n++
-		}
-		if cut < len(line) && strings.TrimSpace(line[cut:]) != "" {
-			kept := []rune(line[:cut]) // max runes
-			return string(kept[:max-1]) + "…"
-		}
-		return strings.TrimRightFunc(line[:cut], unicode.IsSpace)
-	}
-	return ""
-}
+// firstLine is s's first non-empty line cut to max runes ([tools.FirstLine]).
+func firstLine(s string, max int) string { return tools.FirstLine(s, max) }
 
 // FirstLine is s's first non-empty line cut to max runes ("…" marks a cut),
 // for titles and progress messages that echo a prompt.

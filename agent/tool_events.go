@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"github.com/agentls/agentls/wire"
 
-	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/trust"
 )
 
@@ -21,14 +21,10 @@ type callEvents struct {
 	r                   *run
 	id                  string
 	tool, server, title string
+	kind                ToolKind
 	args                json.RawMessage
 	locations           []string
 	announced           bool
-}
-
-func (r *run) callEvents(u model.Block) *callEvents {
-	return &callEvents{r: r, id: u.ID, tool: u.Name, title: u.Name, args: trust.RedactJSON(u.Input),
-		locations: callLocations(r.ws.Folders(), u.Name, u.Input)}
 }
 
 // status emits a tool_call with the given status; the first one announces
@@ -38,7 +34,7 @@ func (c *callEvents) status(s wire.ToolStatus) {
 	if !c.announced {
 		c.announced = true
 		e.Arguments = c.args
-		e.Kind, e.Locations = toolKind(c.tool), c.locations
+		e.Kind, e.Locations = c.kind, c.locations
 		defer c.r.tr.toolCall(c.title, c.args)
 	}
 	c.r.emit(e)
@@ -48,15 +44,8 @@ func (c *callEvents) status(s wire.ToolStatus) {
 // capped, redacted preview of out. It returns out and isErr for the model.
 func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus) (string, bool) {
 	c.status(status)
-	preview := capText(out, previewMax)
+	preview := tools.CapText(out, previewMax)
 	c.r.emit(Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr})
 	c.r.tr.toolResult(status, preview)
 	return out, isErr
-}
-
-// progress reports a running call's progress (an MCP server's
-// notifications/progress): a tool_call, status running, with a message.
-func (c *callEvents) progress(msg string) {
-	c.r.emit(Event{Type: "tool_call", ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: "running",
-		Message: trust.Redact(msg)})
 }

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -10,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 )
@@ -23,41 +22,9 @@ import (
 // found by search is gated exactly like any other: search changes what is
 // offered, never what is allowed.
 
-// searchToolName is the built-in that finds MCP tools not offered.
-const searchToolName = "search_tools"
-
 // loadedPrefix starts a search_tools result; the names after it are what
 // it loaded, read back from the history when a session continues.
 const loadedPrefix = "Loaded for your next request: "
-
-type searchArgs struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit,omitempty"`
-}
-
-func init() {
-	register(builtin{
-		def: model.ToolDef{
-			Name: searchToolName,
-			Description: "Search the connected MCP tools that are not offered in this request (there are too many to offer at once). " +
-				"Describe what you need in a few words; the best matches are listed with their descriptions and become callable from your next request.",
-			Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what the tool should do, in a few words"},"limit":{"type":"integer","description":"how many tools to load (default 5, at most 20)"}},"required":["query"],"additionalProperties":false}`),
-		},
-		run: func(_ context.Context, env *toolEnv, in json.RawMessage) (string, error) {
-			var a searchArgs
-			if err := decodeArgs(searchToolName, in, &a, `{"query": "create a GitHub issue", "limit"?: 5}`); err != nil {
-				return "", err
-			}
-			if strings.TrimSpace(a.Query) == "" {
-				return "", fmt.Errorf("query is empty: say what the tool should do")
-			}
-			if env.searchTools == nil {
-				return "", fmt.Errorf("every connected tool is already offered in this request: no search is needed")
-			}
-			return env.searchTools(a.Query, a.Limit), nil
-		},
-	})
-}
 
 // toolOffer decides which tools a request offers.
 type toolOffer struct {
@@ -71,8 +38,8 @@ type toolOffer struct {
 func (o toolOffer) offer(all []model.ToolDef, loaded []string) (defs []model.ToolDef, searching bool) {
 	var builtin, mcpDefs []model.ToolDef
 	for _, d := range all {
-		if _, ok := builtins[d.Name]; ok {
-			if d.Name != searchToolName {
+		if tools.IsBuiltin(d.Name) {
+			if d.Name != tools.SearchToolName {
 				builtin = append(builtin, d)
 			}
 		} else {
@@ -110,7 +77,7 @@ func (o toolOffer) offer(all []model.ToolDef, loaded []string) (defs []model.Too
 	// Offer them in a stable order (the listing's), so the prompt prefix
 	// stays byte-identical while the set does.
 	sort.SliceStable(picked, func(i, j int) bool { return picked[i].Name < picked[j].Name })
-	defs = append(builtin, builtins[searchToolName].def)
+	defs = append(builtin, tools.SearchDef())
 	return append(defs, picked...), true
 }
 
@@ -125,7 +92,7 @@ func loadedFromHistory(msgs []model.Message) []string {
 			switch b.Type {
 			case "tool_use":
 				uses[b.ID] = b.Name
-				if b.Name != searchToolName {
+				if b.Name != tools.SearchToolName {
 					out = append(out, b.Name)
 				}
 			case "tool_result":
@@ -228,30 +195,29 @@ func terms(s string) []string {
 	return out
 }
 
-// searchTools is the run's search_tools: it ranks the connected MCP tools,
-// loads the matches for the next request and describes them.
-func (r *run) searchTools(query string, limit int) string {
+// SearchTools is the run's search_tools (tools.Searcher): it ranks the
+// connected MCP tools, loads the matches for the next request and
+// describes them.
+func (r *run) SearchTools(query string, limit int) (string, error) {
+	if r.offered == nil {
+		return "", tools.ErrAllOffered
+	}
 	if limit <= 0 {
 		limit = 5
 	}
 	limit = min(limit, 20)
-	var tools []mcp.Tool
-	for _, t := range r.mcpTools {
-		tools = append(tools, t)
-	}
-	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
-	found := search(tools, query, limit)
+	found := search(r.mcpTools, query, limit)
 	if len(found) == 0 {
-		return fmt.Sprintf("No connected tool matches %q. Try other words (what the tool acts on, or the server's name).", query)
+		return fmt.Sprintf("No connected tool matches %q. Try other words (what the tool acts on, or the server's name).", query), nil
 	}
 	names := make([]string, len(found))
 	var b strings.Builder
 	for i, t := range found {
 		names[i] = t.Name
 		r.loaded = append([]string{t.Name}, r.loaded...)
-		fmt.Fprintf(&b, "- %s (MCP server %q): %s\n", t.Name, t.Server, capRunes(oneLine(t.Description), 300))
+		fmt.Fprintf(&b, "- %s (MCP server %q): %s\n", t.Name, t.Server, tools.CapRunes(oneLine(t.Description), 300))
 	}
-	return loadedPrefix + strings.Join(names, ", ") + "\n\n" + b.String()
+	return loadedPrefix + strings.Join(names, ", ") + "\n\n" + b.String(), nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

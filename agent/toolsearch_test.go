@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/agent/tools"
 	"slices"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestOfferKeepsToTheLimitAndTheBudget(t *testing.T) {
 			if searching != c.searching || len(defs) > c.max {
 				t.Fatalf("searching %v with %d tools, want %v and at most %d", searching, len(defs), c.searching, c.max)
 			}
-			if slices.Contains(names, searchToolName) != c.searching {
+			if slices.Contains(names, tools.SearchToolName) != c.searching {
 				t.Errorf("search_tools offered = %v, want %v", !c.searching, c.searching)
 			}
 			for _, l := range c.loaded {
@@ -74,7 +75,7 @@ func TestOfferKeepsToTheLimitAndTheBudget(t *testing.T) {
 				}
 			}
 			for _, b := range BuiltinToolNames() {
-				if b != searchToolName && !slices.Contains(names, b) {
+				if b != tools.SearchToolName && !slices.Contains(names, b) {
 					t.Errorf("built-in %s not offered", b)
 				}
 			}
@@ -86,7 +87,7 @@ func TestLoadedFromHistoryIsMostRecentFirst(t *testing.T) {
 	h := []model.Message{
 		{Role: "assistant", Content: []model.Block{{Type: "tool_use", ID: "1", Name: "a__x"}}},
 		{Role: "user", Content: []model.Block{{Type: "tool_result", ToolUseID: "1", Content: "ok"}}},
-		{Role: "assistant", Content: []model.Block{{Type: "tool_use", ID: "2", Name: searchToolName}}},
+		{Role: "assistant", Content: []model.Block{{Type: "tool_use", ID: "2", Name: tools.SearchToolName}}},
 		{Role: "user", Content: []model.Block{{Type: "tool_result", ToolUseID: "2", Content: loadedPrefix + "b__y, c__z\n\n- b__y: ..."}}},
 	}
 	if got := loadedFromHistory(h); !slices.Equal(got, []string{"b__y", "c__z", "a__x"}) {

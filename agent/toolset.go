@@ -3,12 +3,13 @@ package agent
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/agentls/agentls/wire"
 	"slices"
+	"strings"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/mcp"
 )
 
@@ -18,7 +19,10 @@ import (
 func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 	c := r.core
 	if c.reg == nil {
-		return builtinDefs()
+		if r.callable == nil {
+			r.setTools(nil)
+		}
+		return r.toolDefs
 	}
 	if first && slices.ContainsFunc(c.reg.Servers(), func(s mcp.ServerInfo) bool { return s.State == mcp.Connecting }) {
 		r.emit(Event{Type: wire.EventStatus, Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
@@ -29,31 +33,44 @@ func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 	// Read before Tools: a change in between makes the next turn's
 	// generation differ, so the worst case is one comparison too many.
 	gen := c.reg.ToolsGeneration()
-	if r.toolDefs != nil && gen == r.listedGen {
+	if r.listed != nil && gen == r.listedGen {
 		return r.toolDefs // same generation: Tools would list the same
 	}
 	listed := c.reg.Tools()
-	if r.toolDefs != nil && slices.EqualFunc(listed, r.listed, sameTool) {
+	if r.listed != nil && slices.EqualFunc(listed, r.listed, sameTool) {
 		r.listedGen = gen
 		return r.toolDefs // nothing changed since the last turn
 	}
-	defs := builtinDefs()
-	r.mcpTools = map[string]mcp.Tool{}
+	r.setTools(listed)
+	if listed == nil {
+		listed = []mcp.Tool{}
+	}
+	r.listed, r.listedGen = listed, gen
+	return r.toolDefs
+}
+
+// setTools makes the built-ins and listed (the registry's MCP tools) this
+// turn's tools.
+func (r *run) setTools(listed []mcp.Tool) {
+	c := r.core
+	r.callable = make(map[string]tools.Tool, len(c.builtins)+len(listed))
+	r.toolDefs = make([]model.ToolDef, 0, len(c.builtins)+len(listed))
+	r.mcpTools = nil
+	for _, b := range c.builtins {
+		r.callable[b.Def().Name] = b
+		r.toolDefs = append(r.toolDefs, b.Def())
+	}
 	for _, t := range listed {
-		if _, clash := builtins[t.Name]; clash || !legalToolName.MatchString(t.Name) || r.mcpTools[t.Name].Name != "" {
+		if _, taken := r.callable[t.Name]; taken || !mcp.ValidToolName(t.Name) {
 			c.logf("agent: MCP tool %q of server %q left out: its name is illegal or taken", t.Name, t.Server)
 			continue
 		}
-		r.mcpTools[t.Name] = t
-		desc := fmt.Sprintf("[MCP server %q, tool %q] %s", t.Server, t.ServerTool, capRunes(t.Description, c.cfg.MCP.DescriptionMaxChars))
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object"}`)
-		}
-		defs = append(defs, model.ToolDef{Name: t.Name, Description: desc, Schema: schema})
+		tool := tools.FromMCP(t, c.cfg.MCP.DescriptionMaxChars)
+		r.callable[t.Name] = tool
+		r.toolDefs = append(r.toolDefs, tool.Def())
+		r.mcpTools = append(r.mcpTools, t)
 	}
-	r.listed, r.toolDefs, r.listedGen = listed, defs, gen
-	return defs
+	slices.SortFunc(r.mcpTools, func(a, b mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // sameTool says two listings of a tool would give the model the same
@@ -71,14 +88,4 @@ func sameHints(a, b *mcp.Annotations) bool {
 	sameBool := func(x, y *bool) bool { return x == y || (x != nil && y != nil && *x == *y) }
 	return a.Title == b.Title && a.ReadOnlyHint == b.ReadOnlyHint && a.IdempotentHint == b.IdempotentHint &&
 		sameBool(a.DestructiveHint, b.DestructiveHint) && sameBool(a.OpenWorldHint, b.OpenWorldHint)
-}
-
-// capRunes cuts a server-authored description (G4: a description is
-// third-party text the model reads on every turn).
-func capRunes(s string, max int) string {
-	r := []rune(s)
-	if max <= 0 || len(r) <= max {
-		return s
-	}
-	return string(r[:max]) + "…"
 }

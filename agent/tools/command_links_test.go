@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"os"
@@ -13,7 +13,7 @@ import (
 // autopilot the key went to the model without a card.
 func TestAutopilotAsksForACommandReadingALinkOutOfTheWorkspace(t *testing.T) {
 	tt := newToolTest(t)
-	tt.env.autopilot = true
+	tt.env.Autopilot = true
 	outside, _ := filepath.EvalSymlinks(t.TempDir())
 	writeFileT(t, filepath.Join(outside, "key.txt"), "PRIVATE-KEY-TEXT\n")
 	writeFileT(t, filepath.Join(tt.dir, "real.txt"), "plain\n")

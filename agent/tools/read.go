@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/wire"
 )
 
 const (
@@ -29,45 +30,45 @@ const (
 // dependency trees that drown every result.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
 
-func init() {
-	register(builtin{
+var (
+	readFileTool = &builtin{
 		def: toolDef("read_file", "Read a text file of the workspace. Returns the editor's unsaved text when the file is open. Lines are numbered from 1.",
 			[]string{"path"}, map[string]string{
 				"path":       str("file path, relative to the workspace folder or absolute inside it"),
 				"start_line": integer("first line to return (1-based, optional)"),
 				"end_line":   integer("last line to return (inclusive, optional)"),
 			}),
-		run: readFile, timeout: readTimeout,
-	})
-	register(builtin{
+		kind: wire.KindRead, run: readFile, timeout: readTimeout, readOnly: true, readsPath: true,
+	}
+	listDirectoryTool = &builtin{
 		def: toolDef("list_directory", "List a directory of the workspace: one entry per line, directories end with '/'.",
 			nil, map[string]string{"path": str("directory, relative to the workspace folder (default: the folder itself)")}),
-		run: listDirectory, timeout: readTimeout,
-	})
-	register(builtin{
+		kind: wire.KindSearch, run: listDirectory, timeout: readTimeout, readOnly: true, readsPath: true,
+	}
+	findFilesTool = &builtin{
 		def: toolDef("find_files", "Find files by glob pattern under a workspace directory. The pattern matches the file name (e.g. '*.go') or, when it has a '/', the path relative to the search directory (e.g. 'cmd/*/main.go').",
 			[]string{"pattern"}, map[string]string{
 				"pattern": str("glob pattern, Go path.Match syntax"),
 				"path":    str("directory to search (default: the workspace folder)"),
 			}),
-		run: findFiles, timeout: readTimeout,
-	})
-	register(builtin{
+		kind: wire.KindSearch, run: findFiles, timeout: readTimeout, readOnly: true, readsPath: true,
+	}
+	searchTextTool = &builtin{
 		def: toolDef("search_text", "Search file contents with a regular expression (Go RE2 syntax). Returns 'path:line: text' per match.",
 			[]string{"pattern"}, map[string]string{
 				"pattern": str("regular expression"),
 				"path":    str("directory or file to search (default: the workspace folder)"),
 				"glob":    str("only files whose name matches this glob, e.g. '*.go' (optional)"),
 			}),
-		run: searchText, timeout: readTimeout,
-	})
-}
+		kind: wire.KindSearch, run: searchText, timeout: readTimeout, readOnly: true, readsPath: true,
+	}
+)
 
 func toolDef(name, desc string, required []string, props map[string]string) model.ToolDef {
 	return model.ToolDef{Name: name, Description: desc, Schema: schema(required, props)}
 }
 
-func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func readFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Path      string `json:"path"`
 		StartLine int    `json:"start_line"`
@@ -76,11 +77,11 @@ func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	if err := decodeArgs("read_file", in, &a, "{path, start_line?, end_line?}"); err != nil {
 		return "", err
 	}
-	t, err := confine(env.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
 	}
-	if err := gateSecretRead(ctx, env, "read_file", "Read", t); err != nil {
+	if err := gateSecretRead(ctx, env, call, "read_file", "Read", t); err != nil {
 		return "", err
 	}
 	if st, err := os.Stat(t.Real); err == nil && st.IsDir() {
@@ -88,7 +89,7 @@ func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	} else if err == nil && st.Size() > maxReadFile {
 		return "", fmt.Errorf("%s is %d bytes, more than read_file reads (%d): use search_text to find the lines you need", a.Path, st.Size(), maxReadFile)
 	}
-	text, err := readText(env.ws, t)
+	text, err := readText(env.Workspace, t)
 	if err != nil {
 		return "", err
 	}
@@ -116,7 +117,7 @@ func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 		}
 		fmt.Fprintf(&b, "%6d\t%s", i, strings.TrimSuffix(lines[i-1], "\n"))
 		b.WriteByte('\n')
-		if env.maxBytes > 0 && b.Len() > env.maxBytes {
+		if env.MaxBytes > 0 && b.Len() > env.MaxBytes {
 			fmt.Fprintf(&b, "[... stopped at line %d of %d: use start_line to read on]\n", i, len(lines))
 			break
 		}
@@ -124,7 +125,7 @@ func readFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	return b.String(), nil
 }
 
-func listDirectory(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func listDirectory(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Path string `json:"path"`
 	}
@@ -134,11 +135,11 @@ func listDirectory(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(env.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
 	}
-	if err := gateSecretRead(ctx, env, "list_directory", "List", t); err != nil {
+	if err := gateSecretRead(ctx, env, call, "list_directory", "List", t); err != nil {
 		return "", err
 	}
 	entries, err := os.ReadDir(t.Real)
@@ -168,9 +169,9 @@ func listDirectory(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 // Symlinks are not followed: a link out of the workspace is never walked into.
 // Files and folders that hold secrets (secretPlaces) are passed over and
 // counted in *passed: reading one takes read_file, which asks.
-func walkFiles(ctx context.Context, env *toolEnv, root string, passed *int, fn func(real, rel string) (stop bool)) error {
+func walkFiles(ctx context.Context, env *Env, root string, passed *int, fn func(real, rel string) (stop bool)) error {
 	// A search the user allowed inside a secret folder reads that folder.
-	secret := func(p string) bool { return env.secrets.reason(p) != "" }
+	secret := func(p string) bool { return env.Secrets.reason(p) != "" }
 	if secret(root) {
 		secret = func(string) bool { return false }
 	}
@@ -206,7 +207,7 @@ func walkFiles(ctx context.Context, env *toolEnv, root string, passed *int, fn f
 	})
 }
 
-func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func findFiles(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Pattern string `json:"pattern"`
 		Path    string `json:"path"`
@@ -223,11 +224,11 @@ func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(env.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
 	}
-	if err := gateSecretRead(ctx, env, "find_files", "Search", t); err != nil {
+	if err := gateSecretRead(ctx, env, call, "find_files", "Search", t); err != nil {
 		return "", err
 	}
 	var found []string
@@ -262,7 +263,7 @@ func findFiles(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	return out + passedNote(passed, ""), nil
 }
 
-func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func searchText(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Pattern string `json:"pattern"`
 		Path    string `json:"path"`
@@ -278,11 +279,11 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(env.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
 	}
-	if err := gateSecretRead(ctx, env, "search_text", "Search", t); err != nil {
+	if err := gateSecretRead(ctx, env, call, "search_text", "Search", t); err != nil {
 		return "", err
 	}
 	var b strings.Builder
@@ -295,9 +296,9 @@ func searchText(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 				return false
 			}
 		}
-		text, ok := env.ws.OpenText(filepath.Join(lexDir, filepath.FromSlash(rel)))
+		text, ok := env.Workspace.OpenText(filepath.Join(lexDir, filepath.FromSlash(rel)))
 		if !ok {
-			text, ok = env.ws.OpenText(real)
+			text, ok = env.Workspace.OpenText(real)
 		}
 		if !ok {
 			if st, err := os.Stat(real); err != nil || st.Size() > maxSearchFile {

@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"encoding/json"
@@ -31,7 +31,7 @@ func newAutopilotRepo(t *testing.T) *autopilotRepo {
 	t.Helper()
 	testenv.Tool(t, "git")
 	tt := newToolTest(t)
-	tt.env.autopilot = true
+	tt.env.Autopilot = true
 	tt.deny = true // a card is refused: only what runs without one can do harm
 	outside, _ := filepath.EvalSymlinks(t.TempDir())
 	writeFileT(t, filepath.Join(outside, "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n"+outsideSecret+"\n")

@@ -1,6 +1,7 @@
-package agent
+package tools
 
 import (
+	"context"
 	"github.com/agentls/agentls/wire"
 	"path/filepath"
 
@@ -9,12 +10,12 @@ import (
 
 // The options of approval cards (docs/protocol.md section 4).
 var (
-	allowOnce  = ApprovalOption{OptionID: string(wire.OptionAllowOnce), Name: "Allow once", Kind: wire.OptionAllowOnce}
-	rejectOnce = ApprovalOption{OptionID: string(wire.OptionRejectOnce), Name: "Deny", Kind: wire.OptionRejectOnce}
+	AllowOnce  = wire.ApprovalOption{OptionID: string(wire.OptionAllowOnce), Name: "Allow once", Kind: wire.OptionAllowOnce}
+	RejectOnce = wire.ApprovalOption{OptionID: string(wire.OptionRejectOnce), Name: "Deny", Kind: wire.OptionRejectOnce}
 )
 
-func allowAlways(tool string) ApprovalOption {
-	return ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow " + tool, Kind: wire.OptionAllowAlways}
+func allowAlways(tool string) wire.ApprovalOption {
+	return wire.ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow " + tool, Kind: wire.OptionAllowAlways}
 }
 
 // decideCommand is trust's G3 decision for a run_command: it asks unless
@@ -33,4 +34,10 @@ func decideWrite(folders []string, t target, autopilot bool) trust.Decision {
 		}
 	}
 	return trust.DecideWrite(rel, autopilot)
+}
+
+// gate hands d to the call's gate; only whether the call may go on matters.
+func gate(ctx context.Context, call Call, d trust.Decision, card wire.Approval) error {
+	_, err := call.Gate(ctx, d, card)
+	return err
 }

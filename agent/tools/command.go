@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -19,21 +19,18 @@ const (
 	commandMaxTimeout = 10 * time.Minute
 )
 
-func init() {
-	register(builtin{
-		def: toolDef("run_command", "Run a command in a workspace folder and return its combined stdout and stderr and exit code. Without shell, the command is split into words (quotes respected) and run directly, with no shell syntax; set shell to true for pipes, redirects or globs. The user is asked first unless autopilot is on and the command is known to be safe.",
-			[]string{"command"}, map[string]string{
-				"command":         str("the command line, e.g. \"go test ./...\""),
-				"shell":           boolean("run it with sh -c (pipes, redirects, globs, variables)"),
-				"cwd":             str("directory to run in, inside the workspace (default: the workspace folder)"),
-				"timeout_seconds": integer("kill the command after this many seconds (default 60, at most 600)"),
-			}),
-		run:   runCommand,
-		gated: true,
-	})
+var runCommandTool = &builtin{
+	def: toolDef("run_command", "Run a command in a workspace folder and return its combined stdout and stderr and exit code. Without shell, the command is split into words (quotes respected) and run directly, with no shell syntax; set shell to true for pipes, redirects or globs. The user is asked first unless autopilot is on and the command is known to be safe.",
+		[]string{"command"}, map[string]string{
+			"command":         str("the command line, e.g. \"go test ./...\""),
+			"shell":           boolean("run it with sh -c (pipes, redirects, globs, variables)"),
+			"cwd":             str("directory to run in, inside the workspace (default: the workspace folder)"),
+			"timeout_seconds": integer("kill the command after this many seconds (default 60, at most 600)"),
+		}),
+	kind: wire.KindExecute, run: runCommand, gated: true,
 }
 
-func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func runCommand(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Command        string `json:"command"`
 		Shell          bool   `json:"shell"`
@@ -58,7 +55,7 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if a.Cwd == "" {
 		a.Cwd = "."
 	}
-	dir, err := confine(env.ws.Folders(), a.Cwd)
+	dir, err := confine(env.Workspace.Folders(), a.Cwd)
 	if err != nil {
 		return "", err
 	}
@@ -66,12 +63,12 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
-	d := guardGit(ctx, decideCommand(classify, a.Shell, env.autopilot), classify, a.Shell, dir.Real, commandEnv(env.hideEnv))
-	d = guardLinks(d, classify, a.Shell, dir.Real, env.ws.Folders())
-	runArgv, runEnv := argv, commandEnv(env.hideEnv)
+	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, commandEnv(env.HideEnv))
+	d = guardLinks(d, classify, a.Shell, dir.Real, env.Workspace.Folders())
+	runArgv, runEnv := argv, commandEnv(env.HideEnv)
 	var confined *confinedCommand
 	if d.Action == trust.Allow {
-		c, err := confineCommand(argv, env.ws.Folders(), runEnv)
+		c, err := confineCommand(argv, env.Workspace.Folders(), runEnv)
 		if err != nil {
 			d = cannotConfine(err)
 		} else {
@@ -81,14 +78,14 @@ func runCommand(ctx context.Context, env *toolEnv, in json.RawMessage) (string, 
 	}
 	// Shown exactly (never redacted), invisible characters escaped.
 	detail := trust.VisibleText(a.Command) + "\n\nin " + trust.Visible(dir.Path) + "\n(" + trust.VisibleText(d.Reason) + ")"
-	if err := env.gate(ctx, d, Approval{
+	if err := gate(ctx, call, d, wire.Approval{
 		Kind: wire.ApprovalCommand, Tool: "run_command", Title: "Run command?", Detail: detail,
 		Command: argv, Cwd: dir.Path,
-		Options: []ApprovalOption{allowOnce, rejectOnce},
+		Options: []wire.ApprovalOption{AllowOnce, RejectOnce},
 	}); err != nil {
 		return "", err
 	}
-	res, err := runProcess(ctx, runArgv, dir.Real, runEnv, timeout, env.maxBytes)
+	res, err := runProcess(ctx, runArgv, dir.Real, runEnv, timeout, env.MaxBytes)
 	if err != nil {
 		return "", fmt.Errorf("run_command: start %s: %w", trust.ShellQuote(argv[:1]), err)
 	}

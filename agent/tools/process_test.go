@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -111,7 +111,7 @@ func TestSplitWords(t *testing.T) {
 
 func TestAutopilotSkipsTheCardOnlyForCommandsTheClassifierCallsSafe(t *testing.T) {
 	tt := newToolTest(t)
-	tt.env.autopilot = true
+	tt.env.Autopilot = true
 	writeFileT(t, tt.dir+"/f.txt", "x")
 	if out, isErr, _ := tt.call("run_command", `{"command":"ls"}`); isErr || !strings.Contains(out, "f.txt") || len(tt.asks) != 0 {
 		t.Errorf("autopilot ls = %q, asks %d; want it run without a card", out, len(tt.asks))
@@ -120,7 +120,7 @@ func TestAutopilotSkipsTheCardOnlyForCommandsTheClassifierCallsSafe(t *testing.T
 	if out, _, status := tt.call("run_command", `{"command":"rm f.txt"}`); status != "denied" || len(tt.asks) != 1 {
 		t.Errorf("autopilot rm = %q %s, asks %d; want a card (denied here)", out, status, len(tt.asks))
 	}
-	tt.env.autopilot = false
+	tt.env.Autopilot = false
 	tt.call("run_command", `{"command":"ls"}`)
 	if len(tt.asks) != 2 {
 		t.Errorf("without autopilot a safe command did not ask")
@@ -132,7 +132,7 @@ func TestRunCommandDoesNotPassTheModelKeyOn(t *testing.T) {
 	t.Setenv("MY_MODEL_KEY", "custom-key-not-for-commands")
 	t.Setenv("AGENTLS_VISIBLE", "visible")
 	tt := newToolTest(t)
-	tt.env.hideEnv = []string{"MY_MODEL_KEY"}
+	tt.env.HideEnv = []string{"MY_MODEL_KEY"}
 	out, _, _ := tt.call("run_command", `{"command":"env"}`)
 	if strings.Contains(out, "not-for-commands") || !strings.Contains(out, "AGENTLS_VISIBLE=visible") {
 		t.Errorf("env output:\n%s", out)

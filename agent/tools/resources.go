@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -16,34 +16,34 @@ import (
 
 const resourceTimeout = 60 * time.Second
 
-func init() {
-	register(builtin{
+var (
+	listResourcesTool = &builtin{
 		def: toolDef("list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type; resource templates (RFC 6570, like file:///{path}) show as \"template URI\": fill one in and read the result with read_mcp_resource.",
 			nil, map[string]string{"server": str("only this server's resources (optional)")}),
-		run: listResources, timeout: resourceTimeout, gated: true,
-	})
-	register(builtin{
+		kind: wire.KindFetch, run: listResources, timeout: resourceTimeout, gated: true,
+	}
+	readResourceTool = &builtin{
 		def: toolDef("read_mcp_resource", "Read one resource of an MCP server by URI. Text comes back as is; binary content is saved to a temporary file whose path is returned.",
 			[]string{"server", "uri"}, map[string]string{
 				"server": str("the server name, as list_mcp_resources shows it"),
 				"uri":    str("the resource URI"),
 			}),
-		run: readResource, timeout: resourceTimeout, gated: true,
-	})
-}
+		kind: wire.KindFetch, run: readResource, timeout: resourceTimeout, gated: true,
+	}
+)
 
-func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func listResources(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Server string `json:"server"`
 	}
 	if err := decodeArgs("list_mcp_resources", in, &a, "{server?}"); err != nil {
 		return "", err
 	}
-	if env.reg == nil {
+	if env.Registry == nil {
 		return "no MCP servers are configured", nil
 	}
 	var hidden []string
-	rs, err := env.reg.Resources(ctx, func(servers []string) []string {
+	rs, err := env.Registry.Resources(ctx, func(servers []string) []string {
 		// Listing follows each server's policy as reading does: deny
 		// leaves the server out, ask puts one card for all of them.
 		var keep, ask []string
@@ -61,22 +61,21 @@ func listResources(ctx context.Context, env *toolEnv, in json.RawMessage) (strin
 			}
 		}
 		if len(ask) == 0 {
-			if env.running != nil {
-				env.running()
-			}
+			// Nothing to ask: allowed, the call acts now.
+			call.Gate(ctx, trust.Decision{Action: trust.Allow}, wire.Approval{})
 			return keep
 		}
 		var detail []string
 		for _, server := range ask {
 			detail = append(detail, trust.Visible(server)+" · resources/list")
 		}
-		card := Approval{Kind: wire.ApprovalMCPCall, Title: "List the resources of " + visibleList(ask) + "?",
+		card := wire.Approval{Kind: wire.ApprovalMCPCall, Title: "List the resources of " + visibleList(ask) + "?",
 			Detail: strings.Join(detail, "\n"), Tool: "resources/list", Arguments: json.RawMessage(`{}`),
-			Options: []ApprovalOption{allowOnce, rejectOnce}}
+			Options: []wire.ApprovalOption{AllowOnce, RejectOnce}}
 		if len(ask) == 1 {
 			card.Server = ask[0]
 		}
-		if err := env.gate(ctx, trust.Decision{Action: trust.Ask}, card); err != nil {
+		if _, err := call.Gate(ctx, trust.Decision{Action: trust.Ask}, card); err != nil {
 			for _, server := range ask {
 				hidden = append(hidden, server+" (listing them was not allowed)")
 			}
@@ -123,12 +122,8 @@ func resourcePolicyName(server, op string) string { return server + "__resources
 
 // resourceDecision is the policy's decision for listing or reading server's
 // resources: the same rules as a call of one of its tools.
-func (env *toolEnv) resourceDecision(server, op string) trust.Decision {
-	var p *trust.Policy
-	if env.policy != nil {
-		p = env.policy()
-	}
-	return p.ClassifyCall(trust.ToolInfo{Name: resourcePolicyName(server, op), Server: server})
+func (env *Env) resourceDecision(server, op string) trust.Decision {
+	return env.policy().ClassifyCall(trust.ToolInfo{Name: resourcePolicyName(server, op), Server: server})
 }
 
 // visibleList names servers for a card title: "a", "a and b", "a, b and c".
@@ -143,7 +138,7 @@ func visibleList(names []string) string {
 	return strings.Join(v[:len(v)-1], ", ") + " and " + v[len(v)-1]
 }
 
-func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func readResource(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Server string `json:"server"`
 		URI    string `json:"uri"`
@@ -154,7 +149,7 @@ func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string
 	if a.Server == "" || a.URI == "" {
 		return "", errors.New("read_mcp_resource: server and uri are both required (see list_mcp_resources)")
 	}
-	if env.reg == nil {
+	if env.Registry == nil {
 		return "", errors.New("read_mcp_resource: no MCP servers are configured")
 	}
 	// A resource is the server's data, as a tool result is: reading it
@@ -162,15 +157,15 @@ func readResource(ctx context.Context, env *toolEnv, in json.RawMessage) (string
 	// not offered: a resource has no definition to bind it to; a rule is.
 	name := a.Server + " · resources/read"
 	args, _ := json.Marshal(map[string]string{"uri": a.URI})
-	if err := env.gate(ctx, env.resourceDecision(a.Server, "read"), Approval{
+	if err := gate(ctx, call, env.resourceDecision(a.Server, "read"), wire.Approval{
 		Kind: wire.ApprovalMCPCall, Title: "Read " + trust.Visible(a.URI) + " from " + trust.Visible(a.Server) + "?",
 		Detail: trust.Visible(name) + "\n" + trust.VisibleText(indentJSON(args)),
 		Server: a.Server, Tool: "resources/read", Arguments: args,
-		Options: []ApprovalOption{allowOnce, rejectOnce},
+		Options: []wire.ApprovalOption{AllowOnce, RejectOnce},
 	}); err != nil {
 		return "", err
 	}
-	rc, err := env.reg.ReadResource(ctx, a.Server, a.URI)
+	rc, err := env.Registry.ReadResource(ctx, a.Server, a.URI)
 	if err != nil {
 		return "", fmt.Errorf("read_mcp_resource: %w", err)
 	}

@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestWorkspaceWriteFileSeesWhichToolCalledIt(t *testing.T) {
 			tt := newToolTest(t)
 			writeFileT(t, filepath.Join(tt.dir, "a.txt"), "old\n")
 			ws := &namingWorkspace{testWorkspace: &testWorkspace{folders: []string{tt.dir}, applies: true}}
-			tt.env.ws = ws
+			tt.env.Workspace = ws
 			if out, isErr, _ := tt.call(tc.tool, tc.args); isErr {
 				t.Fatalf("%s failed: %s", tc.tool, out)
 			}

@@ -1,9 +1,12 @@
-package agent
+package tools
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,49 +14,65 @@ import (
 	"time"
 )
 
-// toolTest runs built-ins directly against a temp workspace.
+// toolTest runs built-ins directly against a temp workspace. It is the
+// loop's side of each call (Call): it records the cards asked and answers
+// them all alike (deny), as the loop's gate would.
 type toolTest struct {
-	t    *testing.T
-	dir  string
-	ws   *testWorkspace
-	env  *toolEnv
-	asks []Approval
-	deny bool
+	t       *testing.T
+	dir     string
+	ws      *testWorkspace
+	env     *Env
+	asks    []wire.Approval
+	deny    bool
+	allowed int // Gate calls that were allowed without asking
 }
 
 func newToolTest(t *testing.T) *toolTest {
 	dir, _ := filepath.EvalSymlinks(t.TempDir())
 	tt := &toolTest{t: t, dir: dir, ws: &testWorkspace{folders: []string{dir}}}
-	tt.env = &toolEnv{ws: tt.ws, maxBytes: 64 << 10, approve: func(ctx context.Context, a Approval) error {
-		tt.asks = append(tt.asks, a)
-		if tt.deny {
-			return &deniedError{"ERROR: denied by the user"}
-		}
-		return nil
-	}}
+	tt.env = &Env{Workspace: tt.ws, MaxBytes: 64 << 10}
 	return tt
 }
 
+func (tt *toolTest) Gate(_ context.Context, d trust.Decision, card wire.Approval) (string, error) {
+	switch d.Action {
+	case trust.Deny:
+		return "", &Denied{"ERROR: denied by policy: " + d.Reason}
+	case trust.Allow:
+		tt.allowed++
+		return "", nil
+	}
+	tt.asks = append(tt.asks, card)
+	if tt.deny {
+		return "", &Denied{"ERROR: denied by the user"}
+	}
+	return string(wire.OptionAllowOnce), nil
+}
+
+func (tt *toolTest) Progress(string)  {}
+func (tt *toolTest) ServerLog(string) {}
+
 func (tt *toolTest) call(name, args string) (string, bool, string) {
 	tt.t.Helper()
-	b, ok := builtins[name]
+	b, ok := Builtin(name)
 	if !ok {
 		tt.t.Fatalf("no built-in %s", name)
 	}
-	out, isErr, status := runBuiltin(context.Background(), b, tt.env, json.RawMessage(args))
-	return out, isErr, string(status)
+	o := Run(context.Background(), tt.env, b, b.Plan(tt.env, json.RawMessage(args)).Timeout, tt, json.RawMessage(args))
+	return o.Text, o.IsError, string(o.Status)
 }
 
 func TestBuiltinNamesAreLegalAndSchemasAreObjects(t *testing.T) {
 	want := []string{"edit_file", "find_files", "list_directory", "list_mcp_resources", "read_file", "read_mcp_resource", "run_command", "search_text", "search_tools", "write_file"}
-	if got := BuiltinToolNames(); strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Fatalf("BuiltinToolNames() = %v, want %v", got, want)
+	if got := BuiltinNames(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("BuiltinNames() = %v, want %v", got, want)
 	}
-	for _, d := range builtinDefs() {
+	for _, b := range Builtins() {
+		d := b.Def()
 		var s struct {
 			Type string `json:"type"`
 		}
-		if !legalToolName.MatchString(d.Name) || json.Unmarshal(d.Schema, &s) != nil || s.Type != "object" || d.Description == "" {
+		if !mcp.ValidToolName(d.Name) || json.Unmarshal(d.Schema, &s) != nil || s.Type != "object" || d.Description == "" {
 			t.Errorf("tool %s: illegal name, bad schema or no description: %s", d.Name, d.Schema)
 		}
 	}
@@ -162,7 +181,7 @@ func TestWriteAndEditAskAndFallBackToDisk(t *testing.T) {
 		t.Errorf("a denied write reached the disk")
 	}
 	tt.deny = false
-	tt.env.autopilot = true
+	tt.env.Autopilot = true
 	n := len(tt.asks)
 	tt.call("write_file", `{"path":"auto.txt","content":"x"}`)
 	if len(tt.asks) != n+1 {
@@ -201,12 +220,14 @@ func TestCapTextSaysHowMuchWasCut(t *testing.T) {
 }
 
 func TestBuiltinTimeoutSaysWhichToolAndHowLong(t *testing.T) {
-	slow := builtin{def: builtins["read_file"].def, timeout: 10 * time.Millisecond,
-		run: func(ctx context.Context, _ *toolEnv, _ json.RawMessage) (string, error) {
+	slow := &builtin{def: readFileTool.def, timeout: 10 * time.Millisecond,
+		run: func(ctx context.Context, _ *Env, _ Call, _ json.RawMessage) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()
 		}}
-	out, isErr, status := runBuiltin(context.Background(), slow, newToolTest(t).env, nil)
+	tt := newToolTest(t)
+	o := Run(context.Background(), tt.env, slow, slow.Plan(tt.env, nil).Timeout, tt, nil)
+	out, isErr, status := o.Text, o.IsError, o.Status
 	if !isErr || status != "failed" || out != "ERROR: read_file timed out after 10ms" {
 		t.Errorf("timed out builtin = %q %v %s", out, isErr, status)
 	}

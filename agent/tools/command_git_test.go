@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"os"
@@ -17,7 +17,7 @@ import (
 func TestAutopilotGitAsksWhenTheRepositoryConfigRunsPrograms(t *testing.T) {
 	git := testenv.Tool(t, "git")
 	tt := newToolTest(t)
-	tt.env.autopilot = true
+	tt.env.Autopilot = true
 	run := func(dir string, args ...string) {
 		t.Helper()
 		cmd := exec.Command(git, args...)

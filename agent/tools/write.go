@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -15,17 +15,16 @@ import (
 
 const writeTimeout = 30 * time.Second
 
-func init() {
-	register(builtin{
+var (
+	writeFileTool = &builtin{
 		def: toolDef("write_file", "Create or replace a file of the workspace with the given text. The user is always asked first, even under autopilot. The change lands in the editor's buffer when the editor can apply it.",
 			[]string{"path", "content"}, map[string]string{
 				"path":    str("file path, relative to the workspace folder or absolute inside it"),
 				"content": str("the whole new text of the file"),
 			}),
-		run:   writeFile,
-		gated: true,
-	})
-	register(builtin{
+		kind: wire.KindEdit, run: writeFile, gated: true,
+	}
+	editFileTool = &builtin{
 		def: toolDef("edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is always asked first, even under autopilot.",
 			[]string{"path", "old_text", "new_text"}, map[string]string{
 				"path":        str("file path, relative to the workspace folder or absolute inside it"),
@@ -33,12 +32,11 @@ func init() {
 				"new_text":    str("the replacement text"),
 				"replace_all": boolean("replace every occurrence instead of exactly one"),
 			}),
-		run:   editFile,
-		gated: true,
-	})
-}
+		kind: wire.KindEdit, run: editFile, gated: true,
+	}
+)
 
-func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func writeFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Path    string  `json:"path"`
 		Content *string `json:"content"`
@@ -49,11 +47,11 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	if a.Content == nil {
 		return "", errors.New("write_file: content is required (the whole new text of the file)")
 	}
-	t, err := confine(env.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
 	}
-	old, err := readText(env.ws, t)
+	old, err := readText(env.Workspace, t)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", err
@@ -66,11 +64,11 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	// block would hide the line after it), with invisible characters
 	// escaped so a \r or an escape sequence cannot overprint a line.
 	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(old, *a.Content, exists))
-	diff := &FileDiff{Path: t.Path, NewText: *a.Content}
+	diff := &wire.FileDiff{Path: t.Path, NewText: *a.Content}
 	if exists {
 		diff.OldText = &old
 	}
-	if err := gateWrite(ctx, env, t, "write_file", fmt.Sprintf("%s %s?", verb, trust.Visible(t.Path)), detail, diff); err != nil {
+	if err := gateWrite(ctx, env, call, t, "write_file", fmt.Sprintf("%s %s?", verb, trust.Visible(t.Path)), detail, diff); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(WithToolName(ctx, "write_file"), env, t, *a.Content)
@@ -80,7 +78,7 @@ func writeFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, e
 	return fmt.Sprintf("wrote %d bytes to %s (%s)", len(*a.Content), t.Path, where), nil
 }
 
-func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, error) {
+func editFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
 	var a struct {
 		Path       string `json:"path"`
 		OldText    string `json:"old_text"`
@@ -93,11 +91,11 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	if a.OldText == "" {
 		return "", errors.New("edit_file: old_text is required and must not be empty (use write_file to create a file)")
 	}
-	t, err := confine(env.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
 	}
-	old, err := readText(env.ws, t)
+	old, err := readText(env.Workspace, t)
 	if err != nil {
 		return "", err
 	}
@@ -110,8 +108,8 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 	}
 	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
 	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(a.OldText, a.NewText, true))
-	diff := &FileDiff{Path: t.Path, OldText: &old, NewText: updated}
-	if err := gateWrite(ctx, env, t, "edit_file", fmt.Sprintf("Edit %s?", trust.Visible(t.Path)), detail, diff); err != nil {
+	diff := &wire.FileDiff{Path: t.Path, OldText: &old, NewText: updated}
+	if err := gateWrite(ctx, env, call, t, "edit_file", fmt.Sprintf("Edit %s?", trust.Visible(t.Path)), detail, diff); err != nil {
 		return "", err
 	}
 	where, err := writeWithTimeout(WithToolName(ctx, "edit_file"), env, t, updated)
@@ -124,17 +122,17 @@ func editFile(ctx context.Context, env *toolEnv, in json.RawMessage) (string, er
 // gateWrite asks before a write when trust's decision says so. diff is the
 // whole change, for fronts that show it as such (the editor receives the
 // same text when the write goes through it).
-func gateWrite(ctx context.Context, env *toolEnv, t target, tool, title, detail string, diff *FileDiff) error {
-	return env.gate(ctx, decideWrite(env.ws.Folders(), t, env.autopilot), Approval{
+func gateWrite(ctx context.Context, env *Env, call Call, t target, tool, title, detail string, diff *wire.FileDiff) error {
+	return gate(ctx, call, decideWrite(env.Workspace.Folders(), t, env.Autopilot), wire.Approval{
 		Kind: wire.ApprovalWrite, Tool: tool, Title: title, Detail: detail, Diff: diff,
-		Options: []ApprovalOption{allowOnce, rejectOnce},
+		Options: []wire.ApprovalOption{AllowOnce, RejectOnce},
 	})
 }
 
-func writeWithTimeout(ctx context.Context, env *toolEnv, t target, text string) (string, error) {
+func writeWithTimeout(ctx context.Context, env *Env, t target, text string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
-	return writeText(ctx, env.ws, t, text)
+	return writeText(ctx, env.Workspace, t, text)
 }
 
 // previewDiff is a short line diff for an approval card: removed lines with

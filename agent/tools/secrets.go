@@ -1,4 +1,4 @@
-package agent
+package tools
 
 import (
 	"context"
@@ -69,17 +69,19 @@ func usableFolders(folders []string) ([]string, error) {
 	return ok, nil
 }
 
-// secretPlaces are the files and folders a read tool asks about before it
+// Secrets are the files and folders a read tool asks about before it
 // reads them, wherever the workspace is: the key stores of the home
 // directory and agentls's own config, state (sessions, transcripts) and
 // trust store. Names that hold secrets anywhere are in secretName.
-type secretPlaces struct {
+type Secrets struct {
 	dirs  []string // real paths: everything at or below asks
 	files []string // real paths
 }
 
-func newSecretPlaces(stateDir string) secretPlaces {
-	var s secretPlaces
+// NewSecrets are the secret places of a user whose agentls keeps its
+// state in stateDir.
+func NewSecrets(stateDir string) Secrets {
+	var s Secrets
 	add := func(list *[]string, p string) {
 		if p == "" {
 			return
@@ -125,7 +127,7 @@ func secretName(base string) bool {
 }
 
 // reason says why reading p (a real or editor path) must ask, or "".
-func (s secretPlaces) reason(p string) string {
+func (s Secrets) reason(p string) string {
 	if p == "" {
 		return ""
 	}
@@ -150,7 +152,7 @@ func (s secretPlaces) reason(p string) string {
 
 // targetReason checks both names of a target: the path as given and where
 // its links lead.
-func (s secretPlaces) targetReason(t target) string {
+func (s Secrets) targetReason(t target) string {
 	if r := s.reason(t.Real); r != "" {
 		return r
 	}
@@ -159,8 +161,8 @@ func (s secretPlaces) targetReason(t target) string {
 
 // gateSecretRead asks before a read tool reads t when t holds secrets; nil
 // when it may go on.
-func gateSecretRead(ctx context.Context, env *toolEnv, tool, verb string, t target) error {
-	why := env.secrets.targetReason(t)
+func gateSecretRead(ctx context.Context, env *Env, call Call, tool, verb string, t target) error {
+	why := env.Secrets.targetReason(t)
 	if why == "" {
 		return nil
 	}
@@ -170,16 +172,16 @@ func gateSecretRead(ctx context.Context, env *toolEnv, tool, verb string, t targ
 		detail += "\n(a link to " + trust.Visible(t.Real) + ")"
 	}
 	detail += "\n\nasks before reading: " + why + "; what is read goes to the model"
-	return env.gate(ctx, trust.Decision{Action: trust.Ask, Reason: why}, Approval{
+	return gate(ctx, call, trust.Decision{Action: trust.Ask, Reason: why}, wire.Approval{
 		Kind: wire.ApprovalRead, Tool: tool, Title: fmt.Sprintf("%s %s?", verb, shown), Detail: detail,
-		Options: []ApprovalOption{allowOnce, rejectOnce},
+		Options: []wire.ApprovalOption{AllowOnce, RejectOnce},
 	})
 }
 
 // readMayAsk says whether a read tool call may ask (its path holds
 // secrets), so it does not run beside other calls and starts pending.
-func (r *run) readMayAsk(name string, in []byte) bool {
-	if name != "read_file" && name != "list_directory" && name != "find_files" && name != "search_text" {
+func readMayAsk(env *Env, in []byte) bool {
+	if env.Workspace == nil {
 		return false
 	}
 	var a struct {
@@ -191,9 +193,9 @@ func (r *run) readMayAsk(name string, in []byte) bool {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(r.ws.Folders(), a.Path)
+	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return false
 	}
-	return r.core.secrets.targetReason(t) != ""
+	return env.Secrets.targetReason(t) != ""
 }

@@ -1,0 +1,127 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
+)
+
+// callTool runs one tool_use and returns its result text. Every call, built
+// in or MCP, takes the same path: look the tool up, check the arguments,
+// announce the call (pending when an approval may follow, else running),
+// run it with its timeout (its gate, call.Gate, decides before it acts),
+// then end it with its final tool_call and tool_result (callEvents).
+func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) (string, bool) {
+	t, known := r.callable[u.Name]
+	if !known {
+		return r.newCall(u, tools.Plan{Title: u.Name, Kind: wire.KindOther}).
+			finish(fmt.Sprintf("ERROR: unknown tool %q: use one of the tools offered in this request", u.Name), true, wire.StatusFailed)
+	}
+	if r.notOffered(u.Name) {
+		return r.newCall(u, tools.Plan{Title: u.Name, Kind: wire.KindOther}).
+			finish(fmt.Sprintf("ERROR: tool %q is connected but not loaded in this request (too many tools to offer at once): call %s with what you need, and it becomes callable from your next request", u.Name, tools.SearchToolName), true, wire.StatusFailed)
+	}
+	plan := t.Plan(env, u.Input)
+	if u.InvalidInput != "" {
+		// Never run a tool on arguments the model did not actually give
+		// (Input is then {}): say what it expects so the model can retry.
+		return r.newCall(u, tools.Plan{Title: u.Name, Kind: plan.Kind, Locations: plan.Locations}).
+			finish(fmt.Sprintf("ERROR: the arguments for %s were not a valid JSON object: %s\n%s",
+				u.Name, tools.CapText(u.InvalidInput, 200), tools.ExpectedArgs(u.Name, t.Def().Schema)), true, wire.StatusFailed)
+	}
+	c := r.newCall(u, plan)
+	if plan.MayAsk {
+		c.status(wire.StatusPending)
+	} else {
+		c.status(wire.StatusRunning)
+		c.running = true
+	}
+	o := tools.Run(ctx, env, t, plan.Timeout, c, u.Input)
+	return c.finish(o.Text, o.IsError, o.Status)
+}
+
+// notOffered says whether name is an MCP tool this request did not offer
+// (tool search narrowed the tools).
+func (r *run) notOffered(name string) bool {
+	return r.offered != nil && !r.offered[name] && !tools.IsBuiltin(name)
+}
+
+// call is the loop's side of one tool call (tools.Call): its events and its
+// gate.
+type call struct {
+	*callEvents
+	running bool // a running tool_call went out
+
+	mu    sync.Mutex // guards ended: servers report from their own goroutines
+	ended bool
+}
+
+func (r *run) newCall(u model.Block, p tools.Plan) *call {
+	return &call{callEvents: &callEvents{r: r, id: u.ID, tool: u.Name, server: p.Server, title: p.Title, kind: p.Kind,
+		args: trust.RedactJSON(u.Input), locations: p.Locations}}
+}
+
+// Gate is the one gate of every tool call: Deny refuses, Ask asks the user
+// (approvals.go), Allow marks the call running.
+func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (string, error) {
+	switch d.Action {
+	case trust.Deny:
+		return "", &tools.Denied{Msg: "ERROR: denied by policy: " + d.Reason}
+	case trust.Allow:
+		if !c.running {
+			c.running = true
+			c.status(wire.StatusRunning)
+		}
+		return "", nil
+	}
+	opt, err := c.r.approve(ctx, c.id, c.tool, c.title, card)
+	if err == nil {
+		c.running = true
+	}
+	return opt, err
+}
+
+// Progress reports a running call's progress: a tool_call, status running,
+// with a message.
+func (c *call) Progress(msg string) {
+	c.heard(func() {
+		c.r.emit(Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: wire.StatusRunning,
+			Message: trust.Redact(msg)})
+	})
+}
+
+// ServerLog writes a server's log message to the transcript.
+func (c *call) ServerLog(msg string) { c.heard(func() { c.r.tr.serverLog(msg) }) }
+
+// heard runs f unless the call ended: no progress may follow a call's final
+// tool_call and tool_result.
+func (c *call) heard(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ended {
+		f()
+	}
+}
+
+func (c *call) finish(out string, isErr bool, status wire.ToolStatus) (string, bool) {
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
+	return c.callEvents.finish(out, isErr, status)
+}
+
+// cancelledCall ends a call a cancel kept from starting: announced and
+// ended as cancelled, so it too gets its tool_result.
+func (r *run) cancelledCall(env *tools.Env, u model.Block) (string, bool) {
+	p := tools.Plan{Title: u.Name, Kind: wire.KindOther}
+	if t, ok := r.callable[u.Name]; ok {
+		plan := t.Plan(env, u.Input)
+		p.Kind, p.Locations = plan.Kind, plan.Locations
+	}
+	return r.newCall(u, p).finish(tools.Cancelled, true, wire.StatusCancelled)
+}

@@ -1,0 +1,27 @@
+package tools
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/internal/proc"
+	"github.com/agentls/agentls/internal/sandbox"
+	"go.uber.org/goleak"
+)
+
+// commandHostEnv, when set, makes the test binary a host that runs the
+// shell command it names through runProcess and blocks: a stand-in for
+// agentls with a command running, for tests that SIGKILL it.
+const commandHostEnv = "AGENTLS_TOOLS_TEST_COMMAND_HOST"
+
+func TestMain(m *testing.M) {
+	proc.Hook()    // the guard that reaps command groups after a SIGKILL
+	sandbox.Hook() // the launcher of confined commands
+	if c := os.Getenv(commandHostEnv); c != "" {
+		runProcess(context.Background(), []string{"sh", "-c", c}, os.TempDir(), os.Environ(), time.Hour, 1024)
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}

@@ -1,0 +1,195 @@
+// Package tools holds what the model can call: the Tool value every tool is,
+// built in or from an MCP server (its definition, its plan, its run), and
+// agentls's built-in tools, listed in [Builtins].
+//
+// A tool decides for itself whether a call asks (through trust's pure
+// decisions) and hands that decision to [Call.Gate] before it acts; the
+// loop in package agent owns the gate, the approvals and the events. This
+// package never imports agent, never talks to a client and never asks the
+// user itself.
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
+)
+
+// Tool is one tool the model can call, built in or from an MCP server.
+type Tool interface {
+	// Def is the definition the model is offered.
+	Def() model.ToolDef
+	// Plan says how a call with arguments in starts, before anything
+	// runs: how it is shown, whether an approval may follow and whether it
+	// may run beside other calls. It is cheap and changes nothing.
+	Plan(env *Env, in json.RawMessage) Plan
+	// Run runs one call. Before it acts it hands its decision to
+	// call.Gate, which refuses, asks the user or lets it go on; a *Denied
+	// error is the gate's refusal.
+	Run(ctx context.Context, env *Env, call Call, in json.RawMessage) (Result, error)
+}
+
+// Plan is how one call starts, from its arguments alone.
+type Plan struct {
+	// Title is one line for the client: the tool and what it touches.
+	Title string
+	// Server is the MCP server the call goes to; "" for a built-in.
+	Server    string
+	Kind      wire.ToolKind
+	Locations []string // the files the call names, absolute
+	// MayAsk: an approval may follow, so the call starts pending and is
+	// running only once its gate lets it act (docs/protocol.md section 3).
+	MayAsk bool
+	// Parallel: the call can neither ask nor change anything the other
+	// calls of its response could see, so it may run beside them.
+	Parallel bool
+	// Timeout bounds one run; 0 when the tool brings its own.
+	Timeout time.Duration
+}
+
+// Result is what a call returns to the model.
+type Result struct {
+	Text string
+	// IsError: the tool itself reports failure (an MCP server's isError).
+	IsError bool
+}
+
+// Call is the loop's side of one tool call, handed to Tool.Run.
+type Call interface {
+	// Gate applies d before the call acts: Deny refuses with a *Denied,
+	// Ask puts card to the user (one approval at a time) and returns the
+	// option chosen, Allow marks the call running. A nil error means the
+	// call may go on.
+	Gate(ctx context.Context, d trust.Decision, card wire.Approval) (optionID string, err error)
+	// Progress reports a running call's progress (an MCP server's
+	// notifications/progress). Nothing is reported once the call ended.
+	Progress(msg string)
+	// ServerLog records a log message a server sent during the call.
+	ServerLog(msg string)
+}
+
+// Searcher is search_tools's search over the connected MCP tools not
+// offered in this request; it fails when every tool is already offered.
+type Searcher interface {
+	SearchTools(query string, limit int) (string, error)
+}
+
+// Env is what a tool may touch during one task.
+type Env struct {
+	Workspace Workspace
+	Registry  *mcp.Registry // nil: no MCP servers
+	MaxBytes  int           // caps a result ([mcp] result_max_bytes)
+	Autopilot bool
+	HideEnv   []string // environment variables run_command must not pass on
+	Secrets   Secrets  // what read tools ask about before reading
+	// Policy is the MCP call policy (nil, or returning nil: no rules, so
+	// everything asks).
+	Policy func() *trust.Policy
+	// Store keeps "always allow" answers; nil: they cannot be kept.
+	Store  *trust.Store
+	Search Searcher // nil: search_tools has nothing to search
+	Logf   func(format string, args ...any)
+}
+
+func (env *Env) policy() *trust.Policy {
+	if env.Policy == nil {
+		return nil
+	}
+	return env.Policy()
+}
+
+func (env *Env) logf(format string, args ...any) {
+	if env.Logf != nil {
+		env.Logf(format, args...)
+	}
+}
+
+// Denied is a gate's refusal; Msg goes to the model as the call's result.
+type Denied struct{ Msg string }
+
+func (e *Denied) Error() string { return e.Msg }
+
+// Cancelled is the result text of every call a cancel interrupted.
+const Cancelled = "ERROR: cancelled"
+
+// Outcome is how one call ended: the result text for the model (capped),
+// whether it is an error, and the call's final status.
+type Outcome struct {
+	Text    string
+	IsError bool
+	Status  wire.ToolStatus
+}
+
+// Run runs one call of t with its plan's timeout and turns what it
+// returned into the call's outcome.
+func Run(ctx context.Context, env *Env, t Tool, timeout time.Duration, call Call, in json.RawMessage) Outcome {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	res, err := t.Run(ctx, env, call, in)
+	if err != nil && timeout > 0 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		err = fmt.Errorf("%s timed out after %s", t.Def().Name, timeout)
+	}
+	return outcome(ctx, res, err, env.MaxBytes)
+}
+
+func outcome(ctx context.Context, res Result, err error, max int) Outcome {
+	var d *Denied
+	switch {
+	case err == nil && res.IsError:
+		return Outcome{capText(res.Text, max), true, wire.StatusFailed}
+	case err == nil:
+		return Outcome{capText(res.Text, max), false, wire.StatusCompleted}
+	case errors.As(err, &d):
+		return Outcome{d.Msg, true, wire.StatusDenied}
+	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled):
+		return Outcome{Cancelled, true, wire.StatusCancelled}
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "ERROR:") {
+		msg = "ERROR: " + msg
+	}
+	return Outcome{capText(msg, max), true, wire.StatusFailed}
+}
+
+// decodeArgs decodes a tool's JSON arguments strictly, so a misspelled field
+// comes back to the model as an error naming it rather than being ignored.
+func decodeArgs(tool string, in json.RawMessage, v any, expected string) error {
+	if len(bytes.TrimSpace(in)) == 0 {
+		in = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(in))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: bad arguments: %v; expected %s", tool, err, expected)
+	}
+	return nil
+}
+
+// CapText cuts s to max bytes (on a rune boundary) with a marker saying how
+// much was cut, so a flood of output never reaches the model whole.
+func CapText(s string, max int) string { return capText(s, max) }
+
+func capText(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[... %d of %d bytes cut]", len(s)-cut, len(s))
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
