@@ -65,15 +65,14 @@ func runCommand(ctx context.Context, env *Env, call Call, in json.RawMessage) (s
 	}
 	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, commandEnv(env.HideEnv))
 	d = guardLinks(d, classify, a.Shell, dir.Real, env.Workspace.Folders())
-	runArgv, runEnv := argv, commandEnv(env.HideEnv)
+	runEnv := commandEnv(env.HideEnv)
 	var confined *confinedCommand
 	if d.Action == trust.Allow {
 		c, err := confineCommand(argv, env.Workspace.Folders(), runEnv)
 		if err != nil {
 			d = cannotConfine(err)
 		} else {
-			confined, runArgv, runEnv = c, c.argv, c.env
-			defer os.RemoveAll(c.tmp)
+			confined = c
 		}
 	}
 	// Shown exactly (never redacted), invisible characters escaped.
@@ -85,7 +84,12 @@ func runCommand(ctx context.Context, env *Env, call Call, in json.RawMessage) (s
 	}); err != nil {
 		return "", err
 	}
-	res, err := runProcess(ctx, runArgv, dir.Real, runEnv, timeout, env.MaxBytes)
+	var res procResult
+	if confined != nil {
+		res, err = confined.run(ctx, dir.Real, timeout, env.MaxBytes)
+	} else {
+		res, err = runProcess(ctx, argv, dir.Real, runEnv, timeout, env.MaxBytes)
+	}
 	if err != nil {
 		return "", fmt.Errorf("run_command: start %s: %w", trust.ShellQuote(argv[:1]), err)
 	}

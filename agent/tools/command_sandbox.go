@@ -1,36 +1,43 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/trust"
 )
 
-// confinedCommand is a command autopilot runs without a card, rewritten to
-// start under the kernel's confinement: it may read the workspace folders
-// and the system's programs and libraries, write only a private temporary
-// folder (removed afterwards), and use no network. The classifier decides
-// what may skip the card; confinement makes a classifier miss harmless (a
-// flag nobody listed that writes a file, runs a program or follows a link
-// out of the workspace fails with a permission error the model sees).
+// confinedCommand is a command autopilot runs without a card, to start
+// under the kernel's confinement: it may read the workspace folders and the
+// system's programs and libraries, write only a private temporary folder
+// of its own (removed afterwards), and use no network. The classifier
+// decides what may skip the card; confinement makes a classifier miss
+// harmless (a flag nobody listed that writes a file, runs a program or
+// follows a link out of the workspace fails with a permission error the
+// model sees).
 type confinedCommand struct {
-	argv []string
-	env  []string
-	tmp  string
+	policy sandbox.Policy
+	path   string
+	argv   []string
+	env    []string
 }
 
 // confinedNote ends the output of a confined command that failed, so the
 // model knows why a write or a read outside the workspace was refused.
 const confinedNote = "[ran without a card under autopilot, confined by the kernel: reads only the workspace and system files, writes nothing, no network; a permission error above means the command needs a card: run it without autopilot]"
 
-// confineCommand wraps argv for a card-less run. It fails when this
+// confineCommand prepares argv for a card-less run. It fails when this
 // system or binary cannot confine; the caller then asks instead.
 func confineCommand(argv []string, folders []string, env []string) (*confinedCommand, error) {
+	if err := sandbox.CanSpawn(); err != nil {
+		return nil, err
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return nil, err
@@ -41,21 +48,11 @@ func confineCommand(argv []string, folders []string, env []string) (*confinedCom
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
-	tmp, err := sandbox.PrivateTemp()
-	if err != nil {
-		return nil, err
-	}
 	var read []string
 	for _, f := range folders {
 		if real, err := filepath.EvalSymlinks(f); err == nil {
 			read = append(read, real)
 		}
-	}
-	p := sandbox.Policy{Read: read, Write: []string{tmp}}.WithSystem()
-	exe, args, err := sandbox.Wrap(p, path, argv)
-	if err != nil {
-		os.RemoveAll(tmp)
-		return nil, err
 	}
 	out := make([]string, 0, len(env)+1)
 	for _, kv := range env {
@@ -65,9 +62,22 @@ func confineCommand(argv []string, folders []string, env []string) (*confinedCom
 	}
 	// The user's global git config lives in the home folder, which a
 	// confined command cannot read (it may hold tokens in URLs or headers);
-	// git would fail on the refused read, so it gets none.
-	out = append(out, "TMPDIR="+tmp, "GIT_CONFIG_GLOBAL=/dev/null")
-	return &confinedCommand{argv: append([]string{exe}, args[1:]...), env: out, tmp: tmp}, nil
+	// git would fail on the refused read, so it gets none. TMPDIR is set
+	// by the launcher to the command's own folder.
+	out = append(out, "GIT_CONFIG_GLOBAL=/dev/null")
+	return &confinedCommand{policy: sandbox.Policy{Read: read}.WithSystem(), path: path, argv: argv, env: out}, nil
+}
+
+// run runs c in dir like runProcess, started by the sandbox's long-lived
+// launcher (no launcher start per command).
+func (c *confinedCommand) run(ctx context.Context, dir string, timeout time.Duration, max int) (procResult, error) {
+	return runStarted(ctx, func(out *os.File) (started, error) {
+		p, err := sandbox.Spawn(c.policy, sandbox.Cmd{Path: c.path, Args: c.argv, Dir: dir, Env: c.env, Stdout: out, Stderr: out, Grace: killGrace})
+		if err != nil {
+			return started{}, err
+		}
+		return started{group: p, wait: p.Wait}, nil
+	}, timeout, max)
 }
 
 // cannotConfine is the decision when autopilot would skip the card for a

@@ -27,6 +27,36 @@ type procResult struct {
 // left running in its group (`sleep 100 &`) is killed too, so no command
 // outlives its tool call.
 func runProcess(ctx context.Context, argv []string, dir string, env []string, timeout time.Duration, max int) (procResult, error) {
+	return runStarted(ctx, func(out *os.File) (started, error) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		cmd.Env = env
+		cmd.Stdout, cmd.Stderr = out, out
+		// Gated: the command runs only once the guard knows its group.
+		// Without the gate a command could fork (`sleep 777 &`) before the
+		// group was registered, and an agentls killed in that window would
+		// leave the fork running.
+		g, err := proc.Start(cmd, proc.Options{Grace: killGrace, Gated: true})
+		if err != nil {
+			return started{}, err
+		}
+		return started{group: g, wait: func() int { cmd.Wait(); return cmd.ProcessState.ExitCode() }}, nil
+	}, timeout, max)
+}
+
+// started is a command running in its own process group: wait blocks
+// until its leader exits and returns its exit code.
+type started struct {
+	group interface {
+		Stop(exited <-chan struct{})
+		Release()
+	}
+	wait func() int
+}
+
+// runStarted runs what start starts with its stdout and stderr on out, as
+// runProcess describes.
+func runStarted(ctx context.Context, start func(out *os.File) (started, error), timeout time.Duration, max int) (procResult, error) {
 	if max <= 0 {
 		max = 64 << 10
 	}
@@ -35,19 +65,12 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		return procResult{}, err
 	}
 	defer pr.Close()
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Dir = dir
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = pw, pw
-	// Gated: the command runs only once the guard knows its group. Without
-	// the gate a command could fork (`sleep 777 &`) before the group was
-	// registered, and an agentls killed in that window would leave the fork
-	// running.
-	g, err := proc.Start(cmd, proc.Options{Grace: killGrace, Gated: true})
+	st, err := start(pw)
 	pw.Close()
 	if err != nil {
 		return procResult{}, err
 	}
+	g := st.group
 
 	var out []byte
 	cut := 0
@@ -69,8 +92,9 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		}
 	}()
 	exited := make(chan struct{})
+	code := 0
 	go func() {
-		cmd.Wait()
+		code = st.wait()
 		close(exited)
 	}()
 
@@ -97,9 +121,6 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		pr.Close()
 		<-readDone
 	}
-	res.Output, res.Cut = string(out), cut
-	if st := cmd.ProcessState; st != nil {
-		res.ExitCode = st.ExitCode()
-	}
+	res.Output, res.Cut, res.ExitCode = string(out), cut, code
 	return res, nil
 }

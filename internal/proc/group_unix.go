@@ -5,6 +5,7 @@ package proc
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // sysGroup is the process group on Unix; its id is the leader's pid.
@@ -46,6 +47,17 @@ func (g *Group) start(gated bool) error {
 		gateW.Close()
 	}
 	return nil
+}
+
+// Adopt takes charge of a process group that a helper process of ours
+// started (the sandbox's long-lived launcher forks the commands it
+// confines): the guard learns the group, and Stop and Release act on it as
+// on a group Start made. pgid is the group's id, its leader's pid; the
+// caller learns when the leader exits from the process that started it.
+func Adopt(pgid int, grace time.Duration) *Group {
+	g := &Group{pid: pgid, grace: grace, sys: sysGroup{pgid: pgid}}
+	g.guarded = guardWatch(pgid, grace)
+	return g
 }
 
 func (g *Group) terminate() { syscall.Kill(-g.sys.pgid, syscall.SIGTERM) }

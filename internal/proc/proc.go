@@ -54,7 +54,8 @@ type Options struct {
 // Group is a started process and everything it starts: a process group on
 // Unix, a Job object on Windows.
 type Group struct {
-	cmd     *exec.Cmd
+	cmd     *exec.Cmd // nil for a group taken over with Adopt
+	pid     int
 	grace   time.Duration
 	guarded bool
 	sys     sysGroup
@@ -71,7 +72,12 @@ func Start(cmd *exec.Cmd, opt Options) (*Group, error) {
 }
 
 // Pid is the process id of the group's leader (the started command).
-func (g *Group) Pid() int { return g.cmd.Process.Pid }
+func (g *Group) Pid() int {
+	if g.cmd == nil {
+		return g.pid
+	}
+	return g.cmd.Process.Pid
+}
 
 // Guarded reports whether something outside this process ends the group if
 // this process dies without calling Stop: the guard on Unix, the Job object

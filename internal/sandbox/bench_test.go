@@ -13,16 +13,19 @@ import (
 )
 
 // BenchmarkConfinedSpawn is figure 14: one command autopilot runs without
-// a card, started through agentls-sandbox (the launcher the installed
-// agentls finds beside itself) under the run_command policy (read the
-// workspace, write a private temp folder, no network) and run to its exit,
-// against the same command started directly. `git status` in a small
-// repository is what autopilot typically runs; `true` does nothing, so its
-// ratio is the launcher's whole cost. The launcher=agentls rows are the
-// fallback, agentls re-executed as the launcher when agentls-sandbox is
-// missing, measured in the same run. Wall time (the figure) and CPU time
-// per spawn (the cpu- pair) are both reported. Goal: ratio ≤ 1.2 for git
-// status through agentls-sandbox.
+// a card, started as run_command starts it, through Spawn (the long-lived
+// launcher, here agentls-sandbox as the installed agentls finds it beside
+// itself) under the run_command policy (read the workspace, write a
+// private temp folder of its own, no network) and run to its exit, against
+// the same command started directly. `git status` in a small repository is
+// what autopilot typically runs; `true` does nothing, so its ratio is the
+// whole cost of confinement. The launcher=once rows start the one-shot
+// launcher per command (how a repository's MCP server starts), and the
+// launcher=agentls rows the fallback, agentls re-executed as that
+// launcher, measured in the same run. Wall time (the figure) and CPU time
+// per spawn (the cpu- pair: the command's and, through Spawn, the
+// long-lived launcher's share) are both reported. Goal: ratio ≤ 1.2 for
+// git status.
 func BenchmarkConfinedSpawn(b *testing.B) {
 	if s := Supported(); !s.Filesystem {
 		testenv.Missing(b, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
@@ -51,10 +54,17 @@ func BenchmarkConfinedSpawn(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { os.RemoveAll(tmp) })
-	enc, err := json.Marshal(Policy{Read: []string{ws}, Write: []string{tmp}}.WithSystem())
+	policy := Policy{Read: []string{ws}}.WithSystem()
+	once := policy
+	once.Write = append(once.Write, tmp)
+	enc, err := json.Marshal(once)
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := UseLauncher(launcher); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { UseLauncher("") })
 	env := append(os.Environ(), "TMPDIR="+tmp, "GIT_CONFIG_GLOBAL=/dev/null")
 	// run starts one command and waits for it, adding the CPU time it used
 	// (user and system, of the launcher and the command alike) to *cpu: on
@@ -70,24 +80,51 @@ func BenchmarkConfinedSpawn(b *testing.B) {
 		*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		return d
 	}
+	// spawn does the same through Spawn, as run_command does: output on a
+	// pipe read to its end, the group released.
+	spawn := func(cpu *time.Duration, args ...string) time.Duration {
+		start := time.Now()
+		pr, out, err := spawnPiped(policy, Cmd{Path: args[0], Args: args, Dir: ws, Env: env})
+		if err != nil {
+			b.Fatal(err)
+		}
+		code := pr.Wait()
+		pr.Release()
+		if o := out(); code != 0 {
+			b.Fatalf("%v: exit %d\n%s", args, code, o)
+		}
+		d := time.Since(start)
+		*cpu += pr.cpu
+		return d
+	}
+	true_ := testenv.Tool(b, "true")
 	for _, c := range []struct {
 		name, exe string
 		argv      []string
 	}{
-		{"cmd=git-status", launcher, []string{git, "status", "--short"}},
-		{"cmd=true", launcher, []string{testenv.Tool(b, "true")}},
+		{"cmd=git-status", "", []string{git, "status", "--short"}},
+		{"cmd=true", "", []string{true_}},
+		{"cmd=git-status,launcher=once", launcher, []string{git, "status", "--short"}},
+		{"cmd=true,launcher=once", launcher, []string{true_}},
 		{"cmd=git-status,launcher=agentls", agentls, []string{git, "status", "--short"}},
-		{"cmd=true,launcher=agentls", agentls, []string{testenv.Tool(b, "true")}},
+		{"cmd=true,launcher=agentls", agentls, []string{true_}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var confinedCPU, plainCPU time.Duration
 			confined := func() time.Duration {
+				if c.exe == "" {
+					return spawn(&confinedCPU, c.argv...)
+				}
 				return run(&confinedCPU, c.exe, append([]string{c.exe, launcherArg, string(enc), c.argv[0]}, c.argv...)...)
 			}
 			plain := func() time.Duration { return run(&plainCPU, c.argv[0], c.argv...) }
-			bench.Pair(5, confined, plain) // warm both
+			bench.Pair(5, confined, plain) // warm both (and start the long-lived launcher)
 			confinedCPU, plainCPU = 0, 0
+			before := spawnerCPU(b, policy)
 			subj, base := bench.Pair(b.N, confined, plain)
+			if c.exe == "" {
+				confinedCPU += spawnerCPU(b, policy) - before
+			}
 			bench.ReportDurations(b, "", subj, base)
 			n := float64(b.N)
 			bench.ReportPair(b, "cpu-", bench.UnitMicros, bench.Micros(confinedCPU)/n, bench.Micros(plainCPU)/n)

@@ -13,6 +13,20 @@ import (
 // happens from the thread that carries them (execve ends the others).
 func confineAndExec(p Policy, path string, argv []string) error {
 	runtime.LockOSThread()
+	if err := confineThread(p); err != nil {
+		return err
+	}
+	if err := syscall.Exec(path, argv, os.Environ()); err != nil {
+		return fmt.Errorf("exec: %w", err)
+	}
+	return nil
+}
+
+// confineThread restricts the calling thread, which the caller has locked
+// and never unlocks, to p: no_new_privs, a Landlock domain of its own and,
+// unless p allows the network, the socket filter. What the thread execs or
+// forks inherits all three and can never lift them.
+func confineThread(p Policy) error {
 	abi := landlockABI()
 	if err := restrictThread(p, abi); err != nil {
 		return err
@@ -23,9 +37,6 @@ func confineAndExec(p Policy, path string, argv []string) error {
 		if err := installSocketFilter(abi >= 4 && len(p.Connect)+len(p.Bind) > 0); err != nil {
 			return err
 		}
-	}
-	if err := syscall.Exec(path, argv, os.Environ()); err != nil {
-		return fmt.Errorf("exec: %w", err)
 	}
 	return nil
 }

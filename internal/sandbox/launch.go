@@ -13,6 +13,10 @@ import (
 // launcher: `agentls __agentls_confine POLICY PATH ARGV0 ARGS...`.
 const launcherArg = "__agentls_confine"
 
+// spawnerArg is the hidden first argument that turns this binary into
+// the long-lived launcher behind [Spawn]: `agentls __agentls_spawner POLICY ROOT`.
+const spawnerArg = "__agentls_spawner"
+
 // launcherFailed is the launcher's exit status when it could not confine
 // itself; it never runs the target unconfined.
 const launcherFailed = 126
@@ -26,11 +30,15 @@ var ErrNoLauncher = errors.New("sandbox: this binary has no launcher (sandbox.Ho
 
 // Hook must be the first call in main (and in TestMain of test binaries
 // that confine programs). Started with the hidden launcher argument, it
-// confines itself and execs the target, never returning; otherwise it notes
+// confines itself and execs the target, never returning; with the spawner
+// argument it serves [Spawn] until agentls closes it; otherwise it notes
 // that this binary can launch confined programs and returns.
 func Hook() {
 	if len(os.Args) > 1 && os.Args[1] == launcherArg {
 		os.Exit(runLauncher(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == spawnerArg {
+		os.Exit(runSpawner(os.Args[2:]))
 	}
 	hookInstalled.Store(true)
 }

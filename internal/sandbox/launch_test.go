@@ -16,6 +16,9 @@ import (
 
 func TestMain(m *testing.M) {
 	Hook()
+	if spec := os.Getenv(spawnHostEnv); spec != "" {
+		runSpawnHost(spec)
+	}
 	goleak.VerifyTestMain(m)
 }
 
@@ -28,7 +31,8 @@ func needLandlock(t *testing.T) {
 }
 
 // runConfined runs argv (argv[0] looked up on PATH) confined to p, in dir,
-// and returns its combined output and exit status.
+// and returns its combined output and exit status: started through Wrap,
+// or through Spawn while viaSpawn is set.
 func runConfined(t *testing.T, p Policy, dir string, argv ...string) (string, int) {
 	t.Helper()
 	path, err := exec.LookPath(argv[0])
@@ -38,13 +42,16 @@ func runConfined(t *testing.T, p Policy, dir string, argv ...string) (string, in
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
+	env := []string{"PATH=/usr/bin:/bin", "LANG=C", "HOME=" + dir}
+	if viaSpawn {
+		return spawnConfined(t, p, Cmd{Path: path, Args: argv, Dir: dir, Env: env})
+	}
 	exe, args, err := Wrap(p, path, argv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	cmd := &exec.Cmd{Path: exe, Args: args, Dir: dir, Stdout: &out, Stderr: &out,
-		Env: []string{"PATH=/usr/bin:/bin", "LANG=C", "HOME=" + dir}}
+	cmd := &exec.Cmd{Path: exe, Args: args, Dir: dir, Stdout: &out, Stderr: &out, Env: env}
 	err = cmd.Run()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -1,0 +1,272 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agentls/agentls/internal/proc"
+	"golang.org/x/sys/unix"
+)
+
+// spawnerIdle is how long a spawner with nothing running is kept: a
+// workspace that is closed (its policy no longer asked for) lets its
+// spawner go after this.
+var spawnerIdle = 5 * time.Minute
+
+// maxSpawners bounds how many idle spawners are kept (one per policy).
+const maxSpawners = 4
+
+var spawners struct {
+	sync.Mutex
+	m map[string]*spawnerConn
+}
+
+// spawnerConn is agentls's end of one spawner.
+type spawnerConn struct {
+	key   string
+	fd    int // control socket, close-on-exec: no other child holds it
+	cmd   *exec.Cmd
+	group *proc.Group
+	root  string
+
+	mu      sync.Mutex
+	running int
+	dead    bool
+	used    time.Time
+	idle    *time.Timer
+}
+
+var errSpawnerGone = errors.New("sandbox: the launcher ended")
+
+// Spawn starts c confined to p plus a temporary folder of its own (its
+// TMPDIR, the only place besides p.Write it may write, removed when it
+// ends), in its own process group, which the guard knows before Spawn
+// returns. The rules are those [Wrap] applies, enforced the same way; the
+// program is forked by a long-lived launcher for p (started on first use,
+// ended when agentls ends or after it was idle a while), so no launcher
+// starts per command. It fails, never running c unconfined, when the
+// kernel cannot enforce p.
+func Spawn(p Policy, c Cmd) (*Process, error) {
+	if err := CanSpawn(); err != nil {
+		return nil, err
+	}
+	if len(c.Args) == 0 || !filepath.IsAbs(c.Path) {
+		return nil, errors.New("sandbox: Spawn needs an absolute path and argv")
+	}
+	enc, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: encode policy: %w", err)
+	}
+	req, err := json.Marshal(spawnRequest{Path: c.Path, Argv: c.Args, Env: c.Env, Dir: c.Dir, GraceMS: c.Grace.Milliseconds()})
+	if err != nil {
+		return nil, err
+	}
+	for attempt := 0; ; attempt++ {
+		z, evict, err := spawnerFor(string(enc))
+		if evict != nil {
+			evict.closeIdle()
+		}
+		if err != nil {
+			return nil, err
+		}
+		pr, err := z.spawn(req, c)
+		if errors.Is(err, errSpawnerGone) && attempt == 0 {
+			continue // it ended before it read the request: start another
+		}
+		return pr, err
+	}
+}
+
+// spawnerFor returns the running spawner for the encoded policy, starting
+// one if there is none, and the idle spawner to end when there are too
+// many.
+func spawnerFor(key string) (z, evict *spawnerConn, err error) {
+	spawners.Lock()
+	defer spawners.Unlock()
+	if z := spawners.m[key]; z != nil {
+		return z, nil, nil
+	}
+	if spawners.m == nil {
+		spawners.m = map[string]*spawnerConn{}
+	}
+	z, err = startSpawner(key)
+	if err != nil {
+		return nil, nil, err
+	}
+	spawners.m[key] = z
+	if len(spawners.m) > maxSpawners {
+		var oldest time.Time
+		for _, o := range spawners.m {
+			o.mu.Lock()
+			if o != z && o.running == 0 && (evict == nil || o.used.Before(oldest)) {
+				evict, oldest = o, o.used
+			}
+			o.mu.Unlock()
+		}
+	}
+	return z, evict, nil
+}
+
+func startSpawner(key string) (*spawnerConn, error) {
+	exe, err := launcher()
+	if err != nil {
+		return nil, err
+	}
+	root, err := PrivateTemp()
+	if err != nil {
+		return nil, err
+	}
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("sandbox: launcher socket: %w", err)
+	}
+	theirs := os.NewFile(uintptr(fds[1]), "spawner-ctl")
+	cmd := &exec.Cmd{Path: exe, Args: []string{exe, spawnerArg, key, root}, Stderr: os.Stderr,
+		ExtraFiles: []*os.File{theirs}, // fd 3
+		Env:        []string{},         // nothing of agentls's (its API keys) in the launcher
+		// Its own group, for the guard; it ends by itself when the control
+		// socket closes, which happens when agentls ends however it ends.
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+	err = cmd.Start()
+	theirs.Close()
+	if err != nil {
+		unix.Close(fds[0])
+		os.RemoveAll(root)
+		return nil, fmt.Errorf("sandbox: start the launcher %s: %w", exe, err)
+	}
+	z := &spawnerConn{key: key, fd: fds[0], cmd: cmd, root: root, used: time.Now(),
+		group: proc.Adopt(cmd.Process.Pid, 5*time.Second)}
+	return z, nil
+}
+
+// spawn sends one request and reads the command's pid.
+func (z *spawnerConn) spawn(req []byte, c Cmd) (*Process, error) {
+	z.mu.Lock()
+	if z.dead {
+		z.mu.Unlock()
+		return nil, errSpawnerGone
+	}
+	z.running++
+	if z.idle != nil {
+		z.idle.Stop()
+	}
+	z.mu.Unlock()
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		z.done(false)
+		return nil, err
+	}
+	err = unix.Sendmsg(z.fd, req, unix.UnixRights(int(c.Stdout.Fd()), int(c.Stderr.Fd()), int(sw.Fd())), nil, 0)
+	sw.Close()
+	if err != nil {
+		sr.Close()
+		z.done(true)
+		if errors.Is(err, unix.EPIPE) || errors.Is(err, unix.ECONNRESET) {
+			return nil, errSpawnerGone
+		}
+		return nil, fmt.Errorf("sandbox: send to the launcher: %w", err)
+	}
+	rd := bufio.NewReader(sr)
+	var first spawnReply
+	if err := readReply(rd, &first); err != nil {
+		sr.Close()
+		z.done(true)
+		return nil, fmt.Errorf("sandbox: the launcher ended before starting %s", c.Path)
+	}
+	if first.Err != "" || first.Pid <= 1 {
+		sr.Close()
+		z.done(false)
+		return nil, fmt.Errorf("sandbox: %s", first.Err)
+	}
+	pr := &Process{Pid: first.Pid, TempDir: first.Tmp, group: proc.Adopt(first.Pid, c.Grace)}
+	var once sync.Once
+	code := -1
+	pr.wait = func() int {
+		once.Do(func() {
+			defer sr.Close()
+			var end spawnReply
+			if err := readReply(rd, &end); err != nil || !end.Exited {
+				z.done(true) // the launcher died; the command died with it
+				return
+			}
+			z.done(false)
+			pr.cpu = time.Duration(end.CPUMicros) * time.Microsecond
+			if ws := syscall.WaitStatus(end.Status); ws.Exited() {
+				code = ws.ExitStatus()
+			}
+		})
+		return code
+	}
+	return pr, nil
+}
+
+func readReply(rd *bufio.Reader, r *spawnReply) error {
+	line, err := rd.ReadBytes('\n')
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(line, r)
+}
+
+// done ends one command's use of z; gone says z was found dead.
+func (z *spawnerConn) done(gone bool) {
+	z.mu.Lock()
+	z.running--
+	z.used = time.Now()
+	if gone && !z.dead {
+		z.mu.Unlock()
+		z.close()
+		return
+	}
+	if z.running == 0 && !z.dead {
+		if z.idle == nil {
+			z.idle = time.AfterFunc(spawnerIdle, z.closeIdle)
+		} else {
+			z.idle.Reset(spawnerIdle)
+		}
+	}
+	z.mu.Unlock()
+}
+
+// closeIdle ends z if nothing runs on it.
+func (z *spawnerConn) closeIdle() {
+	z.mu.Lock()
+	busy := z.running > 0 || z.dead
+	z.mu.Unlock()
+	if !busy {
+		z.close()
+	}
+}
+
+// close forgets z and closes its socket: the spawner ends every command
+// still running on it and exits. It is reaped here.
+func (z *spawnerConn) close() {
+	spawners.Lock()
+	if spawners.m[z.key] == z {
+		delete(spawners.m, z.key)
+	}
+	spawners.Unlock()
+	z.mu.Lock()
+	if z.dead {
+		z.mu.Unlock()
+		return
+	}
+	z.dead = true
+	if z.idle != nil {
+		z.idle.Stop()
+	}
+	z.mu.Unlock()
+	unix.Close(z.fd)
+	z.cmd.Wait()
+	z.group.Release()
+	os.RemoveAll(z.root)
+}
