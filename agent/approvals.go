@@ -76,13 +76,17 @@ func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID strin
 // the error whose text goes to the model.
 //
 // Approvals are asked one at a time, even when calls run in parallel.
-func (r *run) approve(ctx context.Context, callID, tool, title string, a Approval) (string, error) {
+func (r *run) approve(ctx context.Context, c *call, a Approval) (string, error) {
 	r.approveMu.Lock()
 	defer r.approveMu.Unlock()
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
-	a.ToolCallID = callID
-	r.emit(Event{Type: wire.EventToolCall, ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: wire.StatusAwaitingApproval})
+	a.ToolCallID = c.id
+	// The card's server (a resource read names one) is the call's while
+	// it waits for the answer.
+	waiting := c.event(wire.StatusAwaitingApproval)
+	waiting.Server = a.Server
+	r.emit(waiting)
 	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
 	r.task.setState(wire.TaskAwaitingApproval)
 	opt, how := r.core.ask(ctx, a, r.io.Approver)
@@ -90,7 +94,9 @@ func (r *run) approve(ctx context.Context, callID, tool, title string, a Approva
 	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 	switch how {
 	case approved:
-		r.emit(Event{Type: wire.EventToolCall, ToolCallID: callID, Tool: tool, Server: a.Server, Title: title, Status: wire.StatusRunning})
+		running := c.event(wire.StatusRunning)
+		running.Server = a.Server
+		r.emit(running)
 		return opt, nil
 	case timedOut:
 		return "", &tools.Denied{Msg: fmt.Sprintf("ERROR: approval timed out after %s: denied", r.core.cfg.Agent.ApprovalTimeout)}

@@ -79,7 +79,7 @@ func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (strin
 		}
 		return "", nil
 	}
-	opt, err := c.r.approve(ctx, c.id, c.tool, c.title, card)
+	opt, err := c.r.approve(ctx, c, card)
 	if err == nil {
 		c.running = true
 	}
@@ -90,8 +90,9 @@ func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (strin
 // with a message.
 func (c *call) Progress(msg string) {
 	c.heard(func() {
-		c.r.emit(Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: wire.StatusRunning,
-			Message: trust.Redact(msg)})
+		e := c.event(wire.StatusRunning)
+		e.Message = trust.Redact(msg)
+		c.r.emit(e)
 	})
 }
 

@@ -37,7 +37,11 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 		// a live task shows it.
 		out = append(out, Event{Type: "status", Message: note})
 	}
-	calls := map[string]string{} // tool_use id -> tool name
+	type use struct {
+		name string
+		args []byte // redacted
+	}
+	calls := map[string]use{} // tool_use id -> its tool and arguments
 	for _, m := range msgs {
 		for _, b := range m.Content {
 			switch {
@@ -46,18 +50,19 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 			case b.Type == "text":
 				out = append(out, Event{Type: wire.EventText, Delta: trust.Redact(b.Text)})
 			case b.Type == "tool_use":
-				calls[b.ID] = b.Name
+				args := trust.RedactJSON(b.Input)
+				calls[b.ID] = use{b.Name, args}
 				kind, locations := replayPlan(c.root, b)
 				out = append(out, Event{Type: wire.EventToolCall, ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
-					Arguments: trust.RedactJSON(b.Input), Status: wire.StatusPending, Kind: kind, Locations: locations})
+					Arguments: args, Status: wire.StatusPending, Kind: kind, Locations: locations})
 			case b.Type == "tool_result":
 				status := wire.StatusCompleted
 				if b.IsError {
 					status = wire.StatusFailed
 				}
-				name := calls[b.ToolUseID]
+				u := calls[b.ToolUseID]
 				out = append(out,
-					Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: name, Title: name, Status: status},
+					Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: u.name, Title: u.name, Status: status, Arguments: u.args},
 					Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
 						Output: trust.Redact(tools.CapText(b.Content, previewMax))})
 			}

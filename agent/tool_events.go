@@ -9,10 +9,11 @@ import (
 )
 
 // callEvents emits the events of one tool call (docs/protocol.md section 3).
-// Order: the first tool_call carries the (redacted) arguments and its
+// Order: the first tool_call carries the call's kind and locations and its
 // status: pending for a call an approval may follow (an MCP call or a gated
 // built-in), running for a read-only built-in; later ones (awaiting_approval,
-// running once allowed) carry only the status; every call ends with
+// running once allowed) change the status; every tool_call carries the
+// (redacted) arguments; every call ends with
 // a tool_call carrying its final status (completed, failed, denied or
 // cancelled) immediately followed by its tool_result, which is always the
 // call's last event. A client that only watches tool_call sees every call
@@ -27,13 +28,19 @@ type callEvents struct {
 	announced           bool
 }
 
+// event is a tool_call of this call with status s. Every one carries the
+// call's (redacted) arguments (docs/protocol.md section 3: every update
+// repeats them).
+func (c *callEvents) event(s wire.ToolStatus) Event {
+	return Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s, Arguments: c.args}
+}
+
 // status emits a tool_call with the given status; the first one announces
-// the call with its arguments (and writes it to the transcript).
+// the call with its kind and locations (and writes it to the transcript).
 func (c *callEvents) status(s wire.ToolStatus) {
-	e := Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s}
+	e := c.event(s)
 	if !c.announced {
 		c.announced = true
-		e.Arguments = c.args
 		e.Kind, e.Locations = c.kind, c.locations
 		defer c.r.tr.toolCall(c.title, c.args)
 	}

@@ -14,7 +14,8 @@ import (
 var finalStatuses = map[string]bool{"completed": true, "failed": true, "denied": true, "cancelled": true}
 
 // checkCallLifecycle checks the event order of one tool call: its first
-// tool_call carries the arguments, exactly one tool_call carries a final
+// tool_call carries the arguments and every later one the same (each
+// update repeats them, docs/protocol.md section 3), exactly one tool_call carries a final
 // status, and that one comes right before the call's tool_result, which is
 // the call's last event and carries the same status.
 func checkCallLifecycle(t *testing.T, all []Event, id, want string) {
@@ -34,6 +35,11 @@ func checkCallLifecycle(t *testing.T, all []Event, id, want string) {
 	}
 	if last.Type != "tool_result" || string(last.Status) != want {
 		t.Errorf("call %s: last event %+v, want its tool_result with status %s", id, last, want)
+	}
+	for _, i := range mine {
+		if e := all[i]; e.Type == "tool_call" && string(e.Arguments) != string(first.Arguments) {
+			t.Errorf("call %s: tool_call %+v carries arguments %s, want the call's %s on every update", id, e, e.Arguments, first.Arguments)
+		}
 	}
 	finals := 0
 	for _, i := range mine {

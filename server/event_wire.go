@@ -10,20 +10,10 @@ import (
 // eventWire is one agent/event as docs/protocol.md section 3 gives it: every
 // field of its type is present, zero or not, so a plugin can read
 // ev.isError or ev.text without checking that it exists (agent.Event omits
-// zero fields). A tool_call update carries its call's arguments again,
-// from the call's first event; a done event of a failed turn carries
-// error, as the agent/run result does. It runs on the task's sender goroutine.
+// zero fields). Every tool_call carries its call's arguments (the core
+// puts them on each); a done event of a failed turn carries error, as the
+// agent/run result does. It runs on the task's sender goroutine.
 func (t *taskSink) eventWire(e agent.Event) json.RawMessage {
-	if e.Type == wire.EventToolCall {
-		if len(e.Arguments) > 0 {
-			if t.args == nil {
-				t.args = map[string]json.RawMessage{}
-			}
-			t.args[e.ToolCallID] = e.Arguments
-		} else {
-			e.Arguments = t.args[e.ToolCallID]
-		}
-	}
 	b, err := json.Marshal(e)
 	if err != nil || len(b) < 2 || b[len(b)-1] != '}' {
 		return b

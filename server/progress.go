@@ -23,8 +23,7 @@ type taskSink struct {
 	events bool // forward agent/event
 	prog   bool // send $/progress
 
-	reported map[string]bool            // tool calls already reported (sender goroutine only)
-	args     map[string]json.RawMessage // each tool call's arguments (sender goroutine only)
+	reported map[string]bool // tool calls already reported (sender goroutine only)
 
 	mu     sync.Mutex
 	queue  []sinkItem

@@ -142,7 +142,8 @@ func cmdRun(args []string) int {
 type textSink struct {
 	out, info io.Writer
 	mu        sync.Mutex
-	midLine   bool // stdout does not end with a newline
+	midLine   bool            // stdout does not end with a newline
+	shown     map[string]bool // tool calls whose line went out, until their result
 }
 
 func (s *textSink) Event(e agent.Event) {
@@ -153,7 +154,11 @@ func (s *textSink) Event(e agent.Event) {
 		io.WriteString(s.out, e.Delta)
 		s.midLine = !strings.HasSuffix(e.Delta, "\n")
 	case wire.EventToolCall:
-		if e.Arguments != nil { // the first event of a call carries its arguments
+		if !s.shown[e.ToolCallID] { // one line per call, from its first event
+			if s.shown == nil {
+				s.shown = map[string]bool{}
+			}
+			s.shown[e.ToolCallID] = true
 			s.newline()
 			args := string(e.Arguments)
 			if r := []rune(args); len(r) > 200 {
@@ -162,6 +167,7 @@ func (s *textSink) Event(e agent.Event) {
 			fmt.Fprintf(s.info, "→ %s %s\n", e.Title, args)
 		}
 	case wire.EventToolResult:
+		delete(s.shown, e.ToolCallID)
 		first, _, _ := strings.Cut(e.Output, "\n")
 		fmt.Fprintf(s.info, "  %s: %s\n", e.Status, first)
 	case wire.EventStatus:
