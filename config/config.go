@@ -183,9 +183,10 @@ const (
 var SandboxModes = []string{SandboxNone, SandboxWorkspaceRead, SandboxWorkspaceWrite}
 
 // SandboxMode is the confinement the server runs under: what it set, else
-// the tier's default. A repository's server (workspace tier) is confined to
-// reading the workspace by default; the user's own servers and those an
-// editor passes run unconfined unless the entry says otherwise.
+// the tier's default. A repository's server (workspace tier) and one an
+// editor passes (which the repository may have written: Zed reads
+// .zed/settings.json) are confined to reading the workspace by default;
+// the user's own servers run unconfined unless the entry says otherwise.
 func (s Server) SandboxMode() string {
 	if s.URL != "" {
 		return SandboxNone // a remote server runs nothing here
@@ -193,7 +194,9 @@ func (s Server) SandboxMode() string {
 	if s.Sandbox != "" {
 		return s.Sandbox
 	}
-	if s.Origin == Workspace {
+	if s.Origin == Workspace || s.Origin == Editor {
+		// An editor's servers may come from the repository too (Zed reads
+		// .zed/settings.json): confined like the repository's own.
 		return SandboxWorkspaceRead
 	}
 	return SandboxNone

@@ -20,7 +20,7 @@ import (
 //
 // A server of the user's own config that asked for confinement (sandbox
 // set) never starts unconfined: it fails, saying why. A repository's
-// server (workspace tier, confined by default) runs unconfined on a system
+// server or an editor's (confined by default) runs unconfined on a system
 // without Landlock, which its launch card said before it was approved.
 func confine(s config.Server, path string, argv, env []string) (string, []string, []string, error) {
 	c := trust.Confinement(s, path)
