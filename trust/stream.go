@@ -10,11 +10,23 @@ package trust
 // Not safe for concurrent use.
 type StreamRedactor struct {
 	pending string // received, not yet let out; starts where a cut was safe
+	// checked is the last cut point of pending found unsafe: whether a cut
+	// is safe depends only on the text before it, so it is never tried
+	// again (0 when none was tried since text was let out).
+	checked int
+	// heldAt is len(pending) when every cut point tried was unsafe; past
+	// holdSmall, cuts are tried again only once pending has doubled, so
+	// text that stays unsafe (a key block never closed, a quote open on a
+	// long line) costs linear work, not a redaction of all of it per piece.
+	heldAt int
 }
 
 // maxCutTries bounds the cut points tried per piece (from the end back);
 // when none is safe the text waits for the next piece, or Flush.
 const maxCutTries = 8
+
+// holdSmall is how much held text is tried again on every piece.
+const holdSmall = 1 << 10
 
 // probes are continuations that complete every secret pattern that can
 // span whitespace: a cut is safe only if none of them redacts differently
@@ -28,33 +40,50 @@ var probes = []string{
 	"\nzq -----END PRIVATE KEY-----",
 }
 
+// probesRedacted is Redact of each probe.
+var probesRedacted = func() []string {
+	out := make([]string, len(probes))
+	for i, p := range probes {
+		out[i] = Redact(p)
+	}
+	return out
+}()
+
 // Write takes the next piece and returns the redacted text that is now
 // safe to show (possibly "").
 func (s *StreamRedactor) Write(piece string) string {
 	s.pending += piece
+	if len(s.pending) > holdSmall && len(s.pending) < 2*s.heldAt {
+		return ""
+	}
 	end := len(s.pending)
 	for tries := 0; tries < maxCutTries; tries++ {
 		c := lastSpaceEnd(s.pending[:end])
-		if c <= 0 {
-			return ""
+		if c <= s.checked {
+			break
 		}
 		if s.safeCut(c) {
 			out := Redact(s.pending[:c])
 			s.pending = s.pending[c:]
+			s.checked, s.heldAt = 0, 0
 			return out
+		}
+		if tries == 0 {
+			s.checked = c
 		}
 		end = c - 1
 		for end > 0 && isSpaceByte(s.pending[end-1]) {
 			end--
 		}
 	}
+	s.heldAt = len(s.pending)
 	return ""
 }
 
 // Flush returns the rest, redacted; the stream is over.
 func (s *StreamRedactor) Flush() string {
 	out := Redact(s.pending)
-	s.pending = ""
+	*s = StreamRedactor{}
 	return out
 }
 
@@ -63,8 +92,8 @@ func (s *StreamRedactor) Flush() string {
 func (s *StreamRedactor) safeCut(c int) bool {
 	head := s.pending[:c]
 	rh := Redact(head)
-	for _, p := range probes {
-		if Redact(head+p) != rh+Redact(p) {
+	for i, p := range probes {
+		if Redact(head+p) != rh+probesRedacted[i] {
 			return false
 		}
 	}
