@@ -10,7 +10,6 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -161,20 +160,6 @@ func outcome(ctx context.Context, res Result, err error, max int) Outcome {
 		msg = "ERROR: " + msg
 	}
 	return Outcome{capText(msg, max), true, wire.StatusFailed}
-}
-
-// decodeArgs decodes a tool's JSON arguments strictly, so a misspelled field
-// comes back to the model as an error naming it rather than being ignored.
-func decodeArgs(tool string, in json.RawMessage, v any, expected string) error {
-	if len(bytes.TrimSpace(in)) == 0 {
-		in = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(in))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: bad arguments: %v; expected %s", tool, err, expected)
-	}
-	return nil
 }
 
 // CapText cuts s to max bytes (on a rune boundary) with a marker saying how
