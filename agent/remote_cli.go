@@ -87,10 +87,37 @@ func ProbeRemote(ctx context.Context, srv config.Server, roots []string, tokensP
 		cctx := mcp.WithListener(ctx, mcp.CallListener{
 			Progress: func(p mcp.Progress) { fmt.Fprintf(out, "  progress %s\n", p) },
 			Log:      func(m mcp.LogMessage) { fmt.Fprintf(out, "  log %s\n", m) },
+			Elicit: func(_ context.Context, e mcp.Elicitation) mcp.ElicitAnswer {
+				ans := probeAnswer(e)
+				fmt.Fprintf(out, "  elicitation (%s) %q: %s %v\n", e.Mode, e.Message, ans.Action, ans.Content)
+				return ans
+			},
 		})
 		res := r.Call(cctx, t.Name, in)
 		fmt.Fprintf(out, "call %s %s: error=%v\n%s\n", t.ServerTool, in, res.IsError, res.Text)
 		ok = ok && !res.IsError
 	}
 	return ok
+}
+
+// probeAnswer is the probe's answer to a server's question, with nobody to
+// ask: a form whose every field has a default is accepted with the
+// defaults (what the conformance suite's elicitation-sep1034-client-defaults
+// checks), anything else declined. Never an interactive front's rule: there
+// the defaults are sent only when the user picks them on a card.
+func probeAnswer(e mcp.Elicitation) mcp.ElicitAnswer {
+	decline := mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	if e.Mode != wire.ElicitForm {
+		return decline
+	}
+	for _, f := range e.Fields {
+		if len(f.Default) == 0 {
+			return decline
+		}
+	}
+	c, err := FormContent(e.Fields, nil)
+	if err != nil {
+		return decline
+	}
+	return mcp.ElicitAnswer{Action: wire.ElicitAccept, Content: c}
 }

@@ -74,6 +74,9 @@ type Call interface {
 	Progress(msg string)
 	// ServerLog records a log message a server sent during the call.
 	ServerLog(msg string)
+	// Elicit asks the user a question the call's MCP server sent during
+	// the call (elicitation); every way of not answering declines.
+	Elicit(ctx context.Context, e mcp.Elicitation) mcp.ElicitAnswer
 }
 
 // Searcher is search_tools's search over the connected MCP tools not
