@@ -71,7 +71,7 @@ type clientInfo struct {
 var commandNames = []string{
 	"agentls.run", "agentls.cancel", "agentls.approve", "agentls.deny",
 	"agentls.newChat", "agentls.compact", "agentls.transcript", "agentls.mcp.list",
-	"agentls.mcp.trust", "agentls.mcp.revoke",
+	"agentls.mcp.trust", "agentls.mcp.revoke", "agentls.mcp.login",
 }
 
 // initialize answers at once: it reads capabilities and folders and never
