@@ -273,8 +273,8 @@ test('launch settings', async (t) => {
       assert.equal(pkg.contributes.configuration.properties[key].scope, 'machine', key);
     }
   });
-  await t.test('the client announces approvals and events, keeping other experimental capabilities', () => {
+  await t.test('the client announces approvals, forms and events, keeping other experimental capabilities', () => {
     assert.deepEqual(announce({ experimental: { other: 1 } }), { experimental: { other: 1, agentls: { ...EXPERIMENTAL } } });
-    assert.deepEqual(EXPERIMENTAL, { approvals: true, events: true });
+    assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true });
   });
 });
