@@ -214,6 +214,10 @@ test('mcp quick pick rows', async (t) => {
   });
   await t.test('a user server is never offered revoke (it was never trusted from a card)', () => {
     assert.deepEqual(actionsFor({ ...row, origin: 'user', state: 'connected' }).map((a) => a.action), ['restart']);
+    assert.deepEqual(actionsFor({ ...row, origin: 'user', state: 'failed', url: 'https://mcp.example.com/mcp' }).map((a) => a.action), ['login', 'restart'],
+      'a remote server offers a login');
+    assert.deepEqual(actionsFor({ ...row, state: 'needs_approval', url: 'https://mcp.example.com/mcp' }).map((a) => a.action), ['trust'],
+      'never before its launch is approved');
   });
 });
 
