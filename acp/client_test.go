@@ -134,7 +134,10 @@ type contentIn struct {
 	OldText *string `json:"oldText"`
 	NewText *string `json:"newText"`
 	Content *struct {
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		MimeType string `json:"mimeType"`
+		Data     string `json:"data"` // an image's base64
 	} `json:"content"`
 }
 

@@ -74,6 +74,9 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 			out := textBlock(e.Output)
 			tc.Content = append(tc.Content, toolCallContent{Type: "content", Content: &out})
 		}
+		for _, im := range e.Images {
+			tc.Content = append(tc.Content, toolCallContent{Type: "content", Content: &contentBlock{Type: "image", MimeType: im.MIMEType, Data: im.Data}})
+		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: tc}}
 	case "done":
 		// The turn's last update: how full the window is, where known.

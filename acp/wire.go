@@ -181,7 +181,8 @@ type cancelNotification struct {
 }
 
 // contentBlock is ACP's ContentBlock: text, resource_link or resource (what
-// this agent accepts), or image/audio (refused, as the capabilities say).
+// this agent accepts in a prompt), or image/audio (refused there, as the
+// capabilities say; an image a tool returned goes out as one).
 type contentBlock struct {
 	Type     string            `json:"type"`
 	Text     string            `json:"text,omitempty"`
@@ -189,6 +190,7 @@ type contentBlock struct {
 	Name     string            `json:"name,omitempty"`
 	MimeType string            `json:"mimeType,omitempty"`
 	Resource *resourceContents `json:"resource,omitempty"`
+	Data     string            `json:"data,omitempty"` // image: base64
 }
 
 type resourceContents struct {

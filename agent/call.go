@@ -7,17 +7,16 @@ import (
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
-// callTool runs one tool_use and returns its result text. Every call, built
+// callTool runs one tool_use and returns its tool_result. Every call, built
 // in or MCP, takes the same path: look the tool up, check the arguments,
 // announce the call (pending when an approval may follow, else running),
 // run it with its timeout (its gate, call.Gate, decides before it acts),
 // then end it with its final tool_call and tool_result (callEvents).
-func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) (string, bool) {
+func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) model.Block {
 	t, known := r.callable[u.Name]
 	if !known {
 		return r.newCall(u, tools.Plan{Title: u.Name, Kind: wire.KindOther}).
@@ -36,7 +35,6 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) (stri
 				u.Name, tools.CapText(u.InvalidInput, 200), tools.ExpectedArgs(u.Name, t.Def().Schema)), true, wire.StatusFailed)
 	}
 	c := r.newCall(u, plan)
-	c.ctx = ctx
 	if plan.MayAsk {
 		c.status(wire.StatusPending)
 	} else {
@@ -44,7 +42,7 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) (stri
 		c.running = true
 	}
 	o := tools.Run(ctx, env, t, plan.Timeout, c, u.Input)
-	return c.finish(o.Text, o.IsError, o.Status)
+	return c.finish(o.Text, o.IsError, o.Status, o.Images...)
 }
 
 // notOffered says whether name is an MCP tool this request did not offer
@@ -57,8 +55,7 @@ func (r *run) notOffered(name string) bool {
 // gate.
 type call struct {
 	*callEvents
-	running bool            // a running tool_call went out
-	ctx     context.Context // the call's: its cancel ends a question the server asks meanwhile
+	running bool // a running tool_call went out
 
 	mu    sync.Mutex // guards ended: servers report from their own goroutines
 	ended bool
@@ -99,17 +96,6 @@ func (c *call) Progress(msg string) {
 	})
 }
 
-// Elicit puts a question the call's MCP server asks to the user
-// (approvals.go's elicit); the task's cancel ends it too.
-func (c *call) Elicit(ctx context.Context, e mcp.Elicitation) mcp.ElicitAnswer {
-	ectx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if c.ctx != nil {
-		defer context.AfterFunc(c.ctx, cancel)()
-	}
-	return c.r.elicit(ectx, c, e)
-}
-
 // ServerLog writes a server's log message to the transcript.
 func (c *call) ServerLog(msg string) { c.heard(func() { c.r.tr.serverLog(msg) }) }
 
@@ -123,16 +109,16 @@ func (c *call) heard(f func()) {
 	}
 }
 
-func (c *call) finish(out string, isErr bool, status wire.ToolStatus) (string, bool) {
+func (c *call) finish(out string, isErr bool, status wire.ToolStatus, images ...model.Image) model.Block {
 	c.mu.Lock()
 	c.ended = true
 	c.mu.Unlock()
-	return c.callEvents.finish(out, isErr, status)
+	return c.callEvents.finish(out, isErr, status, images...)
 }
 
 // cancelledCall ends a call a cancel kept from starting: announced and
 // ended as cancelled, so it too gets its tool_result.
-func (r *run) cancelledCall(env *tools.Env, u model.Block) (string, bool) {
+func (r *run) cancelledCall(env *tools.Env, u model.Block) model.Block {
 	p := tools.Plan{Title: u.Name, Kind: wire.KindOther}
 	if t, ok := r.callable[u.Name]; ok {
 		plan := t.Plan(env, u.Input)

@@ -151,10 +151,16 @@ const elideStubMin = 400
 func elideResults(m model.Message, uses map[string]model.Block) model.Message {
 	content := make([]model.Block, len(m.Content))
 	for i, b := range m.Content {
-		if b.Type == "tool_result" && len(b.Content) >= elideStubMin {
+		if b.Type == "tool_result" && (len(b.Content) >= elideStubMin || len(b.Images) > 0) {
 			u := uses[b.ToolUseID]
-			b.Content = fmt.Sprintf("[agentls elided this result (%d bytes) to keep the conversation within the context window. It was the output of %s %s; call the tool again if you need it.]",
-				len(b.Content), u.Name, tools.CapText(string(u.Input), 200))
+			size := fmt.Sprintf("%d bytes", len(b.Content))
+			if len(b.Images) > 0 {
+				// An image costs up to model.MaxImageTokens whatever its text.
+				size += fmt.Sprintf(" and %d image(s)", len(b.Images))
+			}
+			b.Content = fmt.Sprintf("[agentls elided this result (%s) to keep the conversation within the context window. It was the output of %s %s; call the tool again if you need it.]",
+				size, u.Name, tools.CapText(string(u.Input), 200))
+			b.Images = nil
 		}
 		content[i] = b
 	}
@@ -165,8 +171,14 @@ func elideResults(m model.Message, uses map[string]model.Block) model.Message {
 // providers' own rules of thumb say; what the model reports calibrates it.
 
 func blockChars(b model.Block) int {
-	return len(b.Text) + len(b.Input) + len(b.Content) + len(b.Thinking) + len(b.Signature) + len(b.Data) +
+	n := len(b.Text) + len(b.Input) + len(b.Content) + len(b.Thinking) + len(b.Signature) + len(b.Data) +
 		len(b.Name) + len(b.ID) + len(b.ToolUseID) + len(b.InvalidInput) + 40
+	// An image is not billed by its base64 but by its pixels
+	// (model.Image.ImageTokens), counted here at 4 bytes a token.
+	for _, im := range b.Images {
+		n += 4 * im.ImageTokens()
+	}
+	return n
 }
 
 func messageTokens(msgs []model.Message) int {

@@ -32,16 +32,12 @@ func (r *run) parallelSafe(env *tools.Env, u model.Block) bool {
 func (r *run) callTools(ctx context.Context, env *tools.Env, uses []model.Block) []model.Block {
 	results := make([]model.Block, len(uses))
 	one := func(i int) {
-		u := uses[i]
-		var out string
-		var isErr bool
 		if ctx.Err() == nil {
-			out, isErr = r.callTool(ctx, env, u)
+			results[i] = r.callTool(ctx, env, uses[i])
 		} else {
 			// A call a cancel kept from starting still ends as cancelled.
-			out, isErr = r.cancelledCall(env, u)
+			results[i] = r.cancelledCall(env, uses[i])
 		}
-		results[i] = model.Block{Type: "tool_result", ToolUseID: u.ID, Content: out, IsError: isErr}
 	}
 	for i := 0; i < len(uses); {
 		j := i

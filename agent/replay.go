@@ -64,7 +64,7 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 				out = append(out,
 					Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: u.name, Title: u.name, Status: status, Arguments: u.args},
 					Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
-						Output: trust.Redact(tools.CapText(b.Content, previewMax))})
+						Output: trust.Redact(tools.CapText(b.Content, previewMax)), Images: wireImages(b.Images)})
 			}
 		}
 	}

@@ -2,10 +2,11 @@ package agent
 
 import (
 	"encoding/json"
-	"github.com/agentls/agentls/wire"
 
+	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // callEvents emits the events of one tool call (docs/protocol.md section 3).
@@ -48,11 +49,12 @@ func (c *callEvents) status(s wire.ToolStatus) {
 }
 
 // finish ends the call: its final tool_call, then its tool_result with a
-// capped, redacted preview of out. It returns out and isErr for the model.
-func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus) (string, bool) {
+// capped, redacted preview of out (which names any images; the event
+// carries them for ACP). It returns the tool_result block for the model.
+func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus, images ...model.Image) model.Block {
 	c.status(status)
 	preview := tools.CapText(out, previewMax)
-	c.r.emit(Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr})
+	c.r.emit(Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images)})
 	c.r.tr.toolResult(status, preview)
-	return out, isErr
+	return model.Block{Type: "tool_result", ToolUseID: c.id, Content: out, IsError: isErr, Images: images}
 }

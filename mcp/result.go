@@ -20,6 +20,10 @@ import (
 // the model as a description.
 var ImageTypes = []string{"image/png", "image/jpeg", "image/gif", "image/webp"}
 
+// MaxImageSide is the most pixels an image may have on a side: Anthropic's
+// Messages API refuses bigger ones.
+const MaxImageSide = 8000
+
 // convertResult turns a tool result into what the model gets: text content
 // joined; an image it may be shown kept as an Image and named in the text
 // where it stood ("[image: image/png, 3 KB]"); audio, blobs and images it
@@ -82,6 +86,9 @@ func checkImage(c *sdk.ImageContent, max int) (string, *Image) {
 	if cfg, _, err := image.DecodeConfig(bytes.NewReader(c.Data)); err == nil {
 		img.Width, img.Height = cfg.Width, cfg.Height
 		head += fmt.Sprintf(", %dx%d", cfg.Width, cfg.Height)
+		if cfg.Width > MaxImageSide || cfg.Height > MaxImageSide {
+			return notShown(fmt.Sprintf("larger than the %dx%d pixels the model APIs take", MaxImageSide, MaxImageSide))
+		}
 	}
 	return "[" + head + "]", img
 }

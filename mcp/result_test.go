@@ -1,6 +1,10 @@
 package mcp
 
 import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/png"
 	"reflect"
 	"strings"
 	"testing"
@@ -47,6 +51,16 @@ func TestConvertResult(t *testing.T) {
 			&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ééé"}}}, 3,
 			Result{Text: "é\n[result cut: 4 B of 6 B not shown; result_max_bytes is 3]"}},
 	}
+	var wide bytes.Buffer
+	png.Encode(&wide, image.NewGray(image.Rect(0, 0, MaxImageSide+1, 1)))
+	tests = append(tests, struct {
+		name string
+		res  *sdk.CallToolResult
+		max  int
+		want Result
+	}{"an image wider than the APIs take is described",
+		&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: wide.Bytes()}}}, 300,
+		Result{Text: fmt.Sprintf("[image: image/png, %s, 8001x1; not shown to the model: larger than the 8000x8000 pixels the model APIs take]", byteSize(wide.Len()))}})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := convertResult("srv", tc.res, resultLimits{text: tc.max, image: 1 << 20}); !reflect.DeepEqual(got, tc.want) {

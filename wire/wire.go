@@ -92,9 +92,6 @@ const (
 	ApprovalCommand   ApprovalKind = "command"
 	ApprovalWrite     ApprovalKind = "write"
 	ApprovalRead      ApprovalKind = "read"
-	// ApprovalElicitation is a question an MCP server asks the user while
-	// one of its tools runs (MCP elicitation/create): Elicitation says what.
-	ApprovalElicitation ApprovalKind = "elicitation"
 )
 
 // OptionKind is the kind of an approval option.
@@ -169,23 +166,20 @@ type ApprovalOption struct {
 
 // Approval is one question to the user (docs/protocol.md section 4).
 type Approval struct {
-	ApprovalID string          `json:"approvalId"`
-	TaskID     string          `json:"taskId,omitempty"`
-	Kind       ApprovalKind    `json:"kind"`
-	Title      string          `json:"title"`
-	Detail     string          `json:"detail"`
-	Server     string          `json:"server,omitempty"`
-	Tool       string          `json:"tool,omitempty"`
-	Arguments  json.RawMessage `json:"arguments,omitempty"`
-	Command    []string        `json:"command,omitempty"`
-	Env        [][2]string     `json:"env,omitempty"`
-	Cwd        string          `json:"cwd,omitempty"`
-	URL        string          `json:"url,omitempty"`         // mcp_launch of a remote server
-	Headers    []string        `json:"headerNames,omitempty"` // its header names (never values)
-	// Elicitation is the question of an elicitation approval: the form's
-	// fields a client may show (or the URL to open), as the server wrote them.
-	Elicitation *Elicitation     `json:"elicitation,omitempty"`
-	Options     []ApprovalOption `json:"options"`
+	ApprovalID string           `json:"approvalId"`
+	TaskID     string           `json:"taskId,omitempty"`
+	Kind       ApprovalKind     `json:"kind"`
+	Title      string           `json:"title"`
+	Detail     string           `json:"detail"`
+	Server     string           `json:"server,omitempty"`
+	Tool       string           `json:"tool,omitempty"`
+	Arguments  json.RawMessage  `json:"arguments,omitempty"`
+	Command    []string         `json:"command,omitempty"`
+	Env        [][2]string      `json:"env,omitempty"`
+	Cwd        string           `json:"cwd,omitempty"`
+	URL        string           `json:"url,omitempty"`         // mcp_launch of a remote server
+	Headers    []string         `json:"headerNames,omitempty"` // its header names (never values)
+	Options    []ApprovalOption `json:"options"`
 	// ToolCallID is the tool call this approval gates ("" for a launch
 	// card). Diff is the whole change a write approval asks for. Neither is
 	// part of the LSP approval; ACP shows both.
@@ -235,6 +229,16 @@ type Event struct {
 	// event; ACP's tool_call carries them.
 	Kind      ToolKind `json:"-"`
 	Locations []string `json:"-"`
+	// Images come with a tool_result: the images the model was shown, each
+	// also named in Output ("[image: image/png, 3 KB, 20x20]"). They are
+	// not part of the LSP event; ACP's tool_call_update carries them.
+	Images []Image `json:"-"`
+}
+
+// Image is an image of a tool result: its type and its bytes in base64.
+type Image struct {
+	MIMEType string
+	Data     string
 }
 
 // Usage is the token count of a task. InputTokens counts every input token
@@ -339,12 +343,9 @@ type ResolveApprovalParams struct {
 }
 
 // RequestApprovalResult is the client's answer to agent/requestApproval.
-// Content is the form a client filled in, with optionId "accept", for an
-// elicitation approval that offers that option (docs/protocol.md section 4).
 type RequestApprovalResult struct {
-	Outcome  string         `json:"outcome"` // "selected" | "cancelled"
-	OptionID string         `json:"optionId"`
-	Content  map[string]any `json:"content,omitempty"`
+	Outcome  string `json:"outcome"` // "selected" | "cancelled"
+	OptionID string `json:"optionId"`
 }
 
 // ServerParams name one MCP server (agent/mcp/trust, revoke, restart), or

@@ -156,6 +156,7 @@ func (p *anthropic) request(req Request) anthropicRequest {
 	if req.MaxTokens > 0 {
 		out.MaxTokens = req.MaxTokens
 	}
+	sieve := newImageSieve(req.Messages, p.noImages)
 	for _, m := range req.Messages {
 		var results, rest []anthropicBlock
 		for _, b := range m.Content {
@@ -167,7 +168,7 @@ func (p *anthropic) request(req Request) anthropicRequest {
 			case "tool_use":
 				rest = append(rest, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
 			case "tool_result":
-				results = append(results, anthropicResult(b, p.noImages))
+				results = append(results, anthropicResult(b, sieve))
 			case "thinking":
 				// Without its signature the API refuses the block (one from
 				// another provider, say): it is dropped rather than fail the turn.
@@ -190,33 +191,25 @@ func (p *anthropic) request(req Request) anthropicRequest {
 
 // anthropicResult is a tool_result block: its content a string, or, when
 // the tool returned images, the text then the images as image blocks.
-func anthropicResult(b Block, noImages bool) anthropicBlock {
+func anthropicResult(b Block, sieve *imageSieve) anthropicBlock {
 	r := anthropicBlock{Type: "tool_result", ToolUseID: b.ToolUseID, IsError: b.IsError}
-	if len(b.Images) == 0 || noImages {
-		content := b.Content + notShown(b, noImages)
+	images, note := sieve.sift(b)
+	content := b.Content + note
+	if len(images) == 0 {
 		if content != "" { // content is optional; an empty one is refused with is_error
 			r.Content = &content
 		}
 		return r
 	}
 	var parts []anthropicBlock
-	if b.Content != "" {
-		parts = append(parts, anthropicBlock{Type: "text", Text: &b.Content})
+	if content != "" {
+		parts = append(parts, anthropicBlock{Type: "text", Text: &content})
 	}
-	for _, im := range b.Images {
+	for _, im := range images {
 		parts = append(parts, anthropicBlock{Type: "image", Source: &anthropicImage{Type: "base64", MediaType: im.MIMEType, Data: im.Data}})
 	}
 	r.Content = parts
 	return r
-}
-
-// notShown is the line a tool result's text gets when its images are not
-// sent ([model] images = false), or "".
-func notShown(b Block, noImages bool) string {
-	if !noImages || len(b.Images) == 0 {
-		return ""
-	}
-	return "\n[the image(s) above are not shown to you: this model is not sent images ([model] images = false)]"
 }
 
 // markConversation puts cache breakpoints on the last two user messages:

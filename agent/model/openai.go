@@ -176,6 +176,7 @@ func (p *openai) request(req Request) openaiRequest {
 	if req.System != "" {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
+	sieve := newImageSieve(req.Messages, p.noImages)
 	for _, m := range req.Messages {
 		var texts []string
 		var calls []openaiCall
@@ -193,14 +194,13 @@ func (p *openai) request(req Request) openaiRequest {
 				c.Function.Arguments = string(objectOrEmpty(b.Input))
 				calls = append(calls, c)
 			case "tool_result":
-				content := b.Content + notShown(b, p.noImages)
+				sent, note := sieve.sift(b)
+				content := b.Content + note
 				if b.IsError && !SaysError(content) {
 					content = ErrorPrefix + content
 				}
 				results = append(results, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
-				if !p.noImages {
-					images = append(images, openaiImages(b)...)
-				}
+				images = append(images, openaiImages(b.ToolUseID, sent)...)
 			}
 		}
 		// Tool messages must directly follow the assistant's tool_calls.
@@ -232,12 +232,12 @@ func (p *openai) request(req Request) openaiRequest {
 
 // openaiImages are the parts that carry a tool result's images: a line
 // saying which call they came from, then each as a data URL.
-func openaiImages(b Block) []openaiPart {
-	if len(b.Images) == 0 {
+func openaiImages(id string, images []Image) []openaiPart {
+	if len(images) == 0 {
 		return nil
 	}
-	parts := []openaiPart{{Type: "text", Text: fmt.Sprintf("The images returned by tool call %s:", b.ToolUseID)}}
-	for _, im := range b.Images {
+	parts := []openaiPart{{Type: "text", Text: fmt.Sprintf("The images returned by tool call %s:", id)}}
+	for _, im := range images {
 		parts = append(parts, openaiPart{Type: "image_url", ImageURL: &openaiImageURL{URL: "data:" + im.MIMEType + ";base64," + im.Data}})
 	}
 	return parts

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 
@@ -93,13 +94,26 @@ func (m *mcpTool) Run(ctx context.Context, env *Env, call Call, in json.RawMessa
 	lctx := mcp.WithListener(ctx, mcp.CallListener{
 		Progress: func(p mcp.Progress) { call.Progress(p.String()) },
 		Log:      func(l mcp.LogMessage) { call.ServerLog(l.String()) },
-		Elicit:   call.Elicit,
 	})
 	res := env.Registry.Call(lctx, t.Name, in)
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}
-	return Result{Text: res.Text, IsError: res.IsError}, nil
+	return Result{Text: res.Text, IsError: res.IsError, Images: modelImages(res.Images)}, nil
+}
+
+// modelImages are an MCP result's images as a tool_result carries them to
+// the model (and into the session file): base64, standard and padded, so
+// the bytes of a request are the same every time it is built.
+func modelImages(in []mcp.Image) []model.Image {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]model.Image, len(in))
+	for i, im := range in {
+		out[i] = model.Image{MIMEType: im.MIMEType, Data: base64.StdEncoding.EncodeToString(im.Data), Width: im.Width, Height: im.Height}
+	}
+	return out
 }
 
 // destructive is the server's own claim that t is destructive.

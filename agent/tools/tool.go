@@ -10,6 +10,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -60,6 +61,9 @@ type Result struct {
 	Text string
 	// IsError: the tool itself reports failure (an MCP server's isError).
 	IsError bool
+	// Images are the images the model may be shown (an MCP result's), each
+	// also named in Text.
+	Images []model.Image
 }
 
 // Call is the loop's side of one tool call, handed to Tool.Run.
@@ -74,9 +78,6 @@ type Call interface {
 	Progress(msg string)
 	// ServerLog records a log message a server sent during the call.
 	ServerLog(msg string)
-	// Elicit asks the user a question the call's MCP server sent during
-	// the call (elicitation); every way of not answering declines.
-	Elicit(ctx context.Context, e mcp.Elicitation) mcp.ElicitAnswer
 }
 
 // Searcher is search_tools's search over the connected MCP tools not
@@ -124,11 +125,13 @@ func (e *Denied) Error() string { return e.Msg }
 const Cancelled = "ERROR: cancelled"
 
 // Outcome is how one call ended: the result text for the model (capped),
-// whether it is an error, and the call's final status.
+// whether it is an error, the call's final status, and the images of a
+// result the tool returned.
 type Outcome struct {
 	Text    string
 	IsError bool
 	Status  wire.ToolStatus
+	Images  []model.Image
 }
 
 // Run runs one call of t with its plan's timeout and turns what it
@@ -150,19 +153,33 @@ func outcome(ctx context.Context, res Result, err error, max int) Outcome {
 	var d *Denied
 	switch {
 	case err == nil && res.IsError:
-		return Outcome{capText(res.Text, max), true, wire.StatusFailed}
+		return Outcome{capText(res.Text, max), true, wire.StatusFailed, res.Images}
 	case err == nil:
-		return Outcome{capText(res.Text, max), false, wire.StatusCompleted}
+		return Outcome{capText(res.Text, max), false, wire.StatusCompleted, res.Images}
 	case errors.As(err, &d):
-		return Outcome{d.Msg, true, wire.StatusDenied}
+		return Outcome{d.Msg, true, wire.StatusDenied, nil}
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled):
-		return Outcome{Cancelled, true, wire.StatusCancelled}
+		return Outcome{Cancelled, true, wire.StatusCancelled, nil}
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "ERROR:") {
 		msg = "ERROR: " + msg
 	}
-	return Outcome{capText(msg, max), true, wire.StatusFailed}
+	return Outcome{capText(msg, max), true, wire.StatusFailed, nil}
+}
+
+// decodeArgs decodes a tool's JSON arguments strictly, so a misspelled field
+// comes back to the model as an error naming it rather than being ignored.
+func decodeArgs(tool string, in json.RawMessage, v any, expected string) error {
+	if len(bytes.TrimSpace(in)) == 0 {
+		in = json.RawMessage("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(in))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: bad arguments: %v; expected %s", tool, err, expected)
+	}
+	return nil
 }
 
 // CapText cuts s to max bytes (on a rune boundary) with a marker saying how

@@ -7,7 +7,7 @@
 // Any mismatch exits non-zero with a message saying what was expected.
 //
 // Environment: AGENTLS_BIN, AGENTLS_PATH, WORKSPACE, TOOL (namespaced tool
-// name), SERVER (its server), ECHO (the text the tool must return), PROMPT,
+// name), SERVER (its server), ECHO (the text the tool must return), ARGS, PROMPT,
 // FINAL_TEXT; agentls itself gets AGENTLS_CONFIG, XDG_STATE_HOME, the key.
 "use strict";
 
@@ -36,6 +36,9 @@ const workspace = env("WORKSPACE");
 const tool = env("TOOL");
 const serverName = env("SERVER");
 const echo = env("ECHO");
+// ARGS (optional): what the approval card's detail must show of the
+// arguments; by default the echoed text.
+const args = process.env.ARGS ?? echo.replace(/^Echo: /, "");
 const prompt = env("PROMPT");
 const finalText = env("FINAL_TEXT");
 
@@ -143,7 +146,7 @@ async function main() {
     expect(seen.requestApproval.length === 1, `${seen.requestApproval.length} agent/requestApproval, want 1`);
     const a = seen.requestApproval[0];
     expect(a.kind === "mcp_call" && a.server === serverName && a.taskId === result.taskId, `approval ${JSON.stringify(a)}`);
-    expect(a.detail.includes(echo.replace(/^Echo: /, "")), `approval detail ${JSON.stringify(a.detail)} lacks the arguments`);
+    expect(a.detail.includes(args), `approval detail ${JSON.stringify(a.detail)} lacks the arguments`);
   } else if (mode === 2) {
     expect(seen.showMessageRequest.length === 1, `${seen.showMessageRequest.length} showMessageRequest, want 1`);
     expect(seen.showMessageRequest[0].type === 2, "showMessageRequest is not a Warning");
