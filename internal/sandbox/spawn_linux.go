@@ -169,9 +169,13 @@ func (z *spawnerConn) spawn(req []byte, c Cmd) (*Process, error) {
 	sw.Close()
 	if err != nil {
 		sr.Close()
-		z.done(true)
 		if errors.Is(err, unix.EPIPE) || errors.Is(err, unix.ECONNRESET) {
+			z.done(true)
 			return nil, errSpawnerGone
+		}
+		z.done(false) // the launcher is fine; this request was not
+		if errors.Is(err, unix.EMSGSIZE) {
+			return nil, fmt.Errorf("sandbox: %s: its arguments and environment (%d bytes) are too large for the launcher", c.Path, len(req))
 		}
 		return nil, fmt.Errorf("sandbox: send to the launcher: %w", err)
 	}

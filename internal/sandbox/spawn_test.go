@@ -264,3 +264,29 @@ func runSpawnHost(spec string) {
 	pr.Wait()
 	os.Exit(0)
 }
+
+// TestSpawnTooLargeFailsAlone: a command whose arguments do not fit in
+// one message to the launcher fails with a clear error, and the launcher
+// (and a command running on it) carries on.
+func TestSpawnTooLargeFailsAlone(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	p := f.readOnly()
+	sl, marker := markedSleep(t, f.ws)
+	running, _, err := spawnPiped(p, Cmd{Path: sl, Args: []string{sl, "60"}, Dir: f.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { running.Stop(nil); running.Wait(); running.Release() }()
+	_, _, err = spawnPiped(p, Cmd{Path: lookPath(t, "echo"), Args: []string{"echo", strings.Repeat("x", 4<<20)}, Dir: f.ws})
+	if err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Fatalf("a 4 MB argument: %v, want an error saying it is too large", err)
+	}
+	if len(testenv.ProcessesMatching(marker)) != 1 {
+		t.Fatal("the command already running on the launcher was ended")
+	}
+	out, code := spawnConfined(t, p, Cmd{Path: lookPath(t, "echo"), Args: []string{"echo", "STILL"}, Dir: f.ws})
+	if code != 0 || out != "STILL\n" {
+		t.Errorf("after the refused request: %q exit %d", out, code)
+	}
+}
