@@ -45,6 +45,14 @@ var frontScenarios = []struct {
 		turns:   []modeltest.Turn{{ToolCalls: []modeltest.ToolCall{{ID: "m1", Name: "fs__getenv", Input: `{"text":"HOME"}`}}}, {Text: "fine"}},
 		answers: []string{"reject_once"},
 		want:    outcome{StopReason: "end_turn", Text: "fine", Calls: []string{"m1:failed"}, Approvals: 1}, told: "denied by the user"},
+	{name: "MCP server's question answered by a choice", config: faultTOML + askPolicy,
+		turns:   []modeltest.Turn{{ToolCalls: []modeltest.ToolCall{{ID: "q1", Name: "fs__ask", Input: colorQuestion}}}, {Text: "asked"}},
+		answers: []string{"choice_1"},
+		want:    outcome{StopReason: "end_turn", Text: "asked", Calls: []string{"q1:completed"}, Approvals: 1}, told: `\"action\":\"accept\",\"content\":{\"color\":\"g\"}`},
+	{name: "MCP server's question declined", config: faultTOML + askPolicy,
+		turns:   []modeltest.Turn{{ToolCalls: []modeltest.ToolCall{{ID: "q1", Name: "fs__ask", Input: colorQuestion}}}, {Text: "declined"}},
+		answers: []string{"decline"},
+		want:    outcome{StopReason: "end_turn", Text: "declined", Calls: []string{"q1:completed"}, Approvals: 1}, told: `\"action\":\"decline\"`},
 	{name: "command allowed", config: "[agent]\nautopilot = false\n",
 		turns:   []modeltest.Turn{{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "run_command", Input: `{"command":"echo front-table"}`}}}, {Text: "ran"}},
 		answers: []string{"allow_once"},
@@ -60,6 +68,13 @@ var frontScenarios = []struct {
 }
 
 const faultTOML = "[mcp.servers.fs]\ncommand = \"FAULT\"\n"
+
+// askPolicy allows the fault server's ask tool (an elicitation), and
+// colorQuestion is its one-choice form.
+const (
+	askPolicy     = "[mcp.policy]\n\"fs__ask\" = \"allow\"\n"
+	colorQuestion = `{"message":"Pick a colour","schema":{"type":"object","properties":{"color":{"type":"string","enum":["r","g"]}},"required":["color"]}}`
+)
 
 // outcome is a turn as either front shows it, in the core's words: the
 // stop reason, the streamed text, each tool call's final status (denied

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/tools"
@@ -26,22 +28,37 @@ func (c *Core) newApprovalID() string { return fmt.Sprintf("a%d", c.approvals.Ad
 // timeout or a cancelled ctx all deny. Nothing is approved because nobody
 // could be asked.
 func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID string, how askOutcome) {
+	optionID, _, how = c.askForm(ctx, a, ap, false)
+	return optionID, how
+}
+
+// askForm is ask; with form, through the approver's RequestForm, which
+// also returns the content of the form the user filled in.
+func (c *Core) askForm(ctx context.Context, a Approval, ap Approver, form bool) (optionID string, content map[string]any, how askOutcome) {
 	if ap == nil {
-		return "", denied
+		return "", nil, denied
 	}
+	fa, _ := ap.(FormApprover)
+	form = form && fa != nil
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Agent.ApprovalTimeout)
 	defer cancel()
 	type answer struct {
-		opt string
-		err error
+		opt     string
+		content map[string]any
+		err     error
 	}
 	// The approver runs in its own goroutine so an approver that ignores ctx
 	// cannot hold the task past its cancel or timeout; it ends when the
 	// approver returns (approvers must honor ctx).
 	ch := make(chan answer, 1)
 	go func() {
-		opt, err := ap.RequestApproval(actx, a)
-		ch <- answer{opt, err}
+		var ans answer
+		if form {
+			ans.opt, ans.content, ans.err = fa.RequestForm(actx, a)
+		} else {
+			ans.opt, ans.err = ap.RequestApproval(actx, a)
+		}
+		ch <- ans
 	}()
 	var ans answer
 	select {
@@ -50,25 +67,25 @@ func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID strin
 	}
 	switch {
 	case ctx.Err() != nil:
-		return "", cancelled
+		return "", nil, cancelled
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
-		return "", timedOut
+		return "", nil, timedOut
 	case ans.err != nil:
 		c.logf("approval %s: %v (denied)", a.ApprovalID, ans.err)
-		return "", denied
+		return "", nil, denied
 	}
 	for _, o := range a.Options {
 		if o.OptionID == ans.opt && ans.opt != "" {
 			if o.Kind == wire.OptionAllowOnce || o.Kind == wire.OptionAllowAlways {
-				return o.OptionID, approved
+				return o.OptionID, ans.content, approved
 			}
-			return o.OptionID, denied
+			return o.OptionID, nil, denied
 		}
 	}
 	if ans.opt != "" {
 		c.logf("approval %s: unknown option %q (denied)", a.ApprovalID, ans.opt)
 	}
-	return "", denied
+	return "", nil, denied
 }
 
 // approve is the gate of one tool call: it emits the approval events, marks
@@ -104,4 +121,59 @@ func (r *run) approve(ctx context.Context, c *call, a Approval) (string, error) 
 		return "", context.Canceled
 	}
 	return "", &tools.Denied{Msg: "ERROR: denied by the user"}
+}
+
+// elicit puts an MCP server's question, asked while call c runs, to the
+// user: the call is awaiting_approval meanwhile. Declined unless the user
+// picked an answer that fits the form (or chose to open the URL, which
+// then opens); cancel when the task is cancelled.
+func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.ElicitAnswer {
+	ap := r.io.Approver
+	fa, _ := ap.(FormApprover)
+	opener, _ := ap.(URLOpener)
+	a := elicitCard(e, fa != nil && fa.ShowsForms(), opener != nil)
+	if len(a.Options) == 1 {
+		r.core.logf("agent: %s asked a question this front cannot show (%s): declined", e.Server, e.Mode)
+		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	}
+	r.approveMu.Lock()
+	defer r.approveMu.Unlock()
+	a.ApprovalID = r.core.newApprovalID()
+	a.TaskID = r.task.ID
+	a.ToolCallID = c.id
+	c.heard(func() { r.emit(c.event(wire.StatusAwaitingApproval)) })
+	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
+	r.task.setState(wire.TaskAwaitingApproval)
+	opt, content, how := r.core.askForm(ctx, a, ap, hasOption(a, wire.OptionAccept) && e.Mode == wire.ElicitForm)
+	r.task.setState(wire.TaskRunning)
+	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
+	defer c.heard(func() { r.emit(c.event(wire.StatusRunning)) })
+	switch how {
+	case cancelled:
+		return mcp.ElicitAnswer{Action: wire.ElicitCancel}
+	case approved:
+	default:
+		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	}
+	ans, err := elicitAnswer(e, opt, content)
+	if err != nil {
+		r.core.logf("agent: the answer to %s's question does not fit it: %v (declined)", e.Server, err)
+		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	}
+	if e.Mode == wire.ElicitURL {
+		if err := opener.OpenURL(ctx, e.URL); err != nil {
+			r.core.logf("agent: opening %s's URL: %v (declined)", e.Server, err)
+			return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+		}
+	}
+	return ans
+}
+
+func hasOption(a Approval, id string) bool {
+	for _, o := range a.Options {
+		if o.OptionID == id {
+			return true
+		}
+	}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
@@ -35,6 +36,7 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) model
 				u.Name, tools.CapText(u.InvalidInput, 200), tools.ExpectedArgs(u.Name, t.Def().Schema)), true, wire.StatusFailed)
 	}
 	c := r.newCall(u, plan)
+	c.ctx = ctx
 	if plan.MayAsk {
 		c.status(wire.StatusPending)
 	} else {
@@ -55,7 +57,8 @@ func (r *run) notOffered(name string) bool {
 // gate.
 type call struct {
 	*callEvents
-	running bool // a running tool_call went out
+	running bool            // a running tool_call went out
+	ctx     context.Context // the call's: its cancel ends a question the server asks meanwhile
 
 	mu    sync.Mutex // guards ended: servers report from their own goroutines
 	ended bool
@@ -94,6 +97,17 @@ func (c *call) Progress(msg string) {
 		e.Message = trust.Redact(msg)
 		c.r.emit(e)
 	})
+}
+
+// Elicit puts a question the call's MCP server asks to the user
+// (approvals.go's elicit); the task's cancel ends it too.
+func (c *call) Elicit(ctx context.Context, e mcp.Elicitation) mcp.ElicitAnswer {
+	ectx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if c.ctx != nil {
+		defer context.AfterFunc(c.ctx, cancel)()
+	}
+	return c.r.elicit(ectx, c, e)
 }
 
 // ServerLog writes a server's log message to the transcript.

@@ -24,6 +24,25 @@ type Approver interface {
 	RequestApproval(ctx context.Context, a Approval) (optionID string, err error)
 }
 
+// FormApprover is an Approver that can also show an MCP server's form
+// (an elicitation approval's fields) and return what the user entered,
+// with option wire.OptionAccept. ShowsForms reports whether it can now
+// (an editor's client may lack the UI); when it cannot, the card offers
+// only what a pick among choices can answer.
+type FormApprover interface {
+	Approver
+	ShowsForms() bool
+	RequestForm(ctx context.Context, a Approval) (optionID string, content map[string]any, err error)
+}
+
+// URLOpener is an Approver that can send the user to a URL: the editor's
+// browser (LSP window/showDocument), or a line with the URL to open. An
+// MCP server's URL question, and a remote server's OAuth authorization,
+// go through it; an Approver without it declines URL questions.
+type URLOpener interface {
+	OpenURL(ctx context.Context, url string) error
+}
+
 // EventSink receives a task's events in order. It must not block for long.
 type EventSink interface {
 	Event(e Event)

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -87,10 +88,80 @@ func ProbeRemote(ctx context.Context, srv config.Server, roots []string, tokensP
 		cctx := mcp.WithListener(ctx, mcp.CallListener{
 			Progress: func(p mcp.Progress) { fmt.Fprintf(out, "  progress %s\n", p) },
 			Log:      func(m mcp.LogMessage) { fmt.Fprintf(out, "  log %s\n", m) },
+			Elicit: func(_ context.Context, e mcp.Elicitation) mcp.ElicitAnswer {
+				ans := probeAnswer(e)
+				fmt.Fprintf(out, "  elicitation (%s) %q: %s %v\n", e.Mode, e.Message, ans.Action, ans.Content)
+				return ans
+			},
 		})
 		res := r.Call(cctx, t.Name, in)
 		fmt.Fprintf(out, "call %s %s: error=%v\n%s\n", t.ServerTool, in, res.IsError, res.Text)
 		ok = ok && !res.IsError
 	}
 	return ok
+}
+
+// probeAnswer is the probe's answer to a server's question, with nobody to
+// ask: a form whose every field has a default is accepted with the
+// defaults (what the conformance suite's elicitation-sep1034-client-defaults
+// checks), anything else declined. Never an interactive front's rule: there
+// the defaults are sent only when the user picks them on a card.
+func probeAnswer(e mcp.Elicitation) mcp.ElicitAnswer {
+	decline := mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	if e.Mode != wire.ElicitForm {
+		return decline
+	}
+	for _, f := range e.Fields {
+		if len(f.Default) == 0 {
+			return decline
+		}
+	}
+	c, err := FormContent(e.Fields, nil)
+	if err != nil {
+		return decline
+	}
+	return mcp.ElicitAnswer{Action: wire.ElicitAccept, Content: c}
+}
+
+// LoginServer runs the OAuth authorization of the configured remote
+// server name for an editor (agentls.mcp.login): the same flow as `agentls
+// mcp login`, with the authorization page opened through ap (the editor's
+// window/showDocument, or a message with the URL) and the redirect to a
+// loopback listener; then the server is restarted to use the stored
+// token. A repository's server must be approved first (nothing is
+// contacted before). The flow is bounded by [agent] approval_timeout.
+func (c *Core) LoginServer(ctx context.Context, name string, ap Approver) (LoginOutcome, error) {
+	if c.reg == nil {
+		return LoginOutcome{}, errors.New("no MCP servers are configured")
+	}
+	srv, ok := c.reg.Server(name)
+	if !ok {
+		return LoginOutcome{}, fmt.Errorf("no MCP server named %q in the config (see agent/mcp/servers)", name)
+	}
+	if !srv.Remote() {
+		return LoginOutcome{}, fmt.Errorf("MCP server %q is not a remote server (url = ...): it needs no login", name)
+	}
+	opener, ok := ap.(URLOpener)
+	if !ok {
+		return LoginOutcome{}, errors.New("this editor cannot be sent to the authorization page: run  agentls mcp login " + name)
+	}
+	lctx, cancel := context.WithTimeout(ctx, c.cfg.Agent.ApprovalTimeout)
+	defer cancel()
+	srv.ConnectTimeout = max(srv.ConnectTimeout, c.cfg.Agent.ApprovalTimeout) // the user is in the browser
+	browser := func(ctx context.Context, _ string, authURL string) error { return opener.OpenURL(ctx, authURL) }
+	out, err := LoginRemote(lctx, srv, c.stateDir, browser, c.logf)
+	if err != nil || out.State == mcp.NeedsApproval || out.State == mcp.ApprovalStale {
+		return out, err
+	}
+	if out.State != mcp.Connected {
+		return out, fmt.Errorf("login to %s failed: %s", name, out.Error)
+	}
+	if _, err := c.reg.Restart(ctx, name); err != nil {
+		return out, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	c.reg.Wait(wctx)
+	out.State = c.serverState(name)
+	return out, nil
 }

@@ -12,7 +12,9 @@ import (
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 func TestResourceToolsAgainstServerEverything(t *testing.T) {
@@ -66,3 +68,6 @@ func (allowedCall) Gate(_ context.Context, d trust.Decision, _ Approval) (string
 }
 func (allowedCall) Progress(string)  {}
 func (allowedCall) ServerLog(string) {}
+func (allowedCall) Elicit(context.Context, mcp.Elicitation) mcp.ElicitAnswer {
+	return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+}

@@ -119,8 +119,11 @@ func (r *Registry) ready(ctx context.Context, srv *server) (*conn, Result) {
 func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string, args json.RawMessage) Result {
 	name := srv.cfg.Name
 	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
-	cctx, cancel := context.WithTimeout(ctx, timeout)
+	cctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
+	deadline := newCallDeadline(timeout, func() { cancelCause(errCallTimeout) })
+	defer deadline.stop()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
 	params := &sdk.CallToolParams{Name: tool}
@@ -129,7 +132,17 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	}
 	if l := listenerOf(ctx); l != nil {
 		t := &trackedListener{inner: l, more: make(chan struct{}, 1)}
-		token := c.calls.add(&CallListener{Progress: t.progress, Log: l.Log})
+		var elicit func(context.Context, Elicitation) ElicitAnswer
+		if l.Elicit != nil {
+			// The user's time to answer does not count against call_timeout
+			// (approval_timeout bounds it).
+			elicit = func(ectx context.Context, e Elicitation) ElicitAnswer {
+				deadline.pause()
+				defer deadline.resume()
+				return l.Elicit(ectx, e)
+			}
+		}
+		token := c.calls.add(&CallListener{Progress: t.progress, Log: l.Log, Elicit: elicit})
 		defer c.calls.remove(token)
 		// The SDK hands a response over as it arrives but queues
 		// notifications for a handler goroutine, so progress the server
@@ -160,7 +173,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		// The answer came but could not be decoded (corrupt base64 in an
 		// image, say): the connection is fine, only this result is lost.
 		return errorResult(name, capText(fmt.Sprintf("the result of %s could not be read, so none of it was used: %v", tool, err), r.opts.ResultMaxBytes))
-	case errors.Is(err, context.DeadlineExceeded) && !c.hasExited():
+	case (errors.Is(err, context.DeadlineExceeded) || errors.Is(context.Cause(cctx), errCallTimeout)) && !c.hasExited():
 		r.goTracked(func() { r.probe(srv, c, timeout) })
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
 	}
@@ -247,4 +260,49 @@ func (t *trackedListener) settle(d time.Duration) {
 			return
 		}
 	}
+}
+
+// errCallTimeout ends a call that ran past its server's call_timeout.
+var errCallTimeout = errors.New("call_timeout")
+
+// callDeadline is a call's timeout that stops while the user answers the
+// server's questions.
+type callDeadline struct {
+	mu      sync.Mutex
+	timer   *time.Timer
+	left    time.Duration
+	ends    time.Time
+	paused  int
+	stopped bool
+}
+
+func newCallDeadline(d time.Duration, expire func()) *callDeadline {
+	return &callDeadline{timer: time.AfterFunc(d, expire), ends: time.Now().Add(d)}
+}
+
+func (d *callDeadline) pause() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.paused++
+	if d.paused == 1 && !d.stopped && d.timer.Stop() {
+		d.left = time.Until(d.ends)
+	}
+}
+
+func (d *callDeadline) resume() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.paused--
+	if d.paused == 0 && !d.stopped && d.left > 0 {
+		d.ends = time.Now().Add(d.left)
+		d.timer.Reset(d.left)
+		d.left = 0
+	}
+}
+
+func (d *callDeadline) stop() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.stopped = true
+	d.timer.Stop()
 }

@@ -104,8 +104,9 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 }
 
 // client makes the MCP client of one connection: roots (the workspace
-// folders), progress and log notifications, tool and prompt list changes.
-// No sampling or elicitation.
+// folders), progress and log notifications, tool and prompt list changes,
+// elicitation (form and URL, answered through the call in flight). No
+// sampling.
 func (c *conn) client(roots []*sdk.Root) *sdk.Client {
 	relist := func() {
 		select {
@@ -114,7 +115,12 @@ func (c *conn) client(roots []*sdk.Root) *sdk.Client {
 		}
 	}
 	c.cl = sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
-		Capabilities:             &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}},
+		Capabilities: &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true},
+			Elicitation: elicitCapabilities()},
+		ElicitationHandler: c.onElicit,
+		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
+			c.onElicitComplete(req.Params)
+		},
 		ToolListChangedHandler:   func(context.Context, *sdk.ToolListChangedRequest) { relist() },
 		PromptListChangedHandler: func(context.Context, *sdk.PromptListChangedRequest) { relist() },
 		ProgressNotificationHandler: func(_ context.Context, req *sdk.ProgressNotificationClientRequest) {

@@ -54,10 +54,13 @@ func (m LogMessage) String() string {
 }
 
 // CallListener hears what a server says while one of the caller's tool
-// calls runs: its progress, and the server's log messages meanwhile.
+// calls runs: its progress, the server's log messages meanwhile, and the
+// questions it asks the user (elicitation/create). Elicit must return
+// within ctx (a cancelled ctx: decline); nil declines every question.
 type CallListener struct {
 	Progress func(Progress)
 	Log      func(LogMessage)
+	Elicit   func(ctx context.Context, e Elicitation) ElicitAnswer
 }
 
 type listenerKey struct{}
@@ -92,23 +95,40 @@ var progressSeq atomic.Int64
 type listeners struct {
 	mu      sync.Mutex
 	byToken map[string]*CallListener
+	seq     map[string]int64 // when each was added
 }
 
 func (ls *listeners) add(l *CallListener) string {
-	token := fmt.Sprintf("agentls-%d", progressSeq.Add(1))
+	n := progressSeq.Add(1)
+	token := fmt.Sprintf("agentls-%d", n)
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	if ls.byToken == nil {
-		ls.byToken = map[string]*CallListener{}
+		ls.byToken, ls.seq = map[string]*CallListener{}, map[string]int64{}
 	}
-	ls.byToken[token] = l
+	ls.byToken[token], ls.seq[token] = l, n
 	return token
+}
+
+// oldestEliciting is the call in flight longest that can ask the user.
+func (ls *listeners) oldestEliciting() *CallListener {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	var best *CallListener
+	var bestSeq int64
+	for tok, l := range ls.byToken {
+		if l.Elicit != nil && (best == nil || ls.seq[tok] < bestSeq) {
+			best, bestSeq = l, ls.seq[tok]
+		}
+	}
+	return best
 }
 
 func (ls *listeners) remove(token string) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
 	delete(ls.byToken, token)
+	delete(ls.seq, token)
 }
 
 func (ls *listeners) get(token any) *CallListener {

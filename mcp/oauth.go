@@ -223,7 +223,7 @@ func oauthFor(dc dialConfig) (auth.OAuthHandler, func(), error) {
 }
 
 func needsLogin(name string) error {
-	return fmt.Errorf("the server needs authorization: run  agentls mcp login %s", name)
+	return fmt.Errorf("the server needs an OAuth login (run  agentls mcp login %s  or, in an editor, the command agentls.mcp.login)", name)
 }
 
 // noBrowser refuses to start an authorization flow nobody can complete

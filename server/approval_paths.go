@@ -42,15 +42,15 @@ func toWire(a agent.Approval) wireApproval {
 }
 
 // viaRequestApproval is the request card: the client's own approval UI.
-func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
 	var res requestApprovalResult
 	if err := protocol.Call(ctx, ap.s.conn, wire.MethodRequestApproval, toWire(a), &res); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	if res.Outcome != "selected" {
-		return "", nil
+		return "", nil, nil
 	}
-	return res.OptionID, nil
+	return res.OptionID, res.Content, nil
 }
 
 // viaShowMessageRequest is the message card: a Warning with one action per option.

@@ -18,10 +18,17 @@ import (
 type pendingApproval struct {
 	a          agent.Approval
 	seq        int
-	uri        string      // where the code-action-card diagnostic goes ("" = nowhere)
-	line       int         // its line
-	viaActions bool        // shown as diagnostic + code actions
-	answer     chan string // buffered: the chosen optionId, "" denies
+	uri        string              // where the code-action-card diagnostic goes ("" = nowhere)
+	line       int                 // its line
+	viaActions bool                // shown as diagnostic + code actions
+	answer     chan approvalAnswer // buffered: the chosen optionId ("" denies) and a form's content
+}
+
+// approvalAnswer is what the user chose, and for an elicitation card
+// answered by the client's own UI the form they filled in.
+type approvalAnswer struct {
+	optionID string
+	content  map[string]any
 }
 
 // approvals are the waiting approvals of this connection and the state of
@@ -60,8 +67,26 @@ func (s *Server) approver(path string) *taskApprover {
 // card, null, an error, a timeout, a cancelled task, shutdown, connection
 // loss.
 func (t *taskApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
-	return t.s.approvals.ask(ctx, t, a)
+	opt, _, err := t.s.approvals.ask(ctx, t, a, false)
+	return opt, err
 }
+
+// ShowsForms reports whether the client shows an elicitation's form itself:
+// it answers agent/requestApproval and announced experimental.agentls.forms.
+func (t *taskApprover) ShowsForms() bool {
+	t.s.mu.Lock()
+	defer t.s.mu.Unlock()
+	return t.s.client.approvals && t.s.client.forms
+}
+
+// RequestForm is RequestApproval for an elicitation card: a client that
+// shows forms returns the content the user entered.
+func (t *taskApprover) RequestForm(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
+	return t.s.approvals.ask(ctx, t, a, t.ShowsForms())
+}
+
+// OpenURL sends the user to u through the editor (server.go's openURL).
+func (t *taskApprover) OpenURL(ctx context.Context, u string) error { return t.s.openURL(ctx, u) }
 
 // noPathReason says why a client with no approval path is never asked.
 const noPathReason = "this editor cannot be asked (it announced none of experimental.agentls.approvals, " +
@@ -70,30 +95,30 @@ const noPathReason = "this editor cannot be asked (it announced none of experime
 // errDenied is returned with an empty optionId when nobody said yes.
 var errDenied = errors.New("approval denied")
 
-func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval) (string, error) {
+func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval, form bool) (string, map[string]any, error) {
 	s := ap.s
 	s.mu.Lock()
 	info, state := s.client, s.state
 	s.mu.Unlock()
 	if state != initialized || s.ctx == nil {
 		// Nothing is ever approved because nobody could be asked.
-		return "", fmt.Errorf("%w: no client to ask", errDenied)
+		return "", nil, fmt.Errorf("%w: no client to ask", errDenied)
 	}
 	if !info.approvals && !info.showMessageReq && !info.codeActions {
 		// No path at all: waiting out the timeout would only hang the task.
-		return "", fmt.Errorf("%w: %s", errDenied, noPathReason)
+		return "", nil, fmt.Errorf("%w: %s", errDenied, noPathReason)
 	}
 
 	ap.mu.Lock()
 	if ap.closed {
 		ap.mu.Unlock()
-		return "", fmt.Errorf("%w: agentls is shutting down", errDenied)
+		return "", nil, fmt.Errorf("%w: agentls is shutting down", errDenied)
 	}
 	ap.seq++
 	if a.ApprovalID == "" {
 		a.ApprovalID = fmt.Sprintf("lsp%d", ap.seq)
 	}
-	p := &pendingApproval{a: a, seq: ap.seq, answer: make(chan string, 1), line: t.line}
+	p := &pendingApproval{a: a, seq: ap.seq, answer: make(chan approvalAnswer, 1), line: t.line}
 	p.uri = s.diagnosticURI(t.path)
 	ap.pending[a.ApprovalID] = p
 	skipMessageRequest := ap.noShowMessageRequest
@@ -106,8 +131,11 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 	switch {
 	case info.approvals:
 		s.goFn(func() {
-			opt, err := ap.viaRequestApproval(waitCtx, a)
-			ap.answerFrom(p, opt, err)
+			opt, content, err := ap.viaRequestApproval(waitCtx, a)
+			if !form {
+				content = nil
+			}
+			ap.answerFrom(p, opt, content, err)
 		})
 	case info.showMessageReq && !skipMessageRequest:
 		s.goFn(func() {
@@ -123,47 +151,52 @@ func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval)
 				ap.viaCodeActions(p)
 				return
 			}
-			ap.answerFrom(p, opt, err)
+			ap.answerFrom(p, opt, nil, err)
 		})
 	default:
 		ap.viaCodeActions(p)
 	}
 
 	select {
-	case opt := <-p.answer:
-		if opt == "" {
-			return "", errDenied
+	case ans := <-p.answer:
+		if ans.optionID == "" {
+			return "", nil, errDenied
 		}
-		return opt, nil
+		return ans.optionID, ans.content, nil
 	case <-waitCtx.Done():
 		// The core bounds every approval by [agent] approval_timeout (ctx's
 		// deadline); this front applies no second timeout.
 		if errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
-			return "", fmt.Errorf("%w: no answer within approval_timeout", errDenied)
+			return "", nil, fmt.Errorf("%w: no answer within approval_timeout", errDenied)
 		}
-		return "", fmt.Errorf("%w: %v", errDenied, waitCtx.Err())
+		return "", nil, fmt.Errorf("%w: %v", errDenied, waitCtx.Err())
 	}
 }
 
 // answerFrom delivers a client's answer; an error denies.
-func (ap *approvals) answerFrom(p *pendingApproval, optionID string, err error) {
+func (ap *approvals) answerFrom(p *pendingApproval, optionID string, content map[string]any, err error) {
 	if err != nil {
 		if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 			ap.s.logMessage(logWarning, "agentls: approval "+p.a.ApprovalID+" denied: the client answered with an error: "+err.Error())
 		}
-		optionID = ""
+		optionID, content = "", nil
 	}
-	ap.deliver(p, optionID)
+	ap.deliverContent(p, optionID, content)
 }
 
 // deliver sends the answer once; later answers are ignored.
 func (ap *approvals) deliver(p *pendingApproval, optionID string) {
+	ap.deliverContent(p, optionID, nil)
+}
+
+// deliverContent is deliver with a form's content.
+func (ap *approvals) deliverContent(p *pendingApproval, optionID string, content map[string]any) {
 	if optionID != "" && !hasOption(p.a, optionID) {
 		ap.s.logMessage(logWarning, fmt.Sprintf("agentls: approval %s denied: unknown optionId %q", p.a.ApprovalID, optionID))
-		optionID = ""
+		optionID, content = "", nil
 	}
 	select {
-	case p.answer <- optionID:
+	case p.answer <- approvalAnswer{optionID, content}:
 	default:
 	}
 }

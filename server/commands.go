@@ -94,6 +94,12 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 			return nil, err
 		}
 		return s.cmdMCPTrust(name)
+	case "agentls.mcp.login":
+		var name string
+		if err := arg(0, &name); err != nil {
+			return nil, err
+		}
+		return s.cmdMCPLogin(name)
 	case "agentls.mcp.revoke":
 		var name string
 		if err := arg(0, &name); err != nil {
@@ -114,6 +120,7 @@ var commandUsage = map[string]string{
 	"agentls.transcript": `[sessionId?]`,
 	"agentls.compact":    `[sessionId?]`,
 	"agentls.mcp.trust":  `[server]`,
+	"agentls.mcp.login":  `[server]`,
 	"agentls.mcp.revoke": `[server?]`,
 }
 
@@ -266,6 +273,43 @@ func (s *Server) cmdMCPTrust(name string) (any, error) {
 			return
 		}
 		s.showMessage(logInfo, "agentls: MCP server '"+name+"': "+string(st))
+	})
+	return map[string]wire.ServerState{"state": state}, nil
+}
+
+// cmdMCPLogin runs a remote server's OAuth authorization in the background
+// (the browser step through window/showDocument, or a message with the
+// URL) and returns the server's state now; a message says how it ended.
+func (s *Server) cmdMCPLogin(name string) (any, error) {
+	if name == "" {
+		return nil, invalidParams("agentls.mcp.login", fmt.Errorf("server is missing"), commandUsage["agentls.mcp.login"])
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	var state wire.ServerState
+	found := false
+	for _, row := range core.ServerList() {
+		if row.Name == name {
+			state, found = row.State, true
+		}
+	}
+	if !found {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no MCP server %q is configured", name)
+	}
+	s.goFn(func() {
+		out, err := core.LoginServer(s.ctx, name, s.approver(""))
+		switch {
+		case err != nil:
+			s.showMessage(logWarning, "agentls: MCP server '"+name+"': login failed: "+err.Error())
+		case out.State == wire.ServerNeedsApproval || out.State == wire.ServerApprovalStale:
+			s.showMessage(logWarning, "agentls: MCP server '"+name+"' comes from the workspace config and is not approved ("+string(out.State)+"): run agentls.mcp.trust first")
+		case !out.TokenStored:
+			s.showMessage(logInfo, "agentls: MCP server '"+name+"' connected without asking for authorization; no token was stored")
+		default:
+			s.showMessage(logInfo, "agentls: MCP server '"+name+"': logged in ("+string(out.State)+")")
+		}
 	})
 	return map[string]wire.ServerState{"state": state}, nil
 }

@@ -26,6 +26,7 @@ type initializeParams struct {
 		Experimental struct {
 			Agentls struct {
 				Approvals bool `json:"approvals"`
+				Forms     bool `json:"forms"`
 				Events    bool `json:"events"`
 			} `json:"agentls"`
 		} `json:"experimental"`
@@ -54,6 +55,7 @@ type initializeParams struct {
 // clientInfo is what the client can do, from its initialize capabilities.
 type clientInfo struct {
 	approvals        bool // the request card: agent/requestApproval
+	forms            bool // it shows an elicitation's form and answers with its content
 	events           bool // agent/event notifications
 	showMessageReq   bool // the message card: window/showMessageRequest
 	workDoneProgress bool
@@ -69,7 +71,7 @@ type clientInfo struct {
 var commandNames = []string{
 	"agentls.run", "agentls.cancel", "agentls.approve", "agentls.deny",
 	"agentls.newChat", "agentls.compact", "agentls.transcript", "agentls.mcp.list",
-	"agentls.mcp.trust", "agentls.mcp.revoke",
+	"agentls.mcp.trust", "agentls.mcp.revoke", "agentls.mcp.login",
 }
 
 // initialize answers at once: it reads capabilities and folders and never
@@ -82,6 +84,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 	c := p.Capabilities
 	info := clientInfo{
 		approvals:        c.Experimental.Agentls.Approvals,
+		forms:            c.Experimental.Agentls.Forms,
 		events:           c.Experimental.Agentls.Events,
 		showMessageReq:   c.Window.ShowMessage != nil && string(*c.Window.ShowMessage) != "null",
 		workDoneProgress: c.Window.WorkDoneProgress,

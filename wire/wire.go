@@ -92,6 +92,9 @@ const (
 	ApprovalCommand   ApprovalKind = "command"
 	ApprovalWrite     ApprovalKind = "write"
 	ApprovalRead      ApprovalKind = "read"
+	// ApprovalElicitation is a question an MCP server asks the user while
+	// one of its tools runs (MCP elicitation/create): Elicitation says what.
+	ApprovalElicitation ApprovalKind = "elicitation"
 )
 
 // OptionKind is the kind of an approval option.
@@ -166,20 +169,23 @@ type ApprovalOption struct {
 
 // Approval is one question to the user (docs/protocol.md section 4).
 type Approval struct {
-	ApprovalID string           `json:"approvalId"`
-	TaskID     string           `json:"taskId,omitempty"`
-	Kind       ApprovalKind     `json:"kind"`
-	Title      string           `json:"title"`
-	Detail     string           `json:"detail"`
-	Server     string           `json:"server,omitempty"`
-	Tool       string           `json:"tool,omitempty"`
-	Arguments  json.RawMessage  `json:"arguments,omitempty"`
-	Command    []string         `json:"command,omitempty"`
-	Env        [][2]string      `json:"env,omitempty"`
-	Cwd        string           `json:"cwd,omitempty"`
-	URL        string           `json:"url,omitempty"`         // mcp_launch of a remote server
-	Headers    []string         `json:"headerNames,omitempty"` // its header names (never values)
-	Options    []ApprovalOption `json:"options"`
+	ApprovalID string          `json:"approvalId"`
+	TaskID     string          `json:"taskId,omitempty"`
+	Kind       ApprovalKind    `json:"kind"`
+	Title      string          `json:"title"`
+	Detail     string          `json:"detail"`
+	Server     string          `json:"server,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	Arguments  json.RawMessage `json:"arguments,omitempty"`
+	Command    []string        `json:"command,omitempty"`
+	Env        [][2]string     `json:"env,omitempty"`
+	Cwd        string          `json:"cwd,omitempty"`
+	URL        string          `json:"url,omitempty"`         // mcp_launch of a remote server
+	Headers    []string        `json:"headerNames,omitempty"` // its header names (never values)
+	// Elicitation is the question of an elicitation approval: the form's
+	// fields a client may show (or the URL to open), as the server wrote them.
+	Elicitation *Elicitation     `json:"elicitation,omitempty"`
+	Options     []ApprovalOption `json:"options"`
 	// ToolCallID is the tool call this approval gates ("" for a launch
 	// card). Diff is the whole change a write approval asks for. Neither is
 	// part of the LSP approval; ACP shows both.
@@ -343,9 +349,12 @@ type ResolveApprovalParams struct {
 }
 
 // RequestApprovalResult is the client's answer to agent/requestApproval.
+// Content is the form a client filled in, with optionId "accept", for an
+// elicitation approval that offers that option (docs/protocol.md section 4).
 type RequestApprovalResult struct {
-	Outcome  string `json:"outcome"` // "selected" | "cancelled"
-	OptionID string `json:"optionId"`
+	Outcome  string         `json:"outcome"` // "selected" | "cancelled"
+	OptionID string         `json:"optionId"`
+	Content  map[string]any `json:"content,omitempty"`
 }
 
 // ServerParams name one MCP server (agent/mcp/trust, revoke, restart), or

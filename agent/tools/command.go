@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/wire"
@@ -19,27 +18,17 @@ const (
 	commandMaxTimeout = 10 * time.Minute
 )
 
-var runCommandTool = &builtin{
-	def: toolDef("run_command", "Run a command in a workspace folder and return its combined stdout and stderr and exit code. Without shell, the command is split into words (quotes respected) and run directly, with no shell syntax; set shell to true for pipes, redirects or globs. The user is asked first unless autopilot is on and the command is known to be safe.",
-		[]string{"command"}, map[string]string{
-			"command":         str("the command line, e.g. \"go test ./...\""),
-			"shell":           boolean("run it with sh -c (pipes, redirects, globs, variables)"),
-			"cwd":             str("directory to run in, inside the workspace (default: the workspace folder)"),
-			"timeout_seconds": integer("kill the command after this many seconds (default 60, at most 600)"),
-		}),
-	kind: wire.KindExecute, run: runCommand, gated: true,
+var runCommandTool = newBuiltin(builtin{kind: wire.KindExecute, gated: true},
+	"run_command", "Run a command in a workspace folder and return its combined stdout and stderr and exit code. Without shell, the command is split into words (quotes respected) and run directly, with no shell syntax; set shell to true for pipes, redirects or globs. The user is asked first unless autopilot is on and the command is known to be safe.", runCommand)
+
+type runCommandArgs struct {
+	Command        string `json:"command" jsonschema:"the command line, e.g. \"go test ./...\""`
+	Shell          bool   `json:"shell,omitempty" jsonschema:"run it with sh -c (pipes, redirects, globs, variables)"`
+	Cwd            string `json:"cwd,omitempty" jsonschema:"directory to run in, inside the workspace (default: the workspace folder)"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"kill the command after this many seconds (default 60, at most 600)"`
 }
 
-func runCommand(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Command        string `json:"command"`
-		Shell          bool   `json:"shell"`
-		Cwd            string `json:"cwd"`
-		TimeoutSeconds int    `json:"timeout_seconds"`
-	}
-	if err := decodeArgs("run_command", in, &a, "{command, shell?, cwd?, timeout_seconds?}"); err != nil {
-		return "", err
-	}
+func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (string, error) {
 	if strings.TrimSpace(a.Command) == "" {
 		return "", errors.New("run_command: command is required, e.g. \"go test ./...\"")
 	}

@@ -94,6 +94,7 @@ func (m *mcpTool) Run(ctx context.Context, env *Env, call Call, in json.RawMessa
 	lctx := mcp.WithListener(ctx, mcp.CallListener{
 		Progress: func(p mcp.Progress) { call.Progress(p.String()) },
 		Log:      func(l mcp.LogMessage) { call.ServerLog(l.String()) },
+		Elicit:   call.Elicit,
 	})
 	res := env.Registry.Call(lctx, t.Name, in)
 	if ctx.Err() != nil {

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -31,52 +29,38 @@ const (
 var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
 
 var (
-	readFileTool = &builtin{
-		def: toolDef("read_file", "Read a text file of the workspace. Returns the editor's unsaved text when the file is open. Lines are numbered from 1.",
-			[]string{"path"}, map[string]string{
-				"path":       str("file path, relative to the workspace folder or absolute inside it"),
-				"start_line": integer("first line to return (1-based, optional)"),
-				"end_line":   integer("last line to return (inclusive, optional)"),
-			}),
-		kind: wire.KindRead, run: readFile, timeout: readTimeout, readOnly: true, readsPath: true,
-	}
-	listDirectoryTool = &builtin{
-		def: toolDef("list_directory", "List a directory of the workspace: one entry per line, directories end with '/'.",
-			nil, map[string]string{"path": str("directory, relative to the workspace folder (default: the folder itself)")}),
-		kind: wire.KindSearch, run: listDirectory, timeout: readTimeout, readOnly: true, readsPath: true,
-	}
-	findFilesTool = &builtin{
-		def: toolDef("find_files", "Find files by glob pattern under a workspace directory. The pattern matches the file name (e.g. '*.go') or, when it has a '/', the path relative to the search directory (e.g. 'cmd/*/main.go').",
-			[]string{"pattern"}, map[string]string{
-				"pattern": str("glob pattern, Go path.Match syntax"),
-				"path":    str("directory to search (default: the workspace folder)"),
-			}),
-		kind: wire.KindSearch, run: findFiles, timeout: readTimeout, readOnly: true, readsPath: true,
-	}
-	searchTextTool = &builtin{
-		def: toolDef("search_text", "Search file contents with a regular expression (Go RE2 syntax). Returns 'path:line: text' per match.",
-			[]string{"pattern"}, map[string]string{
-				"pattern": str("regular expression"),
-				"path":    str("directory or file to search (default: the workspace folder)"),
-				"glob":    str("only files whose name matches this glob, e.g. '*.go' (optional)"),
-			}),
-		kind: wire.KindSearch, run: searchText, timeout: readTimeout, readOnly: true, readsPath: true,
-	}
+	readFileTool = newBuiltin(builtin{kind: wire.KindRead, timeout: readTimeout, readOnly: true, readsPath: true},
+		"read_file", "Read a text file of the workspace. Returns the editor's unsaved text when the file is open. Lines are numbered from 1.", readFile)
+	listDirectoryTool = newBuiltin(builtin{kind: wire.KindSearch, timeout: readTimeout, readOnly: true, readsPath: true},
+		"list_directory", "List a directory of the workspace: one entry per line, directories end with '/'.", listDirectory)
+	findFilesTool = newBuiltin(builtin{kind: wire.KindSearch, timeout: readTimeout, readOnly: true, readsPath: true},
+		"find_files", "Find files by glob pattern under a workspace directory. The pattern matches the file name (e.g. '*.go') or, when it has a '/', the path relative to the search directory (e.g. 'cmd/*/main.go').", findFiles)
+	searchTextTool = newBuiltin(builtin{kind: wire.KindSearch, timeout: readTimeout, readOnly: true, readsPath: true},
+		"search_text", "Search file contents with a regular expression (Go RE2 syntax). Returns 'path:line: text' per match.", searchText)
 )
 
-func toolDef(name, desc string, required []string, props map[string]string) model.ToolDef {
-	return model.ToolDef{Name: name, Description: desc, Schema: schema(required, props)}
+type readFileArgs struct {
+	Path      string `json:"path" jsonschema:"file path, relative to the workspace folder or absolute inside it"`
+	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to return (1-based, optional)"`
+	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return (inclusive, optional)"`
 }
 
-func readFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Path      string `json:"path"`
-		StartLine int    `json:"start_line"`
-		EndLine   int    `json:"end_line"`
-	}
-	if err := decodeArgs("read_file", in, &a, "{path, start_line?, end_line?}"); err != nil {
-		return "", err
-	}
+type listDirectoryArgs struct {
+	Path string `json:"path,omitempty" jsonschema:"directory, relative to the workspace folder (default: the folder itself)"`
+}
+
+type findFilesArgs struct {
+	Pattern string `json:"pattern" jsonschema:"glob pattern, Go path.Match syntax"`
+	Path    string `json:"path,omitempty" jsonschema:"directory to search (default: the workspace folder)"`
+}
+
+type searchTextArgs struct {
+	Pattern string `json:"pattern" jsonschema:"regular expression"`
+	Path    string `json:"path,omitempty" jsonschema:"directory or file to search (default: the workspace folder)"`
+	Glob    string `json:"glob,omitempty" jsonschema:"only files whose name matches this glob, e.g. '*.go' (optional)"`
+}
+
+func readFile(ctx context.Context, env *Env, call Call, a *readFileArgs) (string, error) {
 	t, err := confine(env.Workspace.Folders(), a.Path)
 	if err != nil {
 		return "", err
@@ -125,13 +109,7 @@ func readFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (str
 	return b.String(), nil
 }
 
-func listDirectory(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Path string `json:"path"`
-	}
-	if err := decodeArgs("list_directory", in, &a, "{path?}"); err != nil {
-		return "", err
-	}
+func listDirectory(ctx context.Context, env *Env, call Call, a *listDirectoryArgs) (string, error) {
 	if a.Path == "" {
 		a.Path = "."
 	}
@@ -207,14 +185,7 @@ func walkFiles(ctx context.Context, env *Env, root string, passed *int, fn func(
 	})
 }
 
-func findFiles(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Pattern string `json:"pattern"`
-		Path    string `json:"path"`
-	}
-	if err := decodeArgs("find_files", in, &a, "{pattern, path?}"); err != nil {
-		return "", err
-	}
+func findFiles(ctx context.Context, env *Env, call Call, a *findFilesArgs) (string, error) {
 	if a.Pattern == "" {
 		return "", fmt.Errorf("find_files: pattern is required, e.g. \"*.go\"")
 	}
@@ -263,15 +234,7 @@ func findFiles(ctx context.Context, env *Env, call Call, in json.RawMessage) (st
 	return out + passedNote(passed, ""), nil
 }
 
-func searchText(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Pattern string `json:"pattern"`
-		Path    string `json:"path"`
-		Glob    string `json:"glob"`
-	}
-	if err := decodeArgs("search_text", in, &a, "{pattern, path?, glob?}"); err != nil {
-		return "", err
-	}
+func searchText(ctx context.Context, env *Env, call Call, a *searchTextArgs) (string, error) {
 	re, err := regexp.Compile(a.Pattern)
 	if err != nil || a.Pattern == "" {
 		return "", fmt.Errorf("search_text: pattern %q is not a valid regular expression (Go RE2 syntax): %v", a.Pattern, err)

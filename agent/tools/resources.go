@@ -17,28 +17,22 @@ import (
 const resourceTimeout = 60 * time.Second
 
 var (
-	listResourcesTool = &builtin{
-		def: toolDef("list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type; resource templates (RFC 6570, like file:///{path}) show as \"template URI\": fill one in and read the result with read_mcp_resource.",
-			nil, map[string]string{"server": str("only this server's resources (optional)")}),
-		kind: wire.KindFetch, run: listResources, timeout: resourceTimeout, gated: true,
-	}
-	readResourceTool = &builtin{
-		def: toolDef("read_mcp_resource", "Read one resource of an MCP server by URI. Text comes back as is; binary content is saved to a temporary file whose path is returned.",
-			[]string{"server", "uri"}, map[string]string{
-				"server": str("the server name, as list_mcp_resources shows it"),
-				"uri":    str("the resource URI"),
-			}),
-		kind: wire.KindFetch, run: readResource, timeout: resourceTimeout, gated: true,
-	}
+	listResourcesTool = newBuiltin(builtin{kind: wire.KindFetch, timeout: resourceTimeout, gated: true},
+		"list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type; resource templates (RFC 6570, like file:///{path}) show as \"template URI\": fill one in and read the result with read_mcp_resource.", listResources)
+	readResourceTool = newBuiltin(builtin{kind: wire.KindFetch, timeout: resourceTimeout, gated: true},
+		"read_mcp_resource", "Read one resource of an MCP server by URI. Text comes back as is; binary content is saved to a temporary file whose path is returned.", readResource)
 )
 
-func listResources(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Server string `json:"server"`
-	}
-	if err := decodeArgs("list_mcp_resources", in, &a, "{server?}"); err != nil {
-		return "", err
-	}
+type listResourcesArgs struct {
+	Server string `json:"server,omitempty" jsonschema:"only this server's resources (optional)"`
+}
+
+type readResourceArgs struct {
+	Server string `json:"server" jsonschema:"the server name, as list_mcp_resources shows it"`
+	URI    string `json:"uri" jsonschema:"the resource URI"`
+}
+
+func listResources(ctx context.Context, env *Env, call Call, a *listResourcesArgs) (string, error) {
 	if env.Registry == nil {
 		return "no MCP servers are configured", nil
 	}
@@ -138,14 +132,7 @@ func visibleList(names []string) string {
 	return strings.Join(v[:len(v)-1], ", ") + " and " + v[len(v)-1]
 }
 
-func readResource(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Server string `json:"server"`
-		URI    string `json:"uri"`
-	}
-	if err := decodeArgs("read_mcp_resource", in, &a, "{server, uri}"); err != nil {
-		return "", err
-	}
+func readResource(ctx context.Context, env *Env, call Call, a *readResourceArgs) (string, error) {
 	if a.Server == "" || a.URI == "" {
 		return "", errors.New("read_mcp_resource: server and uri are both required (see list_mcp_resources)")
 	}

@@ -1,51 +1,62 @@
 package tools
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// schema builds a JSON Schema object from property lines.
-func schema(required []string, props map[string]string) json.RawMessage {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
+// newBuiltin is the built-in name whose arguments are the struct A: A is
+// the one statement of them. The schema the model is offered is derived
+// from A once (argsSchema), the arguments are decoded into A strictly (a
+// misspelled field comes back to the model as an error naming it rather
+// than being ignored), and the error says what the schema expects.
+func newBuiltin[A any](b builtin, name, description string, run func(ctx context.Context, env *Env, call Call, a *A) (string, error)) *builtin {
+	b.def = model.ToolDef{Name: name, Description: description, Schema: argsSchema[A]()}
+	expected := ExpectedArgs(name, b.def.Schema)
+	b.run = func(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
+		var a A
+		if len(bytes.TrimSpace(in)) == 0 {
+			in = json.RawMessage("{}")
 		}
-		fmt.Fprintf(&b, "%q:%s", k, props[k])
-	}
-	b.WriteString(`},"required":[`)
-	for i, r := range required {
-		if i > 0 {
-			b.WriteByte(',')
+		dec := json.NewDecoder(bytes.NewReader(in))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&a); err != nil {
+			return "", fmt.Errorf("%s: bad arguments: %v; %s", name, err, expected)
 		}
-		fmt.Fprintf(&b, "%q", r)
+		return run(ctx, env, call, &a)
 	}
-	b.WriteString(`],"additionalProperties":false}`)
-	return json.RawMessage(b.String())
+	return &b
 }
 
-func str(desc string) string {
-	d, _ := json.Marshal(desc)
-	return `{"type":"string","description":` + string(d) + `}`
-}
-
-func integer(desc string) string {
-	d, _ := json.Marshal(desc)
-	return `{"type":"integer","description":` + string(d) + `}`
-}
-
-func boolean(desc string) string {
-	d, _ := json.Marshal(desc)
-	return `{"type":"boolean","description":` + string(d) + `}`
+// argsSchema is the JSON Schema of the argument struct A
+// (github.com/google/jsonschema-go): an object whose properties are A's
+// fields in their order, described by their jsonschema tags, required
+// unless omitempty, and nothing else allowed. A pointer field (present or
+// not, as write_file's content) is shown as its plain type: a null reads
+// as absent. The bytes are the same on every call, so the tools block of a
+// request, and the provider's prompt cache, stay byte-identical.
+func argsSchema[A any]() json.RawMessage {
+	s, err := jsonschema.For[A](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tools: the arguments of a built-in have no JSON Schema: %v", err))
+	}
+	for _, p := range s.Properties {
+		if len(p.Types) == 2 && p.Types[0] == "null" {
+			p.Type, p.Types = p.Types[1], nil
+		}
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("tools: encode a built-in's JSON Schema: %v", err))
+	}
+	return b
 }
 
 // ExpectedArgs says in one line what a tool's input schema asks for, for an

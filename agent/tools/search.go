@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -19,25 +18,15 @@ const SearchToolName = "search_tools"
 var ErrAllOffered = errors.New("every connected tool is already offered in this request: no search is needed")
 
 type searchArgs struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit,omitempty"`
+	Query string `json:"query" jsonschema:"what the tool should do, in a few words"`
+	Limit int    `json:"limit,omitempty" jsonschema:"how many tools to load (default 5, at most 20)"`
 }
 
-var searchToolsTool = &builtin{
-	def: model.ToolDef{
-		Name: SearchToolName,
-		Description: "Search the connected MCP tools that are not offered in this request (there are too many to offer at once). " +
-			"Describe what you need in a few words; the best matches are listed with their descriptions and become callable from your next request.",
-		Schema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"what the tool should do, in a few words"},"limit":{"type":"integer","description":"how many tools to load (default 5, at most 20)"}},"required":["query"],"additionalProperties":false}`),
-	},
-	kind: wire.KindSearch, run: searchTools, readOnly: true,
-}
+var searchToolsTool = newBuiltin(builtin{kind: wire.KindSearch, readOnly: true},
+	SearchToolName, "Search the connected MCP tools that are not offered in this request (there are too many to offer at once). "+
+		"Describe what you need in a few words; the best matches are listed with their descriptions and become callable from your next request.", searchTools)
 
-func searchTools(_ context.Context, env *Env, _ Call, in json.RawMessage) (string, error) {
-	var a searchArgs
-	if err := decodeArgs(SearchToolName, in, &a, `{"query": "create a GitHub issue", "limit"?: 5}`); err != nil {
-		return "", err
-	}
+func searchTools(_ context.Context, env *Env, _ Call, a *searchArgs) (string, error) {
 	if strings.TrimSpace(a.Query) == "" {
 		return "", fmt.Errorf("query is empty: say what the tool should do")
 	}

@@ -10,7 +10,6 @@
 package tools
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -78,6 +77,9 @@ type Call interface {
 	Progress(msg string)
 	// ServerLog records a log message a server sent during the call.
 	ServerLog(msg string)
+	// Elicit asks the user a question the call's MCP server sent during
+	// the call (elicitation); every way of not answering declines.
+	Elicit(ctx context.Context, e mcp.Elicitation) mcp.ElicitAnswer
 }
 
 // Searcher is search_tools's search over the connected MCP tools not
@@ -166,20 +168,6 @@ func outcome(ctx context.Context, res Result, err error, max int) Outcome {
 		msg = "ERROR: " + msg
 	}
 	return Outcome{capText(msg, max), true, wire.StatusFailed, nil}
-}
-
-// decodeArgs decodes a tool's JSON arguments strictly, so a misspelled field
-// comes back to the model as an error naming it rather than being ignored.
-func decodeArgs(tool string, in json.RawMessage, v any, expected string) error {
-	if len(bytes.TrimSpace(in)) == 0 {
-		in = json.RawMessage("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(in))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%s: bad arguments: %v; expected %s", tool, err, expected)
-	}
-	return nil
 }
 
 // CapText cuts s to max bytes (on a rune boundary) with a marker saying how

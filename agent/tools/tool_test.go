@@ -51,6 +51,9 @@ func (tt *toolTest) Gate(_ context.Context, d trust.Decision, card wire.Approval
 
 func (tt *toolTest) Progress(string)  {}
 func (tt *toolTest) ServerLog(string) {}
+func (tt *toolTest) Elicit(context.Context, mcp.Elicitation) mcp.ElicitAnswer {
+	return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+}
 
 func (tt *toolTest) call(name, args string) (string, bool, string) {
 	tt.t.Helper()

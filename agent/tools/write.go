@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/wire"
@@ -16,34 +15,25 @@ import (
 const writeTimeout = 30 * time.Second
 
 var (
-	writeFileTool = &builtin{
-		def: toolDef("write_file", "Create or replace a file of the workspace with the given text. The user is always asked first, even under autopilot. The change lands in the editor's buffer when the editor can apply it.",
-			[]string{"path", "content"}, map[string]string{
-				"path":    str("file path, relative to the workspace folder or absolute inside it"),
-				"content": str("the whole new text of the file"),
-			}),
-		kind: wire.KindEdit, run: writeFile, gated: true,
-	}
-	editFileTool = &builtin{
-		def: toolDef("edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is always asked first, even under autopilot.",
-			[]string{"path", "old_text", "new_text"}, map[string]string{
-				"path":        str("file path, relative to the workspace folder or absolute inside it"),
-				"old_text":    str("the exact text to replace, including whitespace"),
-				"new_text":    str("the replacement text"),
-				"replace_all": boolean("replace every occurrence instead of exactly one"),
-			}),
-		kind: wire.KindEdit, run: editFile, gated: true,
-	}
+	writeFileTool = newBuiltin(builtin{kind: wire.KindEdit, gated: true},
+		"write_file", "Create or replace a file of the workspace with the given text. The user is always asked first, even under autopilot. The change lands in the editor's buffer when the editor can apply it.", writeFile)
+	editFileTool = newBuiltin(builtin{kind: wire.KindEdit, gated: true},
+		"edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is always asked first, even under autopilot.", editFile)
 )
 
-func writeFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Path    string  `json:"path"`
-		Content *string `json:"content"`
-	}
-	if err := decodeArgs("write_file", in, &a, "{path, content}"); err != nil {
-		return "", err
-	}
+type writeFileArgs struct {
+	Path    string  `json:"path" jsonschema:"file path, relative to the workspace folder or absolute inside it"`
+	Content *string `json:"content" jsonschema:"the whole new text of the file"` // nil: not given ("" is an empty file)
+}
+
+type editFileArgs struct {
+	Path       string `json:"path" jsonschema:"file path, relative to the workspace folder or absolute inside it"`
+	OldText    string `json:"old_text" jsonschema:"the exact text to replace, including whitespace"`
+	NewText    string `json:"new_text" jsonschema:"the replacement text"`
+	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of exactly one"`
+}
+
+func writeFile(ctx context.Context, env *Env, call Call, a *writeFileArgs) (string, error) {
 	if a.Content == nil {
 		return "", errors.New("write_file: content is required (the whole new text of the file)")
 	}
@@ -78,16 +68,7 @@ func writeFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (st
 	return fmt.Sprintf("wrote %d bytes to %s (%s)", len(*a.Content), t.Path, where), nil
 }
 
-func editFile(ctx context.Context, env *Env, call Call, in json.RawMessage) (string, error) {
-	var a struct {
-		Path       string `json:"path"`
-		OldText    string `json:"old_text"`
-		NewText    string `json:"new_text"`
-		ReplaceAll bool   `json:"replace_all"`
-	}
-	if err := decodeArgs("edit_file", in, &a, "{path, old_text, new_text, replace_all?}"); err != nil {
-		return "", err
-	}
+func editFile(ctx context.Context, env *Env, call Call, a *editFileArgs) (string, error) {
 	if a.OldText == "" {
 		return "", errors.New("edit_file: old_text is required and must not be empty (use write_file to create a file)")
 	}

@@ -33,7 +33,10 @@ func TestMcp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = f.WriteString("\n[mcp.servers.everything]\ncommand = \"" + everything + "\"\nconnect_timeout = \"60s\"\n\n" +
+			// server-everything offers its elicitation tools too to a client
+			// that announces elicitation: the budget keeps every tool offered
+			// in the fake model's small default window (no tool search).
+			_, err = f.WriteString("\n[mcp]\ntool_budget_tokens = 20000\n\n[mcp.servers.everything]\ncommand = \"" + everything + "\"\nconnect_timeout = \"60s\"\n\n" +
 				"[mcp.policy]\n\"everything__get-sum\" = \"allow\"\n\"everything__get-env\" = \"deny\"\n")
 			f.Close()
 			if err != nil {

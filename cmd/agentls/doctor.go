@@ -258,7 +258,7 @@ func (d *doctor) confinement(cfg *config.Config) {
 	}
 	d.printf("  autopilot         %s\n", auto)
 	if s.Filesystem {
-		d.printf("  run_command       confined when autopilot runs it without a card: reads the workspace and system files only, writes nothing, no network; a command you approve runs unconfined\n")
+		d.printf("  run_command       confined when autopilot runs it without a card: reads the workspace and system files only, writes nothing, no network (started by a long-lived launcher per workspace, one Landlock domain and temporary folder per command); a command you approve runs unconfined\n")
 	} else {
 		d.printf("  run_command       NOT confined here, so autopilot asks for every command (none runs without a card)\n")
 	}
@@ -268,7 +268,7 @@ func (d *doctor) confinement(cfg *config.Config) {
 		if !s.TCP && !s.SocketFilter {
 			net = "network NOT limited on this kernel (" + s.String() + ")"
 		}
-		d.printf("  MCP servers       a repository's server runs confined by default (sandbox = \"workspace-read\": reads the system and the workspace, writes only its own state folder, %s) unless its entry loosens it, which its card shows; your own run unconfined unless their entry sets sandbox; each server's line above says what it may touch\n", net)
+		d.printf("  MCP servers       a repository's server runs confined by default (sandbox = \"workspace-read\": reads the system and the workspace, writes only its own state folder, %s) unless its entry loosens it, which its card shows; so does a stdio server an ACP editor passes; your own run unconfined unless their entry sets sandbox; each server's line above says what it may touch\n", net)
 	default:
 		d.printf("  MCP servers       NOT confined here: a repository's server would run with your privileges once approved (its card says so); one of yours that sets sandbox does not start\n")
 	}

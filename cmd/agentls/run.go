@@ -205,6 +205,10 @@ func (s *jsonSink) Event(e agent.Event) {
 type noTerminal struct{ out io.Writer }
 
 func (n noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
+	if a.Kind == wire.ApprovalElicitation {
+		fmt.Fprintf(n.out, "agentls: an MCP server asks a question, but standard input is not a terminal: declined.\n%s\n%s\n", a.Title, a.Detail)
+		return wire.OptionDecline, nil
+	}
 	fmt.Fprintf(n.out, "agentls: approval needed, but standard input is not a terminal: denied.\n%s\n%s\n", a.Title, a.Detail)
 	return string(wire.OptionRejectOnce), nil
 }
@@ -223,31 +227,12 @@ type terminalApprover struct {
 func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.once.Do(func() {
-		// One reader for the life of the process: a read of a terminal
-		// cannot be interrupted, so it is never abandoned mid-answer.
-		t.lines = make(chan string)
-		go func() {
-			sc := bufio.NewScanner(t.in)
-			for sc.Scan() {
-				t.lines <- sc.Text()
-			}
-			close(t.lines)
-		}()
-	})
-	// Drop anything typed before this card was shown: a stray "y" must
-	// never answer a question the user has not seen.
-	// A closed channel (end of input) is left for the read below.
-	for drained := false; !drained; {
-		select {
-		case _, ok := <-t.lines:
-			if !ok {
-				fmt.Fprintf(t.out, "\n%s\n(end of input: denied)\n", a.Title)
-				return string(wire.OptionRejectOnce), nil
-			}
-		default:
-			drained = true
-		}
+	if a.Kind == wire.ApprovalElicitation {
+		opt, _, err := t.elicit(ctx, a, false)
+		return opt, err
+	}
+	if !t.fresh(a) {
+		return string(wire.OptionRejectOnce), nil
 	}
 	always := ""
 	for _, o := range a.Options {
@@ -279,6 +264,35 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 	case <-ctx.Done():
 		fmt.Fprintln(t.out, "(no answer: denied)")
 		return "", ctx.Err()
+	}
+}
+
+// fresh starts the one reader of the terminal (once) and drops anything
+// typed before this card was shown: a stray "y" must never answer a
+// question the user has not seen. False at the end of input (denied).
+func (t *terminalApprover) fresh(a agent.Approval) bool {
+	t.once.Do(func() {
+		// One reader for the life of the process: a read of a terminal
+		// cannot be interrupted, so it is never abandoned mid-answer.
+		t.lines = make(chan string)
+		go func() {
+			sc := bufio.NewScanner(t.in)
+			for sc.Scan() {
+				t.lines <- sc.Text()
+			}
+			close(t.lines)
+		}()
+	})
+	for {
+		select {
+		case _, ok := <-t.lines:
+			if !ok {
+				fmt.Fprintf(t.out, "\n%s\n(end of input: denied)\n", a.Title)
+				return false
+			}
+		default:
+			return true
+		}
 	}
 }
 

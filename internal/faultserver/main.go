@@ -71,6 +71,7 @@ func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, &mcp.ServerOptions{PageSize: *pageSize})
 	addTools(s)
 	addMedia(s)
+	addAsk(s)
 	addBarrier(s)
 	addReach(s)
 	if *listDelay > 0 {

@@ -66,6 +66,12 @@ func BenchmarkConfinedSpawn(b *testing.B) {
 	}
 	b.Cleanup(func() { UseLauncher("") })
 	env := append(os.Environ(), "TMPDIR="+tmp, "GIT_CONFIG_GLOBAL=/dev/null")
+	// Commands autopilot runs are a model turn apart: each run is followed
+	// by a pause, not timed, so that work either side leaves for after the
+	// command (the long-lived launcher readies its next thread once a
+	// command ended) is done before the other side's run starts, instead
+	// of slowing it.
+	const pause = 3 * time.Millisecond
 	// run starts one command and waits for it, adding the CPU time it used
 	// (user and system, of the launcher and the command alike) to *cpu: on
 	// a busy shared machine wall time mostly measures the queue for the
@@ -78,6 +84,7 @@ func BenchmarkConfinedSpawn(b *testing.B) {
 		}
 		d := time.Since(start)
 		*cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		time.Sleep(pause)
 		return d
 	}
 	// spawn does the same through Spawn, as run_command does: output on a
@@ -95,6 +102,7 @@ func BenchmarkConfinedSpawn(b *testing.B) {
 		}
 		d := time.Since(start)
 		*cpu += pr.cpu
+		time.Sleep(pause)
 		return d
 	}
 	true_ := testenv.Tool(b, "true")

@@ -181,9 +181,15 @@ func receivedFDs(oob []byte) []int {
 	return fds
 }
 
-// prepare readies, once after is closed (the previous command was forked:
-// the preparation does not compete with its start), the thread that
-// starts the next command: it makes the command's folder, confines itself
+// prepareAfter is how long a running command has the machine to itself
+// before the thread for the next one is readied: a short command (what
+// autopilot mostly runs) has ended by then, and the preparation (a folder
+// to make, a ruleset of some fifty rules) then runs while agentls hands
+// the result on, not while the command runs.
+const prepareAfter = 5 * time.Millisecond
+
+// prepare readies, once after is closed (the previous command ended or has
+// run for prepareAfter), the thread that starts the next command: it makes the command's folder, confines itself
 // and then reads the next request itself, so a request wakes the thread
 // that forks and no other.
 func (s *spawner) prepare(after <-chan struct{}) {
@@ -204,19 +210,20 @@ func (s *spawner) prepare(after <-chan struct{}) {
 			perr = confineThread(q)
 		}
 		j := s.next()
-		forked := make(chan struct{})
-		s.prepare(forked)
-		s.start(j, tmp, perr, forked)
+		ended := make(chan struct{})
+		s.prepare(ended)
+		s.start(j, tmp, perr, sync.OnceFunc(func() { close(ended) }))
 	}()
 }
 
 // start runs on the restricted thread: it forks the command, reports it,
-// waits for it and reports how it ended.
-func (s *spawner) start(j spawnJob, tmp string, perr error, forked chan struct{}) {
+// waits for it and reports how it ended. It calls next once the next
+// command's thread may be readied.
+func (s *spawner) start(j spawnJob, tmp string, perr error, next func()) {
+	defer next()
 	defer j.status.Close()
 	remove := func() { go os.RemoveAll(tmp) } // from an unrestricted thread
 	if perr != nil {
-		close(forked)
 		j.stdout.Close()
 		j.stderr.Close()
 		writeReply(j.status, spawnReply{Err: "cannot confine: " + perr.Error()})
@@ -244,7 +251,6 @@ func (s *spawner) start(j spawnJob, tmp string, perr error, forked chan struct{}
 		}
 	}
 	s.mu.Unlock()
-	close(forked)
 	j.stdout.Close()
 	j.stderr.Close()
 	if err != nil {
@@ -253,6 +259,7 @@ func (s *spawner) start(j spawnJob, tmp string, perr error, forked chan struct{}
 		return
 	}
 	writeReply(j.status, spawnReply{Pid: pid, Tmp: tmp})
+	defer time.AfterFunc(prepareAfter, next).Stop()
 	// Wait without reaping: while the leader is a zombie its pid (the
 	// group's id) cannot be reused, so killing what it left in its group
 	// can hit nothing else.
@@ -272,6 +279,7 @@ func (s *spawner) start(j spawnJob, tmp string, perr error, forked chan struct{}
 	s.mu.Unlock()
 	writeReply(j.status, spawnReply{Exited: true, Status: int(ws),
 		CPUMicros: ru.Utime.Sec*1e6 + ru.Utime.Usec + ru.Stime.Sec*1e6 + ru.Stime.Usec})
+	j.status.Close()
 	remove()
 }
 

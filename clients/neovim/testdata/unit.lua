@@ -74,6 +74,50 @@ lib.main(function()
     answered = r
   end)
   check("a picker that fails is a denial", answered, { outcome = "cancelled" })
+
+  -- An MCP server's form: Submit, then each field in turn.
+  local question = {
+    approvalId = "a9", kind = "elicitation", server = "github", title = "github asks: Who?",
+    detail = "MCP server github asks (its own words):\n  │ Who?",
+    elicitation = { mode = "form", message = "Who?", fields = {
+      { name = "name", type = "string", required = true },
+      { name = "age", title = "Age", type = "integer", minimum = 1, maximum = 120, default = 30 },
+      { name = "color", type = "string", choices = { { value = "r", title = "Red" }, { value = "g" } } },
+      { name = "agree", type = "boolean", required = true },
+      { name = "tags", type = "array", choices = { { value = "a" }, { value = "b" } } },
+    } },
+    options = { { optionId = "accept", name = "Submit", kind = "allow_once" }, { optionId = "decline", name = "Decline", kind = "reject_once" } },
+  }
+  check("an elicitation card is its title and detail, with no server · tool line",
+    approval.card(question), { "github asks: Who?", "MCP server github asks (its own words):", "  │ Who?" })
+  local typed, prompts = { "", "Ada", "1.5", "36", "2,1" }, {}
+  local saved_input = vim.ui.input
+  vim.ui.input = function(opts, cb)
+    table.insert(prompts, opts.prompt)
+    cb(table.remove(typed, 1))
+  end
+  vim.ui.select = function(items, opts, cb)
+    if opts.kind == "agentls.approval" then
+      return cb(items[1])
+    end
+    table.insert(prompts, opts.prompt)
+    cb(items[1].label == "Yes" and items[1] or items[1])
+  end
+  approval.ask(question, function(r)
+    answered = r
+  end)
+  check("Submit asks each field (re-asking what does not fit) and sends the form",
+    answered, { outcome = "selected", optionId = "accept", content = { name = "Ada", age = 36, color = "r", agree = true, tags = { "b", "a" } } })
+  check("each prompt names the server and the field", prompts[1], "github asks: name: ")
+  typed = { "Ada" }
+  vim.ui.input = function(opts, cb)
+    cb(table.remove(typed, 1))
+  end
+  approval.ask(question, function(r)
+    answered = r
+  end)
+  check("Escape in the middle of the form declines", answered, { outcome = "selected", optionId = "decline" })
+  vim.ui.input = saved_input
   vim.ui.select = saved
 
   check("the server list says when nothing is configured", mcp.lines({})[1], "No MCP servers configured.")

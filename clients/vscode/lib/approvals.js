@@ -7,6 +7,7 @@
 // closed diff, a malformed request, a task cancelled while it was shown.
 
 const { reviewable } = require('./review');
+const { elicit } = require('./elicit');
 
 /** CANCELLED is the answer that denies. */
 const CANCELLED = Object.freeze({ outcome: 'cancelled' });
@@ -49,6 +50,7 @@ async function requestApproval(vscode, approval, token, log = () => {}, reviews 
     log(`approval refused: ${problem}`);
     return CANCELLED;
   }
+  if (approval.kind === 'elicitation') return elicit(vscode, approval, token, log, buttons);
   if (reviews && reviewable(approval)) {
     const res = await reviews.review(approval, token, log);
     if (res) return res;

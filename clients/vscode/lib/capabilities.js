@@ -1,9 +1,10 @@
 'use strict';
 // What the extension announces in initialize: it answers agent/requestApproval
-// itself (modal dialogs) and wants the agent/event stream (PROTOCOL.md §1).
+// itself (modal dialogs), shows an MCP server's form (elicit.js) and wants
+// the agent/event stream (docs/protocol.md section 1).
 
 /** EXPERIMENTAL is capabilities.experimental.agentls. */
-const EXPERIMENTAL = Object.freeze({ approvals: true, events: true });
+const EXPERIMENTAL = Object.freeze({ approvals: true, forms: true, events: true });
 
 /** announce adds experimental.agentls to a ClientCapabilities object, keeping what is there. */
 function announce(capabilities) {

@@ -1,7 +1,9 @@
 'use strict';
 // The MCP servers quick pick: one row per configured server (agent/mcp/servers),
 // then what can be done to it: trust (the server shows its launch card as an
-// approval), revoke, restart, list its tools with the policy each call gets.
+// approval), log in to a remote server (agentls.mcp.login: its OAuth page
+// opens in the browser), revoke, restart, list its tools with the policy
+// each call gets.
 
 const STATE_ICON = {
   connected: '$(pass-filled)',
@@ -39,6 +41,9 @@ function actionsFor(s) {
   const actions = [];
   if (s.state === 'needs_approval' || s.state === 'approval_stale') {
     actions.push({ label: '$(shield) Trust and start…', description: 'shows the exact command line first', action: 'trust' });
+  }
+  if (s.url && !['needs_approval', 'approval_stale', 'disabled'].includes(s.state)) {
+    actions.push({ label: '$(key) Log in…', description: 'opens its authorization page in your browser', action: 'login' });
   }
   if (s.origin === 'workspace' && s.state !== 'needs_approval') {
     actions.push({ label: '$(circle-slash) Revoke trust', description: 'it will ask again before its next start', action: 'revoke' });
@@ -93,6 +98,13 @@ async function mcpServers(vscode, client, out) {
       // The server asks through agent/requestApproval with the launch card: that modal is the consent.
       const { state } = await client.sendRequest('agent/mcp/trust', { server: s.name });
       vscode.window.showInformationMessage(`agentls: ${s.name} is ${state}`);
+      return;
+    }
+    case 'login': {
+      // agentls answers at once and sends the user to the page (window/showDocument);
+      // a message says how the login ended.
+      await client.sendRequest('workspace/executeCommand', { command: 'agentls.mcp.login', arguments: [s.name] });
+      vscode.window.showInformationMessage(`agentls: logging in to ${s.name} in your browser…`);
       return;
     }
     case 'revoke': {

@@ -194,3 +194,29 @@ test('compact: the palette command compacts the session through agent/compact (t
   const infos = w.stub.calls.filter((c) => c.fn === 'showInformationMessage').map((c) => c.args[0]);
   assert.ok(infos.some((m) => /compacted/.test(m)), `no message says it compacted: ${JSON.stringify(infos)}`);
 });
+
+test("an MCP server's form: Submit asks each field, what was entered reaches the server", async (t) => {
+  const bins = binaries(t);
+  if (!bins) return;
+  const schema = { type: 'object', required: ['name'], properties: {
+    name: { type: 'string', title: 'Your name' }, color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'] } } };
+  const model = await fakeModel(t, bins, [
+    { ToolCalls: [{ ID: 'call_q', Name: 'q__ask', Input: JSON.stringify({ message: 'Who are you?', schema }) }] },
+    { Text: 'Thanks.' },
+  ]);
+  const extraConfig = `\n[mcp.servers.q]\ncommand = "${bins.faultserver}"\n\n[mcp.policy]\n"q__ask" = "allow"\n`;
+  const ls = await startAgentls(t, bins, { modelUrl: model.url, extraConfig, files: { 'main.go': ORIGINAL } });
+  const uri = ls.open('main.go');
+  const stub = stubVscode({ editor: fakeEditor(uri, 'go', ORIGINAL, 0, ORIGINAL.length) });
+  attach(stub.vscode, ls.conn);
+  let card;
+  stub.answers.warning = (message, options, buttons) => { card = { message, detail: options.detail }; return buttons.find((b) => b.title === 'Submit'); };
+  stub.answers.inputBox = (opts) => (opts.title === 'q asks: Your name (name)' ? 'Ada' : opts.value);
+  stub.answers.quickPick = (items) => items.find((i) => i.label === 'Green');
+  const result = await withTimeout(stub.vscode.commands.executeCommand('agentls.runSelection'), 60000, 'agentls.runSelection');
+  assert.equal(result.stopReason, 'end_turn');
+  assert.equal(card.message, 'q asks: Who are you?');
+  assert.match(card.detail, /^MCP server q asks \(its own words\):\n {2}│ Who are you\?/);
+  const reqs = await model.requests();
+  assert.equal(reqs[1].toolResults[0].Content, '{"action":"accept","content":{"color":"g","name":"Ada"}}');
+});

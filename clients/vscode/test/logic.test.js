@@ -214,6 +214,10 @@ test('mcp quick pick rows', async (t) => {
   });
   await t.test('a user server is never offered revoke (it was never trusted from a card)', () => {
     assert.deepEqual(actionsFor({ ...row, origin: 'user', state: 'connected' }).map((a) => a.action), ['restart']);
+    assert.deepEqual(actionsFor({ ...row, origin: 'user', state: 'failed', url: 'https://mcp.example.com/mcp' }).map((a) => a.action), ['login', 'restart'],
+      'a remote server offers a login');
+    assert.deepEqual(actionsFor({ ...row, state: 'needs_approval', url: 'https://mcp.example.com/mcp' }).map((a) => a.action), ['trust'],
+      'never before its launch is approved');
   });
 });
 
@@ -273,8 +277,8 @@ test('launch settings', async (t) => {
       assert.equal(pkg.contributes.configuration.properties[key].scope, 'machine', key);
     }
   });
-  await t.test('the client announces approvals and events, keeping other experimental capabilities', () => {
+  await t.test('the client announces approvals, forms and events, keeping other experimental capabilities', () => {
     assert.deepEqual(announce({ experimental: { other: 1 } }), { experimental: { other: 1, agentls: { ...EXPERIMENTAL } } });
-    assert.deepEqual(EXPERIMENTAL, { approvals: true, events: true });
+    assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true });
   });
 });

@@ -6,6 +6,7 @@ local M = {}
 
 local lsp = require("agentls.lsp")
 local status = require("agentls.status")
+local form = require("agentls.form")
 
 --- shell_quote renders one argument so it can be pasted into a shell.
 function M.shell_quote(arg)
@@ -55,7 +56,7 @@ function M.card(a)
         table.insert(lines, "  cwd " .. a.cwd)
       end
     end
-  elseif field(a.server) then
+  elseif field(a.server) and a.kind ~= "elicitation" then
     local head = a.server .. " · " .. (field(a.tool) or "?")
     if not detail:find(head, 1, true) then
       table.insert(lines, head .. " " .. json(a.arguments))
@@ -91,7 +92,17 @@ function M.ask(a, done)
     end,
     agentls_approval = a,
   }, function(choice)
-    if choice and choice.optionId then
+    local e = type(a.elicitation) == "table" and a.elicitation or {}
+    if choice and choice.optionId == "accept" and a.kind == "elicitation" and e.mode == "form" then
+      -- Submit: the form itself, field by field; backing out declines.
+      form.fill(a, function(content)
+        if content then
+          finish({ outcome = "selected", optionId = "accept", content = content })
+        else
+          finish({ outcome = "selected", optionId = "decline" })
+        end
+      end)
+    elseif choice and choice.optionId then
       finish({ outcome = "selected", optionId = choice.optionId })
     else
       finish({ outcome = "cancelled" })

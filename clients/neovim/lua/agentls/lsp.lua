@@ -99,11 +99,12 @@ function M.root_for(path, markers)
 end
 
 --- capabilities are Neovim's own plus the agentls announcement of PROTOCOL.md
---- section 1: this client answers approvals and wants events.
+--- section 1: this client answers approvals, shows an MCP server's form
+--- (agentls.form) and wants events.
 function M.capabilities(extra)
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.agentls = { approvals = true, events = true }
+  caps.experimental.agentls = { approvals = true, forms = true, events = true }
   if extra then
     caps = vim.tbl_deep_extend("force", caps, extra)
   end

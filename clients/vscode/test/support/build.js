@@ -1,6 +1,6 @@
 'use strict';
-// Builds the two Go programs the integration tests run, once per `npm test`:
-// agentls itself and the fake model server (test/fakemodel). Without Go the
+// Builds the Go programs the integration tests run, once per `npm test`:
+// agentls itself, the fake model server (test/fakemodel) and the fault MCP server (internal/faultserver). Without Go the
 // integration tests skip locally and fail under CI=true.
 
 const { spawnSync } = require('child_process');
@@ -10,7 +10,7 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..'); // the Go module
 const BIN = path.resolve(__dirname, '..', '..', '.test-bin');
 
-const targets = { agentls: './cmd/agentls', fakemodel: './clients/vscode/test/fakemodel' };
+const targets = { agentls: './cmd/agentls', fakemodel: './clients/vscode/test/fakemodel', faultserver: './internal/faultserver' };
 
 function main() {
   fs.mkdirSync(BIN, { recursive: true });

@@ -16,18 +16,19 @@ const { announce } = require('../../lib/capabilities');
 
 const BIN = path.resolve(__dirname, '..', '..', '.test-bin');
 
-/** binaries returns {agentls, fakemodel}, or skips the test (fails under CI=true) when they were not built. */
+/** binaries returns {agentls, fakemodel, faultserver}, or skips the test (fails under CI=true) when they were not built. */
 function binaries(t) {
   const missing = path.join(BIN, 'missing');
   const agentls = path.join(BIN, 'agentls');
   const fakemodel = path.join(BIN, 'fakemodel');
-  if (fs.existsSync(missing) || !fs.existsSync(agentls) || !fs.existsSync(fakemodel)) {
+  const faultserver = path.join(BIN, 'faultserver');
+  if (fs.existsSync(missing) || ![agentls, fakemodel, faultserver].every((p) => fs.existsSync(p))) {
     const why = fs.existsSync(missing) ? fs.readFileSync(missing, 'utf8') : 'run `npm test` (its pretest step builds them)';
     if (process.env.CI === 'true') throw new Error(`agentls test binaries are missing (CI=true, so this fails): ${why}`);
     t.skip(`agentls test binaries are missing: ${why}`);
     return null;
   }
-  return { agentls, fakemodel };
+  return { agentls, fakemodel, faultserver };
 }
 
 /** withTimeout rejects when p has not settled within ms; every wait in these tests is bounded. */
@@ -101,11 +102,12 @@ async function fakeModel(t, bins, turns) {
  * connection the extension code can use in place of a LanguageClient.
  * files: {relative path: text} written into the workspace (or a function of
  * the workspace's path returning them). modelUrl: the fake
- * model's URL (omit for no model). setup(conn): called before initialize,
+ * model's URL (omit for no model). extraConfig: TOML appended to the
+ * user config. setup(conn): called before initialize,
  * as the extension attaches its handlers before the client starts (the
  * server may ask for approvals as soon as it is initialized).
  */
-async function startAgentls(t, bins, { files = {}, modelUrl, setup } = {}) {
+async function startAgentls(t, bins, { files = {}, modelUrl, setup, extraConfig = '' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentls-vscode-'));
   const ws = path.join(dir, 'ws');
   fs.mkdirSync(path.join(ws, '.git'), { recursive: true });
@@ -115,9 +117,9 @@ async function startAgentls(t, bins, { files = {}, modelUrl, setup } = {}) {
     fs.writeFileSync(path.join(ws, rel), text);
   }
   const config = path.join(dir, 'config.toml');
-  fs.writeFileSync(config, modelUrl
+  fs.writeFileSync(config, (modelUrl
     ? `[model]\nprovider = "openai"\nname = "fake-model"\nbase_url = "${modelUrl}/v1"\napi_key_env = "AGENTLS_TEST_KEY"\n`
-    : '');
+    : '') + extraConfig);
   // A link in the test's own folder: every agentls process of this test has
   // dir in its command line, so the leak check can find it.
   const link = path.join(dir, 'agentls');

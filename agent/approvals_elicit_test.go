@@ -1,0 +1,106 @@
+package agent
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
+)
+
+// formApprover shows forms: it answers every elicitation card with
+// option accept and content, and records the cards.
+type formApprover struct {
+	answer
+	content map[string]any
+}
+
+func (f *formApprover) ShowsForms() bool { return true }
+
+func (f *formApprover) RequestForm(ctx context.Context, a Approval) (string, map[string]any, error) {
+	opt, err := f.RequestApproval(ctx, a)
+	return opt, f.content, err
+}
+
+// opener records the URLs it was asked to open.
+type opener struct {
+	answer
+	mu     sync.Mutex
+	opened []string
+}
+
+func (o *opener) OpenURL(_ context.Context, u string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.opened = append(o.opened, u)
+	return nil
+}
+
+func withEverything(t *testing.T) func(*Options) {
+	everything := testenv.EverythingHTTP(t, "streamableHttp")
+	return withServers(t, func(string) []config.Server {
+		return []config.Server{{Name: "ev", Origin: config.User, URL: everything.URL}}
+	}, allowRule("ev__trigger-elicitation-request", "allow"), allowRule("ev__trigger-url-elicitation", "allow"))
+}
+
+func elicitTurn(tool, input string) modeltest.Turn {
+	return modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_ev", Name: tool, Input: input}}}
+}
+
+// TestE2EElicitationThroughTheApprover: server-everything's form reaches
+// the approver as an elicitation card while the call is awaiting_approval,
+// and the content the user entered reaches the server; with an approver
+// that can only pick among choices the form (a required text field) is
+// declined without asking; a URL question opens through the front once
+// the user chooses Open.
+func TestE2EElicitationThroughTheApprover(t *testing.T) {
+	f := newFixture(t, "anthropic", withEverything(t))
+
+	fa := &formApprover{answer: answer{opt: wire.OptionAccept}, content: map[string]any{"name": "Grace Hopper", "check": true}}
+	f.model.Script(elicitTurn("ev__trigger-elicitation-request", `{}`), modeltest.Turn{Text: "done"})
+	ev := &events{}
+	f.run(t, RunRequest{Prompt: "ask me"}, TaskIO{Events: ev, Approver: fa})
+	cards := fa.asked()
+	if len(cards) != 1 || cards[0].Kind != wire.ApprovalElicitation || cards[0].Server != "ev" || cards[0].Elicitation == nil ||
+		len(cards[0].Elicitation.Fields) < 10 || cards[0].Options[0].OptionID != wire.OptionAccept {
+		t.Fatalf("cards: %+v", cards)
+	}
+	trs := f.model.Requests()[1].ToolResults()
+	if len(trs) != 1 || !strings.Contains(trs[0].Content, "- Name: Grace Hopper") || !strings.Contains(trs[0].Content, "- Agreed to terms: true") {
+		t.Fatalf("tool result: %+v", trs)
+	}
+	var statuses []string
+	for _, e := range ev.ofType("tool_call") {
+		statuses = append(statuses, string(e.Status))
+	}
+	if !strings.Contains(strings.Join(statuses, " "), "awaiting_approval running") {
+		t.Errorf("the call's statuses %v: no awaiting_approval while the user answered", statuses)
+	}
+
+	picker := &answer{opt: wire.OptionAccept}
+	f.model.Script(elicitTurn("ev__trigger-elicitation-request", `{}`), modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "ask me"}, TaskIO{Events: &events{}, Approver: picker})
+	if len(picker.asked()) != 0 {
+		t.Errorf("a card with only Decline was shown: %+v", picker.asked())
+	}
+	if trs := f.model.Requests()[3].ToolResults(); len(trs) != 1 || !strings.Contains(trs[0].Content, "User declined") {
+		t.Fatalf("tool result: %+v", trs)
+	}
+
+	op := &opener{answer: answer{opt: wire.OptionAccept}}
+	f.model.Script(elicitTurn("ev__trigger-url-elicitation", `{"url":"http://127.0.0.1:9/sign","message":"Sign it"}`), modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "open it"}, TaskIO{Events: &events{}, Approver: op})
+	if cards := op.asked(); len(cards) != 1 || cards[0].Elicitation.URL != "http://127.0.0.1:9/sign" || !strings.Contains(cards[0].Title, "ev asks you to open 127.0.0.1:9") {
+		t.Fatalf("URL cards: %+v", cards)
+	}
+	if len(op.opened) != 1 || op.opened[0] != "http://127.0.0.1:9/sign" {
+		t.Errorf("opened %v", op.opened)
+	}
+	if trs := f.model.Requests()[5].ToolResults(); len(trs) != 1 || !strings.Contains(trs[0].Content, "User completed the URL elicitation flow") {
+		t.Fatalf("tool result: %+v", trs)
+	}
+}

@@ -1,0 +1,177 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
+)
+
+// asked records the questions a call's listener was asked and answers
+// each with answer.
+type asked struct {
+	mu     sync.Mutex
+	got    []Elicitation
+	answer func(Elicitation) ElicitAnswer
+}
+
+func (a *asked) listener() CallListener {
+	return CallListener{Elicit: func(_ context.Context, e Elicitation) ElicitAnswer {
+		a.mu.Lock()
+		a.got = append(a.got, e)
+		a.mu.Unlock()
+		return a.answer(e)
+	}}
+}
+
+func (a *asked) questions() []Elicitation {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]Elicitation(nil), a.got...)
+}
+
+func callListening(t *testing.T, r *Registry, l CallListener, name, args string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return r.Call(WithListener(ctx, l), name, []byte(args))
+}
+
+// TestElicitationAgainstTheReferenceServer drives server-everything's
+// elicitation tools over Streamable HTTP: agentls announces both modes
+// (the server registers its elicitation tools only then), a form reaches
+// the call's listener with its fields read from the schema and the
+// listener's answer reaches the server; a URL question carries its URL; a
+// call with no listener that can ask, and a decline, are declined.
+func TestElicitationAgainstTheReferenceServer(t *testing.T) {
+	everything := testenv.EverythingHTTP(t, "streamableHttp")
+	r := startRegistry(t, []config.Server{remoteServer("ev", everything.URL, nil)}, Options{})
+	info := serverInfo(t, r, "ev")
+	if info.State != Connected {
+		t.Fatalf("state %s: %s", info.State, info.Error)
+	}
+	var names []string
+	for _, tool := range info.Tools {
+		names = append(names, tool.ServerTool)
+	}
+	for _, want := range []string{"trigger-elicitation-request", "trigger-url-elicitation"} {
+		if !strings.Contains(strings.Join(names, " "), want) {
+			t.Fatalf("the server registered no %s (it does only for a client announcing elicitation); tools: %v", want, names)
+		}
+	}
+
+	form := &asked{answer: func(Elicitation) ElicitAnswer {
+		return ElicitAnswer{Action: wire.ElicitAccept, Content: map[string]any{"name": "Ada Lovelace", "check": true, "integer": 7}}
+	}}
+	res := callListening(t, r, form.listener(), "ev__trigger-elicitation-request", `{}`)
+	if res.IsError || !strings.Contains(res.Text, "- Name: Ada Lovelace") || !strings.Contains(res.Text, "- Favorite Integer: 7") {
+		t.Fatalf("accepted form: %+v", res)
+	}
+	qs := form.questions()
+	if len(qs) != 1 {
+		t.Fatalf("%d questions, want 1", len(qs))
+	}
+	q := qs[0]
+	if q.Server != "ev" || q.Mode != wire.ElicitForm || q.Message != "Please provide inputs for the following fields:" {
+		t.Errorf("question: %+v", q)
+	}
+	fields := map[string]wire.ElicitField{}
+	for _, f := range q.Fields {
+		fields[f.Name] = f
+	}
+	if q.Fields[0].Name != "name" || !q.Fields[0].Required || q.Fields[0].Type != "string" {
+		t.Errorf("the required field comes first: %+v", q.Fields[0])
+	}
+	if f := fields["integer"]; f.Type != "integer" || string(f.Default) != "42" || f.Minimum == nil || *f.Minimum != 1 {
+		t.Errorf("integer: %+v", f)
+	}
+	if f := fields["legacyTitledEnum"]; len(f.Choices) != 5 || f.Choices[1] != (wire.ElicitChoice{Value: "pet-2", Title: "Dogs"}) {
+		t.Errorf("legacy titled enum: %+v", f)
+	}
+	if f := fields["titledSingleSelectEnum"]; len(f.Choices) != 3 || f.Choices[0] != (wire.ElicitChoice{Value: "hero-1", Title: "Superman"}) {
+		t.Errorf("titled enum: %+v", f)
+	}
+	if f := fields["untitledMultipleSelectEnum"]; f.Type != "array" || len(f.Choices) != 5 || string(f.Default) != `["Guitar"]` {
+		t.Errorf("multi-select: %+v", f)
+	}
+	if f := fields["email"]; f.Format != "email" {
+		t.Errorf("email: %+v", f)
+	}
+
+	decline := &asked{answer: func(Elicitation) ElicitAnswer { return ElicitAnswer{Action: wire.ElicitDecline} }}
+	mustContain(t, callListening(t, r, decline.listener(), "ev__trigger-elicitation-request", `{}`), "User declined")
+	// No listener that can ask: declined, never accepted.
+	mustContain(t, callListening(t, r, CallListener{}, "ev__trigger-elicitation-request", `{}`), "User declined")
+
+	open := &asked{answer: func(Elicitation) ElicitAnswer { return ElicitAnswer{Action: wire.ElicitAccept} }}
+	args, _ := json.Marshal(map[string]string{"url": "http://127.0.0.1:1/consent?x=1", "message": "Sign the form", "elicitationId": "e-1"})
+	mustContain(t, callListening(t, r, open.listener(), "ev__trigger-url-elicitation", string(args)), "User completed the URL elicitation flow")
+	if qs := open.questions(); len(qs) != 1 || qs[0].Mode != wire.ElicitURL || qs[0].URL != "http://127.0.0.1:1/consent?x=1" ||
+		qs[0].ID != "e-1" || qs[0].Message != "Sign the form" || len(qs[0].Fields) != 0 {
+		t.Errorf("URL question: %+v", qs)
+	}
+}
+
+// TestElicitationPausesTheCallTimeout: the user's time to answer does not
+// count against call_timeout; the call's own time still does.
+func TestElicitationPausesTheCallTimeout(t *testing.T) {
+	everything := testenv.EverythingHTTP(t, "streamableHttp")
+	srv := remoteServer("ev", everything.URL, nil)
+	srv.CallTimeout = 1 * time.Second
+	r := startRegistry(t, []config.Server{srv}, Options{})
+	slow := &asked{answer: func(Elicitation) ElicitAnswer {
+		time.Sleep(2 * time.Second)
+		return ElicitAnswer{Action: wire.ElicitAccept, Content: map[string]any{"name": "Slow"}}
+	}}
+	mustContain(t, callListening(t, r, slow.listener(), "ev__trigger-elicitation-request", `{}`), "- Name: Slow")
+	res := call(t, r, "ev__trigger-long-running-operation", `{"duration": 3, "steps": 3}`)
+	if !res.IsError || !strings.Contains(res.Text, "did not answer within call_timeout (1s)") {
+		t.Fatalf("a slow call: %+v", res)
+	}
+}
+
+func mustContain(t *testing.T, res Result, want string) {
+	t.Helper()
+	if res.IsError || !strings.Contains(res.Text, want) {
+		t.Fatalf("result %+v, want text containing %q", res, want)
+	}
+}
+
+// TestFormFields reads the schemas servers send into fields, and refuses
+// what is not a flat form.
+func TestFormFields(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema, want, err string
+	}{
+		{"empty form", `{"type":"object","properties":{}}`, `[]`, ""},
+		{"type of an enum defaults to string", `{"properties":{"c":{"enum":["a","b"]}}}`,
+			`[{"name":"c","type":"string","choices":[{"value":"a"},{"value":"b"}]}]`, ""},
+		{"required first, then by name", `{"properties":{"b":{"type":"boolean"},"a":{"type":"number","default":1.5},"z":{"type":"string"}},"required":["z"]}`,
+			`[{"name":"z","type":"string","required":true},{"name":"a","type":"number","default":1.5},{"name":"b","type":"boolean"}]`, ""},
+		{"a nested object is refused", `{"properties":{"o":{"type":"object"}}}`, "", `property "o" has type "object"`},
+		{"an array without choices is refused", `{"properties":{"l":{"type":"array"}}}`, "", `property "l" is an array without enum items`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fields, err := formFields(json.RawMessage(tc.schema))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("err %v, want %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ := json.Marshal(fields)
+			if string(got) != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
