@@ -150,22 +150,25 @@ func startSpawner(key string) (*spawnerConn, error) {
 
 // spawn sends one request and reads the command's pid.
 func (z *spawnerConn) spawn(req []byte, c Cmd) (*Process, error) {
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	// Sent under the lock that closing takes: once closed, the socket's
+	// number may name another file (another launcher's socket).
 	z.mu.Lock()
 	if z.dead {
 		z.mu.Unlock()
+		sr.Close()
+		sw.Close()
 		return nil, errSpawnerGone
 	}
 	z.running++
 	if z.idle != nil {
 		z.idle.Stop()
 	}
-	z.mu.Unlock()
-	sr, sw, err := os.Pipe()
-	if err != nil {
-		z.done(false)
-		return nil, err
-	}
 	err = unix.Sendmsg(z.fd, req, unix.UnixRights(int(c.Stdout.Fd()), int(c.Stderr.Fd()), int(sw.Fd())), nil, 0)
+	z.mu.Unlock()
 	sw.Close()
 	if err != nil {
 		sr.Close()
@@ -228,7 +231,7 @@ func (z *spawnerConn) done(gone bool) {
 	z.used = time.Now()
 	if gone && !z.dead {
 		z.mu.Unlock()
-		z.close()
+		z.shut(false)
 		return
 	}
 	if z.running == 0 && !z.dead {
@@ -242,25 +245,14 @@ func (z *spawnerConn) done(gone bool) {
 }
 
 // closeIdle ends z if nothing runs on it.
-func (z *spawnerConn) closeIdle() {
-	z.mu.Lock()
-	busy := z.running > 0 || z.dead
-	z.mu.Unlock()
-	if !busy {
-		z.close()
-	}
-}
+func (z *spawnerConn) closeIdle() { z.shut(true) }
 
-// close forgets z and closes its socket: the spawner ends every command
-// still running on it and exits. It is reaped here.
-func (z *spawnerConn) close() {
-	spawners.Lock()
-	if spawners.m[z.key] == z {
-		delete(spawners.m, z.key)
-	}
-	spawners.Unlock()
+// shut forgets z and closes its socket (unless onlyIdle and a command
+// runs on it): the launcher ends every command still running on it and
+// exits. It is reaped here.
+func (z *spawnerConn) shut(onlyIdle bool) {
 	z.mu.Lock()
-	if z.dead {
+	if z.dead || onlyIdle && z.running > 0 {
 		z.mu.Unlock()
 		return
 	}
@@ -268,8 +260,13 @@ func (z *spawnerConn) close() {
 	if z.idle != nil {
 		z.idle.Stop()
 	}
-	z.mu.Unlock()
 	unix.Close(z.fd)
+	z.mu.Unlock()
+	spawners.Lock()
+	if spawners.m[z.key] == z {
+		delete(spawners.m, z.key)
+	}
+	spawners.Unlock()
 	z.cmd.Wait()
 	z.group.Release()
 	os.RemoveAll(z.root)

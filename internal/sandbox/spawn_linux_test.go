@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -76,4 +77,41 @@ func mustKey(t *testing.T, p Policy) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestSpawnIdleLauncherEnds: a launcher with nothing to run ends after
+// its idle time (its folder removed, the process reaped), and the next
+// Spawn for that policy starts another.
+func TestSpawnIdleLauncherEnds(t *testing.T) {
+	needLandlock(t)
+	was := spawnerIdle
+	spawnerIdle = 100 * time.Millisecond
+	t.Cleanup(func() { spawnerIdle = was })
+	f := newFixture(t)
+	p := Policy{Read: []string{f.ws, f.secret}}.WithSystem() // a policy of its own
+	if out, code := spawnConfined(t, p, Cmd{Path: lookPath(t, "echo"), Args: []string{"echo", "ONE"}, Dir: f.ws}); code != 0 || out != "ONE\n" {
+		t.Fatalf("first command: %q exit %d", out, code)
+	}
+	key := mustKey(t, p)
+	spawners.Lock()
+	z := spawners.m[key]
+	spawners.Unlock()
+	if z == nil {
+		t.Fatal("no launcher for the policy")
+	}
+	pid := z.cmd.Process.Pid
+	// Ended, reaped (its pid gone) and its folder removed.
+	for i := 0; ; i++ {
+		_, err := os.Stat(z.root)
+		if os.IsNotExist(err) && syscall.Kill(pid, 0) == syscall.ESRCH {
+			break
+		}
+		if i == 500 {
+			t.Fatalf("the idle launcher %d was not ended and reaped, or its folder %s is still there", pid, z.root)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out, code := spawnConfined(t, p, Cmd{Path: lookPath(t, "echo"), Args: []string{"echo", "TWO"}, Dir: f.ws}); code != 0 || out != "TWO\n" {
+		t.Errorf("after the idle launcher ended: %q exit %d", out, code)
+	}
 }
