@@ -111,8 +111,9 @@ func (s *screen) waitFor(re *regexp.Regexp, within time.Duration, what string) s
 // the buffer, one item a row, usually right of the gutter but right of the
 // cursor's text when a whole line is selected; either way two spaces or more
 // stand before the item. The status line also names actions ("run code
-// action 'agentls: Allow once'"), always right after a quote.
-var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Trust and start|Deny|Run|Fix with agent|Cancel task).*?)\s*$`)
+// action 'agentls: Allow once'"), always right after a quote. An MCP
+// server's question lists its answers as "agentls: <field>: <value>: <server> asks: ...".
+var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Trust and start|Deny|Run|Fix with agent|Cancel task|Decline|Accept with defaults|[^:]{1,40}: [^:]+: \S+ asks:).*?)\s*$`)
 
 // menuItems returns the code action menu's agentls items, top to bottom.
 func menuItems(scr string) []string {
