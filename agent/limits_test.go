@@ -3,7 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/mcp/toolname"
 	"os"
 	"strings"
 	"testing"
@@ -74,7 +74,7 @@ func TestMCPDescriptionsAreCappedAndBadNamesNeverReachTheModel(t *testing.T) {
 	}
 	n := 0
 	for _, tool := range body.Tools {
-		if !mcp.ValidToolName(tool.Name) {
+		if !toolname.Valid(tool.Name) {
 			t.Errorf("illegal tool name sent: %q", tool.Name)
 		}
 		if strings.HasPrefix(tool.Name, "fs__") {

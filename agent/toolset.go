@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/agentls/agentls/mcp/toolname"
 	"github.com/agentls/agentls/wire"
 	"slices"
 	"strings"
@@ -61,7 +62,7 @@ func (r *run) setTools(listed []mcp.Tool) {
 		r.toolDefs = append(r.toolDefs, b.Def())
 	}
 	for _, t := range listed {
-		if _, taken := r.callable[t.Name]; taken || !mcp.ValidToolName(t.Name) {
+		if _, taken := r.callable[t.Name]; taken || !toolname.Valid(t.Name) {
 			c.logf("agent: MCP tool %q of server %q left out: its name is illegal or taken", t.Name, t.Server)
 			continue
 		}

@@ -3,23 +3,11 @@ package mcp
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"regexp"
 	"sort"
 	"strconv"
+
+	"github.com/agentls/agentls/mcp/toolname"
 )
-
-// MaxToolNameLen is the longest tool name handed to a model provider: the
-// strictest of Anthropic (128), OpenAI-shaped and Gemini-shaped providers (64).
-const MaxToolNameLen = 64
-
-// toolNameRE is the one shape every provider accepts. One illegal name in a
-// request is a 400 on every later turn of the conversation, so nothing else
-// may ever leave this package.
-var toolNameRE = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`)
-
-// ValidToolName reports whether name is legal for every model provider:
-// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$.
-func ValidToolName(name string) bool { return toolNameRE.MatchString(name) }
 
 // ToolKey identifies one tool of one configured server: the server's config
 // name and the tool's own name, exactly as the server spelled it.
@@ -29,15 +17,15 @@ type ToolKey struct {
 }
 
 // NamespaceTool is the name the model sees for a server's tool when nothing
-// collides: "server__tool", with every character outside [a-zA-Z0-9_-]
+// collides, legal by [toolname.Valid]: "server__tool", with every character outside [a-zA-Z0-9_-]
 // replaced by "_", a leading digit or dash fixed with a leading "_", and cut
-// to MaxToolNameLen. When the name had to be changed or cut, a short hash of
+// to toolname.MaxLen. When the name had to be changed or cut, a short hash of
 // the original (server, tool) pair is appended, so two different originals
 // never meet by sanitizing alike. Pure and deterministic.
 func NamespaceTool(server, tool string) string {
 	raw := server + "__" + tool
 	s, changed := sanitizeName(raw)
-	if !changed && len(s) <= MaxToolNameLen {
+	if !changed && len(s) <= toolname.MaxLen {
 		return s
 	}
 	return withHash(s, nameHash(server, tool, 6))
@@ -114,9 +102,9 @@ func sanitizeName(raw string) (s string, changed bool) {
 	return string(b), changed
 }
 
-// withHash cuts s so that "_" + h fits within MaxToolNameLen and appends it.
+// withHash cuts s so that "_" + h fits within toolname.MaxLen and appends it.
 func withHash(s, h string) string {
-	keep := MaxToolNameLen - len(h) - 1
+	keep := toolname.MaxLen - len(h) - 1
 	if len(s) > keep {
 		s = s[:keep]
 	}

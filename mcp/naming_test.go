@@ -3,6 +3,7 @@ package mcp
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"github.com/agentls/agentls/mcp/toolname"
 	"math/rand"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestNamespaceTool(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got := NamespaceTool(tc.server, tc.tool)
-			if !ValidToolName(got) {
+			if !toolname.Valid(got) {
 				t.Fatalf("NamespaceTool(%q, %q) = %q: not a legal tool name", tc.server, tc.tool, got)
 			}
 			if tc.want != "" && got != tc.want {
@@ -49,32 +50,6 @@ func TestNamespaceTool(t *testing.T) {
 			}
 			if again := NamespaceTool(tc.server, tc.tool); again != got {
 				t.Fatalf("not deterministic: %q then %q", got, again)
-			}
-		})
-	}
-}
-
-func TestValidToolName(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want bool
-	}{
-		{"letters digits underscore dash are legal", "a_B-9", true},
-		{"leading underscore is legal", "_x", true},
-		{"64 characters is legal", strings.Repeat("a", 64), true},
-		{"65 characters is illegal", strings.Repeat("a", 65), false},
-		{"empty is illegal", "", false},
-		{"leading digit is illegal", "9a", false},
-		{"leading dash is illegal", "-a", false},
-		{"slash is illegal", "a/b", false},
-		{"colon is illegal", "a:b", false},
-		{"non-ASCII is illegal", "é", false},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := ValidToolName(tc.in); got != tc.want {
-				t.Fatalf("ValidToolName(%q) = %v, want %v", tc.in, got, tc.want)
 			}
 		})
 	}
@@ -147,7 +122,7 @@ func checkAssignment(t *testing.T, keys []ToolKey, reserved []string, got map[To
 		if !ok {
 			t.Fatalf("key %v was dropped", k)
 		}
-		if !ValidToolName(name) {
+		if !toolname.Valid(name) {
 			t.Errorf("name %q of %v is not legal", name, k)
 		}
 		for _, r := range reserved {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"github.com/agentls/agentls/mcp/toolname"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func TestReferenceServers(t *testing.T) {
 			t.Errorf("%s: %d tools, warnings %v", name, len(info.Tools), info.Warnings)
 		}
 		for _, tool := range info.Tools {
-			if !ValidToolName(tool.Name) || !strings.HasPrefix(tool.Name, name+"__") {
+			if !toolname.Valid(tool.Name) || !strings.HasPrefix(tool.Name, name+"__") {
 				t.Errorf("%s: tool name %q", name, tool.Name)
 			}
 		}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"github.com/agentls/agentls/mcp/toolname"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func TestToolsGetLegalDistinctNames(t *testing.T) {
 	seen := map[string]bool{}
 	origs := map[string]bool{}
 	for _, tool := range r.Tools() {
-		if !ValidToolName(tool.Name) {
+		if !toolname.Valid(tool.Name) {
 			t.Errorf("illegal name %q handed out (server tool %q)", tool.Name, tool.ServerTool)
 		}
 		if seen[tool.Name] {

@@ -40,7 +40,7 @@ type Annotations struct {
 
 // Tool is one tool as the model sees it.
 type Tool struct {
-	Name           string          `json:"name"`       // namespaced, matches ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$
+	Name           string          `json:"name"`       // namespaced, legal by toolname.Valid
 	Server         string          `json:"server"`     // config name of the server
 	ServerTool     string          `json:"serverTool"` // the server's own name, exact
 	Description    string          `json:"description"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/mcp/toolname"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 	"os"
@@ -75,7 +76,7 @@ func TestBuiltinNamesAreLegalAndSchemasAreObjects(t *testing.T) {
 		var s struct {
 			Type string `json:"type"`
 		}
-		if !mcp.ValidToolName(d.Name) || json.Unmarshal(d.Schema, &s) != nil || s.Type != "object" || d.Description == "" {
+		if !toolname.Valid(d.Name) || json.Unmarshal(d.Schema, &s) != nil || s.Type != "object" || d.Description == "" {
 			t.Errorf("tool %s: illegal name, bad schema or no description: %s", d.Name, d.Schema)
 		}
 	}
