@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,11 +18,26 @@ import (
 // agentls with a command running, for tests that SIGKILL it.
 const commandHostEnv = "AGENTLS_TOOLS_TEST_COMMAND_HOST"
 
+// confinedHostEnv is commandHostEnv for a command run as autopilot runs
+// one without a card: confined, through the long-lived launcher, with the
+// folder it names as the workspace (FOLDER TAB COMMAND).
+const confinedHostEnv = "AGENTLS_TOOLS_TEST_CONFINED_HOST"
+
 func TestMain(m *testing.M) {
 	proc.Hook()    // the guard that reaps command groups after a SIGKILL
 	sandbox.Hook() // the launcher of confined commands
 	if c := os.Getenv(commandHostEnv); c != "" {
 		runProcess(context.Background(), []string{"sh", "-c", c}, os.TempDir(), os.Environ(), time.Hour, 1024)
+		os.Exit(0)
+	}
+	if spec := os.Getenv(confinedHostEnv); spec != "" {
+		dir, c, _ := strings.Cut(spec, "\t")
+		cc, err := confineCommand([]string{"sh", "-c", c}, []string{dir}, os.Environ())
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		cc.run(context.Background(), dir, time.Hour, 1024)
 		os.Exit(0)
 	}
 	goleak.VerifyTestMain(m)

@@ -290,3 +290,24 @@ func TestSpawnTooLargeFailsAlone(t *testing.T) {
 		t.Errorf("after the refused request: %q exit %d", out, code)
 	}
 }
+
+// TestSpawnedCommandHoldsOnlyItsStdio: a command the launcher forks gets
+// stdin, stdout and stderr and no other descriptor: not the launcher's
+// control socket (it would send the launcher requests), not another
+// command's pipes.
+func TestSpawnedCommandHoldsOnlyItsStdio(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	sh := lookPath(t, "sh")
+	// Another command running on the same launcher, its pipes open there.
+	other, _, err := spawnPiped(f.readOnly(), Cmd{Path: lookPath(t, "sleep"), Args: []string{"sleep", "60"}, Dir: f.ws})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { other.Stop(nil); other.Wait(); other.Release() }()
+	probe := `for fd in 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do if (exec 2>/dev/null; : >&$fd) ; then echo "OPEN $fd"; fi; done; echo probed`
+	out, code := spawnConfined(t, f.readOnly(), Cmd{Path: sh, Args: []string{"sh", "-c", probe}, Dir: f.ws, Env: []string{"PATH=/usr/bin:/bin"}})
+	if code != 0 || !strings.Contains(out, "probed") || strings.Contains(out, "OPEN") {
+		t.Errorf("descriptors a confined command holds beyond 0-2: %q (exit %d)", out, code)
+	}
+}
