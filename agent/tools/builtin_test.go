@@ -3,8 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/mcp/toolname"
 	"github.com/agentls/agentls/wire"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -53,6 +55,22 @@ func TestCallLocations(t *testing.T) {
 		}
 		if got := tool.Plan(env, json.RawMessage(c.args)).Locations; !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestBuiltinNamesAreLegalAndSchemasAreObjects(t *testing.T) {
+	want := []string{"edit_file", "find_files", "list_directory", "list_mcp_resources", "read_file", "read_mcp_resource", "run_command", "search_text", "search_tools", "write_file"}
+	if got := BuiltinNames(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("BuiltinNames() = %v, want %v", got, want)
+	}
+	for _, b := range Builtins() {
+		d := b.Def()
+		var s struct {
+			Type string `json:"type"`
+		}
+		if !toolname.Valid(d.Name) || json.Unmarshal(d.Schema, &s) != nil || s.Type != "object" || d.Description == "" {
+			t.Errorf("tool %s: illegal name, bad schema or no description: %s", d.Name, d.Schema)
 		}
 	}
 }

@@ -1,9 +1,7 @@
-package agent
+package tools
 
 import (
 	"context"
-	"encoding/json"
-	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,24 +12,33 @@ import (
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
-	"github.com/agentls/agentls/wire"
 )
 
+// TestResourceToolsAgainstServerEverything lists and reads the resources of
+// the real server-everything: text comes back as is, a blob lands in a temp
+// file, an unknown server is an error naming it.
 func TestResourceToolsAgainstServerEverything(t *testing.T) {
 	bin := testenv.NodeBin(t, "mcp-server-everything")
-	f := newFixture(t, "anthropic", withServers(t, func(root string) []config.Server {
-		return []config.Server{{Name: "everything", Origin: config.User, Command: bin, Args: []string{"stdio", root}, Cwd: root}}
-	}))
+	tt := newToolTest(t)
+	reg := mcp.NewRegistry([]config.Server{{Name: "everything", Origin: config.User, Command: bin, Args: []string{"stdio", tt.dir}, Cwd: tt.dir}},
+		mcp.Options{Reserved: BuiltinNames(), Logf: t.Logf})
+	rctx, stop := context.WithCancel(context.Background())
+	reg.Start(rctx)
+	t.Cleanup(func() {
+		reg.Close()
+		stop()
+		testenv.WaitNoProcesses(t, tt.dir, 10*time.Second)
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	f.core.reg.Wait(ctx)
+	reg.Wait(ctx)
 	// The user allows this server's tools, so its resource reads too.
-	allow := &trust.Policy{Rules: []config.PolicyRule{allowRule("everything__*", "allow")}}
-	env := &tools.Env{Workspace: f.ws, Registry: f.core.reg, MaxBytes: 64 << 10, Policy: func() *trust.Policy { return allow }}
+	allow := &trust.Policy{Rules: []config.PolicyRule{{Pattern: "everything__*", Action: "allow", Origin: config.User, Source: config.Source{File: "config.toml", Line: 1}}}}
+	tt.env.Registry, tt.env.Policy = reg, func() *trust.Policy { return allow }
+	tt.nobody = true // a card is refused: nobody is there to answer it
 	call := func(name, args string) (string, bool) {
-		b, _ := tools.Builtin(name)
-		o := tools.Run(ctx, env, b, b.Plan(env, json.RawMessage(args)).Timeout, allowedCall{}, json.RawMessage(args))
-		return o.Text, o.IsError
+		out, isErr, _ := tt.call(name, args)
+		return out, isErr
 	}
 	list, isErr := call("list_mcp_resources", `{}`)
 	if isErr || !strings.Contains(list, "everything · demo://resource/static/document/") {
@@ -56,18 +63,12 @@ func TestResourceToolsAgainstServerEverything(t *testing.T) {
 	}
 }
 
-// allowedCall is a call whose gate lets everything the policy allows
-// through and refuses the rest (nobody is asked).
-type allowedCall struct{}
-
-func (allowedCall) Gate(_ context.Context, d trust.Decision, _ Approval) (string, error) {
-	if d.Action != trust.Allow {
-		return "", &tools.Denied{Msg: "ERROR: denied: " + d.Reason + ", and there is nobody to ask"}
+func TestResourceToolsWithoutServers(t *testing.T) {
+	tt := newToolTest(t)
+	if out, isErr, _ := tt.call("list_mcp_resources", `{}`); isErr || out != "no MCP servers are configured" {
+		t.Errorf("list_mcp_resources = %q", out)
 	}
-	return "", nil
-}
-func (allowedCall) Progress(string)  {}
-func (allowedCall) ServerLog(string) {}
-func (allowedCall) Elicit(context.Context, mcp.Elicitation) mcp.ElicitAnswer {
-	return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	if out, isErr, _ := tt.call("read_mcp_resource", `{"server":"x","uri":"y"}`); !isErr || !strings.Contains(out, "no MCP servers") {
+		t.Errorf("read_mcp_resource = %q", out)
+	}
 }
