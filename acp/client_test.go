@@ -51,9 +51,11 @@ type plan struct {
 		Read  bool `json:"read"`
 		Write bool `json:"write"`
 	} `json:"fs"`
-	Buffers map[string]string `json:"buffers,omitempty"`
-	Marker  string            `json:"marker,omitempty"`
-	Steps   []step            `json:"steps"`
+	Buffers     map[string]string `json:"buffers,omitempty"`
+	Marker      string            `json:"marker,omitempty"`
+	Elicitation map[string]any    `json:"elicitation,omitempty"`
+	Elicit      []map[string]any  `json:"elicit,omitempty"`
+	Steps       []step            `json:"steps"`
 }
 
 type step struct {
@@ -83,6 +85,7 @@ type clientRun struct {
 		Options       []permissionOption `json:"options"`
 		MarkerRunning *bool              `json:"markerRunning"`
 	} `json:"permissions"`
+	Elicitations    []json.RawMessage      `json:"elicitations"`
 	Writes          []writeTextFileRequest `json:"writes"`
 	Reads           []string               `json:"reads"`
 	Violations      []string               `json:"violations"`

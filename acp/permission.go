@@ -87,11 +87,3 @@ func (p *permissions) diffFor(id string) *agent.FileDiff {
 	defer p.mu.Unlock()
 	return p.diffs[id]
 }
-
-// OpenURL shows the URL an MCP server's question (or a remote server's
-// authorization) sends the user to, as an agent message: ACP has no
-// request to open a browser.
-func (p *permissions) OpenURL(_ context.Context, u string) error {
-	p.s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock("[agentls: open this URL in your browser: " + agent.Visible(u) + "]\n\n"))})
-	return nil
-}

@@ -79,6 +79,12 @@ type clientCapabilities struct {
 		WriteTextFile bool `json:"writeTextFile"`
 	} `json:"fs"`
 	Terminal bool `json:"terminal"`
+	// Elicitation: the editor shows forms (form) and sends the user to
+	// URLs (url) on elicitation/create.
+	Elicitation *struct {
+		Form *struct{} `json:"form"`
+		URL  *struct{} `json:"url"`
+	} `json:"elicitation"`
 }
 
 type initializeResponse struct {

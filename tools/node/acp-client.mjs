@@ -6,6 +6,8 @@
 //   node acp-client.mjs PLAN.json
 //
 // PLAN: {cmd: [argv], env: {...}, fs: {read, write}, buffers: {path: text}, marker,
+//        elicitation: {form?: {}, url?: {}} (the client's elicitation capability),
+//        elicit: [{action, content?}] (answers to elicitation/create, in order),
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
 //               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"]}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
@@ -47,7 +49,7 @@ function check(direction, method, value) {
   return v(value ?? {}) ? null : `${name}: ${ajv.errorsText(v.errors)}`;
 }
 
-const out = { steps: [], updates: [], permissions: [], writes: [], reads: [], violations: [], sent: 0 };
+const out = { steps: [], updates: [], permissions: [], elicitations: [], writes: [], reads: [], violations: [], sent: 0 };
 const sentMethods = new Map(); // our request id -> method
 
 function lines(onLine) {
@@ -120,6 +122,10 @@ const app = acp.client({ name: "agentls-test" })
     if (a === "cancelled") return { outcome: { outcome: "cancelled" } };
     return { outcome: { outcome: "selected", optionId: a } };
   })
+  .onRequest("elicitation/create", ({ params }) => {
+    out.elicitations.push(params);
+    return (plan.elicit ?? []).shift() ?? { action: "cancel" };
+  })
   .onRequest("fs/write_text_file", ({ params }) => { out.writes.push(params); return {}; })
   .onRequest("fs/read_text_file", ({ params }) => {
     out.reads.push(params.path);
@@ -137,7 +143,8 @@ await app.connectWith(stream, async (ctx) => {
         case "initialize":
           rec.result = await ctx.request("initialize", {
             protocolVersion: acp.PROTOCOL_VERSION,
-            clientCapabilities: { fs: { readTextFile: !!plan.fs?.read, writeTextFile: !!plan.fs?.write }, terminal: false },
+            clientCapabilities: { fs: { readTextFile: !!plan.fs?.read, writeTextFile: !!plan.fs?.write }, terminal: false,
+              ...(plan.elicitation ? { elicitation: plan.elicitation } : {}) },
             clientInfo: { name: "agentls-test", version: "1" },
           });
           break;
