@@ -139,6 +139,19 @@ type RunRequest struct {
 	Document    string            // absolute path of the active document, or ""
 	Range       *Range            // selection in Document
 	Diagnostics []json.RawMessage // LSP Diagnostic objects the client sent
+	// MCPPrompt, when set, makes the turn a server's prompt: the task gets
+	// it (prompts/get, under the server's policy) and its messages become
+	// the user's turn; Prompt is ignored.
+	MCPPrompt *PromptRef
+}
+
+// Echo is how the request is named where it is echoed (task titles,
+// progress): the prompt's first line, or the MCP prompt's names.
+func (req RunRequest) Echo() string {
+	if req.MCPPrompt != nil {
+		return PromptTitle(*req.MCPPrompt)
+	}
+	return firstLine(req.Prompt, EchoMax)
 }
 
 // TaskIO connects one task to its front end.
@@ -196,7 +209,7 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 	defer c.mu.Unlock()
 	c.lastTask++
 	t := &Task{ID: fmt.Sprintf("t%d", c.lastTask), SessionID: req.SessionID, Prompt: req.Prompt,
-		Title: firstLine(req.Prompt, EchoMax), StartedAt: time.Now(), done: make(chan struct{})}
+		Title: req.Echo(), StartedAt: time.Now(), done: make(chan struct{})}
 	t.setState(wire.TaskRunning)
 	if t.SessionID == "" {
 		t.SessionID = newSessionID()

@@ -77,6 +77,13 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	fail := func(format string, args ...any) Result {
 		return Result{StopReason: "error", Error: fmt.Sprintf(format, args...)}
 	}
+	if req.MCPPrompt != nil {
+		text, res := r.mcpPrompt(ctx, *req.MCPPrompt)
+		if res != nil {
+			return *res
+		}
+		req.Prompt = text
+	}
 	if strings.TrimSpace(req.Prompt) == "" {
 		return fail("the prompt is empty: say what the agent should do")
 	}

@@ -312,7 +312,10 @@ func (c *conn) listPrompts(ctx context.Context, timeout time.Duration) ([]Prompt
 }
 
 // GetPrompt runs one prompt of a server with its arguments and returns its
-// messages as text ("role: text" per message; other content described).
+// messages as the text of one user turn: each message's text (an embedded
+// text resource as its text, an image or other binary content described),
+// messages apart by a blank line; when any message is not the user's, each
+// starts with its role ("assistant: ..."). Capped like a tool result.
 func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[string]string) (string, error) {
 	r.mu.Lock()
 	srv, ok := r.servers[server]
@@ -334,15 +337,35 @@ func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[
 	if err != nil {
 		return "", fmt.Errorf("mcp: %s: prompts/get %s: %w", server, name, err)
 	}
-	var b strings.Builder
-	for i, m := range res.Messages {
+	return capText(promptText(res.Messages), r.opts.ResultMaxBytes), nil
+}
+
+// promptText is prompt messages as one user turn's text.
+func promptText(msgs []*sdk.PromptMessage) string {
+	roles := false
+	for _, m := range msgs {
+		if m != nil && m.Role != "user" {
+			roles = true
+		}
+	}
+	var parts []string
+	for _, m := range msgs {
 		if m == nil {
 			continue
 		}
-		if i > 0 {
-			b.WriteString("\n")
+		text := describePromptContent(m.Content)
+		if roles {
+			text = string(m.Role) + ": " + text
 		}
-		fmt.Fprintf(&b, "%s: %s", m.Role, describeContent(m.Content))
+		parts = append(parts, text)
 	}
-	return capText(b.String(), r.opts.ResultMaxBytes), nil
+	return strings.Join(parts, "\n\n")
+}
+
+// describePromptContent is one message's content as text.
+func describePromptContent(c sdk.Content) string {
+	if img, ok := c.(*sdk.ImageContent); ok {
+		return fmt.Sprintf("[image: %s, %s; not shown: agentls passes a prompt's images to the model as this description]", orUnknown(img.MIMEType, "image"), byteSize(len(img.Data)))
+	}
+	return describeContent(c)
 }

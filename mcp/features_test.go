@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // logBuffer collects a registry's log lines.
@@ -120,7 +121,7 @@ func TestClientFeaturesAgainstTheReferenceServer(t *testing.T) {
 		t.Errorf("prompts = %+v", info.Prompts)
 	}
 	text, err := r.GetPrompt(context.Background(), "ev", "args-prompt", map[string]string{"city": "Lyon"})
-	if err != nil || !strings.Contains(text, "user: What's weather in Lyon?") {
+	if err != nil || text != "What's weather in Lyon?" {
 		t.Errorf("GetPrompt = %q, %v", text, err)
 	}
 
@@ -147,5 +148,27 @@ func mustCallContains(t testing.TB, r *Registry, name, args, want string) {
 	res := call(t, r, name, args)
 	if res.IsError || !strings.Contains(res.Text, want) {
 		t.Fatalf("%s(%s) = %+v, want text containing %q", name, args, res, want)
+	}
+}
+
+func TestPromptText(t *testing.T) {
+	user := func(c sdk.Content) *sdk.PromptMessage { return &sdk.PromptMessage{Role: "user", Content: c} }
+	for _, tc := range []struct {
+		name string
+		msgs []*sdk.PromptMessage
+		want string
+	}{
+		{"one user message is its text", []*sdk.PromptMessage{user(&sdk.TextContent{Text: "Fix it."})}, "Fix it."},
+		{"user messages apart by a blank line", []*sdk.PromptMessage{user(&sdk.TextContent{Text: "a"}), user(&sdk.TextContent{Text: "b"})}, "a\n\nb"},
+		{"an embedded text resource is its text", []*sdk.PromptMessage{user(&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "file:///x", Text: "body"}})}, "body"},
+		{"an image is described", []*sdk.PromptMessage{user(&sdk.ImageContent{MIMEType: "image/png", Data: make([]byte, 2048)})},
+			"[image: image/png, 2 KB; not shown: agentls passes a prompt's images to the model as this description]"},
+		{"roles are named once one is not the user's", []*sdk.PromptMessage{user(&sdk.TextContent{Text: "q"}), {Role: "assistant", Content: &sdk.TextContent{Text: "a"}}}, "user: q\n\nassistant: a"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := promptText(tc.msgs); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

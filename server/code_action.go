@@ -112,10 +112,33 @@ func (s *Server) taskActions(p codeActionParams) []codeAction {
 			Command: &command{Title: title, Command: "agentls.run",
 				Arguments: []any{runArg{Prompt: fixPrompt(diags), TextDocument: doc, Range: &r, Diagnostics: diags}}}})
 	}
+	actions = append(actions, s.promptActions()...)
 	if latest, ok := s.latestTask(); ok {
 		title := "agentls: Cancel task"
 		actions = append(actions, codeAction{Title: title, Kind: "source",
 			Command: &command{Title: title, Command: "agentls.cancel", Arguments: []any{latest.TaskID}}})
+	}
+	return actions
+}
+
+// promptActions offer every listed MCP prompt that needs no argument
+// (the editor plugins ask a prompt's arguments themselves). The names are
+// the server's own text: escaped.
+func (s *Server) promptActions() []codeAction {
+	s.mu.Lock()
+	core := s.core
+	s.mu.Unlock()
+	if core == nil {
+		return nil
+	}
+	var actions []codeAction
+	for _, p := range core.Prompts() {
+		if len(p.Required()) > 0 {
+			continue
+		}
+		title := "agentls: Prompt " + agent.PromptTitle(agent.PromptRef{Server: p.Server, Name: p.Name})
+		actions = append(actions, codeAction{Title: title, Kind: "source",
+			Command: &command{Title: title, Command: "agentls.prompt", Arguments: []any{promptArg{Server: p.Server, Prompt: p.Name}}}})
 	}
 	return actions
 }

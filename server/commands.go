@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"os"
 	"path/filepath"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/wire"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -41,6 +43,12 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 			return nil, err
 		}
 		return s.cmdRun(rp)
+	case "agentls.prompt":
+		var pp promptArg
+		if err := arg(0, &pp); err != nil {
+			return nil, err
+		}
+		return s.cmdPrompt(pp)
 	case "agentls.cancel":
 		var id string
 		if err := arg(0, &id); err != nil {
@@ -114,6 +122,7 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 // commandUsage says what each command's arguments look like.
 var commandUsage = map[string]string{
 	"agentls.run":        `[{"prompt"?, "textDocument"?: {"uri"}, "range"?, "diagnostics"?}]`,
+	"agentls.prompt":     `[{"server", "prompt", "arguments"?: {"name": "value"}, "sessionId"?}]`,
 	"agentls.cancel":     `[taskId?]`,
 	"agentls.approve":    `[approvalId?, optionId?]`,
 	"agentls.deny":       `[approvalId?]`,
@@ -136,6 +145,12 @@ func (s *Server) cmdRun(p runParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	return s.runInBackground(req, line)
+}
+
+// runInBackground starts a task of the command session and shows a
+// one-line summary when it ends.
+func (s *Server) runInBackground(req agent.RunRequest, line int) (any, error) {
 	task, progressDone, err := s.startTask(req, line)
 	if err != nil {
 		return nil, err
@@ -155,6 +170,38 @@ func (s *Server) cmdRun(p runParams) (any, error) {
 		s.showMessage(typ, "agentls: "+resultLine(r))
 	})
 	return map[string]string{"taskId": task.ID}, nil
+}
+
+// promptArg is agentls.prompt's argument.
+type promptArg struct {
+	Server    string            `json:"server"`
+	Prompt    string            `json:"prompt"`
+	Arguments map[string]string `json:"arguments,omitempty"`
+	SessionID string            `json:"sessionId,omitempty"`
+}
+
+// cmdPrompt runs an MCP server's prompt as a task, continuing the command
+// session: the prompt's messages become the user's turn. A prompt that is
+// not listed, or arguments it does not take, fail the command at once; the
+// task gets the prompt under the server's policy.
+func (s *Server) cmdPrompt(p promptArg) (any, error) {
+	if p.Server == "" || p.Prompt == "" {
+		return nil, invalidParams("agentls.prompt", fmt.Errorf("server and prompt are both required"), commandUsage["agentls.prompt"])
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, err
+	}
+	ref := agent.PromptRef{Server: p.Server, Name: p.Prompt, Arguments: p.Arguments}
+	if err := core.CheckPrompt(ref); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+	}
+	if p.SessionID == "" {
+		s.mu.Lock()
+		p.SessionID = s.cmdSession
+		s.mu.Unlock()
+	}
+	return s.runInBackground(agent.RunRequest{SessionID: p.SessionID, MCPPrompt: &ref}, 0)
 }
 
 func (s *Server) cmdCancel(taskID string) (any, error) {

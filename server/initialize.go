@@ -69,7 +69,7 @@ type clientInfo struct {
 // commandNames are every command of docs/protocol.md section 5; Neovim only
 // executes commands listed in executeCommandProvider.
 var commandNames = []string{
-	"agentls.run", "agentls.cancel", "agentls.approve", "agentls.deny",
+	"agentls.run", "agentls.prompt", "agentls.cancel", "agentls.approve", "agentls.deny",
 	"agentls.newChat", "agentls.compact", "agentls.transcript", "agentls.mcp.list",
 	"agentls.mcp.trust", "agentls.mcp.revoke", "agentls.mcp.login",
 }

@@ -190,7 +190,7 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 	s.tokenSeq++
 	token := fmt.Sprintf("agentls/task/%d", s.tokenSeq)
 	s.mu.Unlock()
-	sink := s.newTaskSink(token, req.Prompt)
+	sink := s.newTaskSink(token, req.Echo())
 	ap := s.approver(req.Document)
 	ap.line = line
 	task := core.Start(req, agent.TaskIO{Approver: ap, Events: sink, Workspace: &workspace{s: s}})

@@ -74,6 +74,7 @@ func main() {
 	addAsk(s)
 	addBarrier(s)
 	addReach(s)
+	addPrompts(s)
 	if *listDelay > 0 {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
