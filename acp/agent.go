@@ -39,6 +39,7 @@ type Agent struct {
 	client   clientCapabilities
 	cores    map[string]*openCore // by coreKey
 	sessions map[string]*session  // by ACP session id
+	wg       sync.WaitGroup       // the sessions' command watchers; they end with ctx
 }
 
 // openCore is one opened core and the sessions it serves.
@@ -75,6 +76,7 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 	}
 	cancel()
+	a.wg.Wait()
 	a.mu.Lock()
 	cores := make([]*openCore, 0, len(a.cores))
 	for _, oc := range a.cores {

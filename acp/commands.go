@@ -19,13 +19,18 @@ var commands = []command{
 	{"new", "Start a new conversation in this session (the old one stays in session/list)", (*session).newConversation},
 }
 
-// announceCommands tells the editor which slash commands exist.
-func (s *session) announceCommands() {
+// announceCommands tells the editor which slash commands exist: ours,
+// then one per prompt of the connected MCP servers ("/server.prompt").
+// It returns what it announced, to tell a change from it.
+func (s *session) announceCommands() string {
 	list := make([]availableCommand, 0, len(commands))
 	for _, c := range commands {
 		list = append(list, availableCommand{Name: c.name, Description: c.description})
 	}
+	prompts := promptCommands(s.core)
+	list = append(list, prompts...)
 	s.send(sessionUpdate{SessionUpdate: updateAvailableCommands, AvailableCommands: list})
+	return commandsKey(prompts)
 }
 
 // slashCommand recognizes a prompt that is one of our commands ("/mcp").

@@ -37,10 +37,14 @@ func (a *Agent) prompt(ctx context.Context, params json.RawMessage) (any, error)
 	if cmd, ok := slashCommand(text); ok {
 		return s.runCommand(ctx, cmd)
 	}
-	return s.runTurn(ctx, text)
+	if ref, problem, ok := s.promptCommand(text); ok {
+		return s.runPrompt(ctx, ref, problem)
+	}
+	return s.runTurn(ctx, agent.RunRequest{Prompt: text})
 }
 
-func (s *session) runTurn(ctx context.Context, text string) (any, error) {
+// runTurn runs req as the session's turn (its conversation set here).
+func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (any, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	s.mu.Lock()
@@ -59,7 +63,8 @@ func (s *session) runTurn(ctx context.Context, text string) (any, error) {
 	s.askLaunches(ctx)
 
 	q := newUpdateQueue(s)
-	task := s.core.Start(agent.RunRequest{Prompt: text, SessionID: coreID},
+	req.SessionID = coreID
+	task := s.core.Start(req,
 		agent.TaskIO{Approver: s.approver(), Events: q, Workspace: s.files()})
 	select {
 	case <-task.Done():

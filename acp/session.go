@@ -30,6 +30,14 @@ func (a *Agent) startSession(id, cwd string, core *agent.Core) *session {
 	return s
 }
 
+// announce sends the slash commands now, then again whenever the MCP
+// servers' prompts change, until the connection ends.
+func (s *session) announce() {
+	key := s.announceCommands()
+	s.a.wg.Add(1)
+	go s.watchCommands(key)
+}
+
 func (a *Agent) newSession(params json.RawMessage) (any, error) {
 	var p newSessionRequest
 	if err := decode(params, &p, `{"cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
@@ -40,7 +48,7 @@ func (a *Agent) newSession(params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	s := a.startSession(core.NewChat(""), p.Cwd, core)
-	s.announceCommands()
+	s.announce()
 	return newSessionResponse{SessionID: s.id}, nil
 }
 
@@ -77,7 +85,7 @@ func (a *Agent) loadSession(params json.RawMessage) (any, error) {
 			s.send(u)
 		}
 	}
-	s.announceCommands()
+	s.announce()
 	return emptyResponse{}, nil
 }
 
@@ -95,7 +103,7 @@ func (a *Agent) resumeSession(params json.RawMessage) (any, error) {
 		return nil, &rpcError{codeInvalidParams, err.Error()}
 	}
 	s := a.startSession(p.SessionID, p.Cwd, core)
-	s.announceCommands()
+	s.announce()
 	return emptyResponse{}, nil
 }
 

@@ -282,8 +282,15 @@ type location struct {
 }
 
 type availableCommand struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Input       *commandInput `json:"input,omitempty"`
+}
+
+// commandInput is an AvailableCommandInput (unstructured: the text typed
+// after the command's name), with the hint shown before any is typed.
+type commandInput struct {
+	Hint string `json:"hint"`
 }
 
 type permissionOption struct {

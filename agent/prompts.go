@@ -60,6 +60,24 @@ func (c *Core) Prompts() []ServerPrompt {
 	return out
 }
 
+// ServersChanged is closed at the next change of any MCP server's state,
+// tools or prompts (nil, never closed, without servers).
+func (c *Core) ServersChanged() <-chan struct{} {
+	if c.reg == nil {
+		return nil
+	}
+	return c.reg.Changed()
+}
+
+// ArgumentsUsage is how a prompt's arguments are written after its
+// command: "city=... [state=...]", "" for none.
+func (p ServerPrompt) ArgumentsUsage() string {
+	if len(p.Arguments) == 0 {
+		return ""
+	}
+	return argsUsage(p)
+}
+
 // PromptTitle is how a task that runs ref is named (agent/tasks, progress,
 // the ACP title): the server's and the prompt's names, escaped.
 func PromptTitle(ref PromptRef) string {

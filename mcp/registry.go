@@ -448,6 +448,14 @@ func (r *Registry) Restart(ctx context.Context, name string) (State, error) {
 	return r.StartServer(ctx, name)
 }
 
+// Changed is closed at the next change of any server's state, tools or
+// prompts; call it again for the change after.
+func (r *Registry) Changed() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.changed
+}
+
 // Wait returns when no server is connecting any more, or ctx ends.
 func (r *Registry) Wait(ctx context.Context) {
 	for {

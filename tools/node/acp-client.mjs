@@ -11,7 +11,7 @@
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
 //               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"]}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
-//               | {op: "close"}]}
+//               | {op: "waitCommand", text: commandName} | {op: "close"}]}
 // answers are used in order, one per session/request_permission: an option
 // id selects it, "cancelled" answers cancelled, "cancel" sends
 // session/cancel and then answers cancelled (as ACP asks of a client).
@@ -162,6 +162,13 @@ await app.connectWith(stream, async (ctx) => {
         case "list":
           rec.result = await ctx.request("session/list", { cwd: step.cwd });
           break;
+        case "waitCommand": {
+          // Until an available_commands_update offers step.text (60 s at most).
+          const offered = () => out.updates.some((u) => (u.update.availableCommands ?? []).some((c) => c.name === step.text));
+          for (let i = 0; i < 600 && !offered(); i++) await new Promise((r) => setTimeout(r, 100));
+          rec.result = { offered: offered() };
+          break;
+        }
         case "close":
           break;
       }

@@ -30,6 +30,10 @@ cmd("AgentMcp", function()
   require("agentls").mcp()
 end, { desc = "agentls: the MCP servers, their tools and policy" })
 
+cmd("AgentPrompt", function(o)
+  require("agentls").prompt(nil, o.args)
+end, { nargs = "*", desc = "agentls: run an MCP server's prompt (pick one, or SERVER.PROMPT name=value ...)" })
+
 cmd("AgentTranscript", function(o)
   require("agentls").transcript(nil, o.bang)
 end, { bang = true, desc = "agentls: open the live transcript (! opens the Markdown file)" })

@@ -3,7 +3,8 @@
 // then what can be done to it: trust (the server shows its launch card as an
 // approval), log in to a remote server (agentls.mcp.login: its OAuth page
 // opens in the browser), revoke, restart, list its tools with the policy
-// each call gets.
+// each call gets, run one of its prompts (its arguments asked one input box
+// each).
 
 const STATE_ICON = {
   connected: '$(pass-filled)',
@@ -54,7 +55,67 @@ function actionsFor(s) {
   if (Array.isArray(s.tools) && s.tools.length > 0) {
     actions.push({ label: '$(tools) Show tools and policies', action: 'tools' });
   }
+  if (s.state === 'connected' && Array.isArray(s.prompts) && s.prompts.length > 0) {
+    actions.push({ label: '$(comment-discussion) Run a prompt…', description: `${s.prompts.length} prompts`, action: 'prompt' });
+  }
   return actions;
+}
+
+/**
+ * plain is a server's text as a quick pick may show it: no control or
+ * format characters (escapes, bidi overrides), and no "$(icon)" syntax, so
+ * a server cannot draw agentls's own icons.
+ */
+function plain(text) {
+  return String(text || '').replace(/[\p{Cc}\p{Cf}]/gu, ' ').replace(/\$\(/g, '$\u2060(');
+}
+
+/** promptItems turns a server's prompts into quick pick items. */
+function promptItems(s) {
+  return (s.prompts || []).map((p) => {
+    const args = (p.arguments || []).map((a) => (a.required ? a.name : `[${a.name}]`)).join(' ');
+    return {
+      label: plain(p.title || p.name),
+      description: plain(p.title ? `${p.name} ${args}` : args).trim(),
+      detail: plain(p.description),
+      prompt: p,
+    };
+  });
+}
+
+/**
+ * askArguments asks each argument of a prompt in an input box: a required
+ * one must not be empty, an optional one left empty is left out. null when
+ * the user dismissed a box.
+ */
+async function askArguments(vscode, p) {
+  const values = {};
+  for (const a of p.arguments || []) {
+    const v = await vscode.window.showInputBox({
+      title: `agentls: ${plain(p.name)}: ${plain(a.name)}${a.required ? '' : ' (optional)'}`,
+      prompt: plain(a.description) || undefined,
+      placeHolder: a.required ? `${plain(a.name)} (required)` : 'Enter to leave it out',
+      ignoreFocusOut: true,
+      validateInput: a.required ? (text) => (String(text || '').trim() ? null : `${plain(a.name)} is required`) : undefined,
+    });
+    if (v === undefined) return null;
+    if (a.required && !String(v).trim()) return null;
+    if (String(v) !== '') values[a.name] = v;
+  }
+  return values;
+}
+
+/** runPrompt picks a prompt of server s, asks its arguments and runs it (agentls.prompt). */
+async function runPrompt(vscode, client, s) {
+  const picked = await vscode.window.showQuickPick(promptItems(s), { title: `agentls: prompts of ${s.name}`, matchOnDescription: true, matchOnDetail: true });
+  if (!picked) return;
+  const p = picked.prompt;
+  const args = await askArguments(vscode, p);
+  if (args === null) return;
+  const { taskId } = await client.sendRequest('workspace/executeCommand', {
+    command: 'agentls.prompt', arguments: [{ server: s.name, prompt: p.name, arguments: args }],
+  });
+  vscode.window.showInformationMessage(`agentls: running the prompt ${plain(p.name)} of ${s.name} (task ${taskId})`);
 }
 
 /** toolReport is the text written for "Show tools": each tool with the policy its calls get. */
@@ -121,9 +182,12 @@ async function mcpServers(vscode, client, out) {
       out.append(toolReport(s));
       out.show(true);
       return;
+    case 'prompt':
+      await runPrompt(vscode, client, s);
+      return;
     default:
       return;
   }
 }
 
-module.exports = { mcpServers, serverItems, actionsFor, toolReport, shellQuote };
+module.exports = { mcpServers, serverItems, actionsFor, toolReport, shellQuote, promptItems, askArguments, plain };

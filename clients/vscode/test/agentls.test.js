@@ -45,7 +45,7 @@ test('initialize: agentls answers with its version and every command of the prot
   assert.deepEqual(caps.experimental.agentls, { version: 1 });
   assert.equal(ls.init.serverInfo.name, 'agentls');
   assert.ok(caps.codeActionProvider, 'codeActionProvider');
-  for (const c of ['agentls.run', 'agentls.cancel', 'agentls.approve', 'agentls.deny', 'agentls.newChat',
+  for (const c of ['agentls.run', 'agentls.prompt', 'agentls.cancel', 'agentls.approve', 'agentls.deny', 'agentls.newChat',
     'agentls.transcript', 'agentls.mcp.list', 'agentls.mcp.trust', 'agentls.mcp.revoke']) {
     assert.ok(caps.executeCommandProvider.commands.includes(c), `executeCommandProvider lacks ${c}`);
   }

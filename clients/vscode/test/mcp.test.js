@@ -97,3 +97,70 @@ test('a dismissed card leaves the server stopped; the quick pick offers trust an
   assert.ok(infos(w).some((m) => /^agentls: fs is (connected|connecting)$/.test(m)), infos(w).join('\n'));
   assert.ok(w.running().length > 0);
 });
+
+const EVERYTHING = path.resolve(__dirname, '..', '..', '..', 'tools', 'node', 'node_modules', '.bin', 'mcp-server-everything');
+
+test('the quick pick runs a server\'s prompt: its arguments asked one box each, the prompts/get card approved, its message the user\'s turn', async (t) => {
+  const bins = binaries(t);
+  if (!bins) return;
+  if (!fs.existsSync(EVERYTHING)) {
+    const why = 'tools/node/node_modules/.bin/mcp-server-everything is missing: run scripts/setup.sh';
+    if (process.env.CI === 'true') throw new Error(why);
+    t.skip(why);
+    return;
+  }
+  const { fakeModel } = require('./support/harness');
+  const model = await fakeModel(t, bins, [{ Text: 'the weather is fine' }]);
+  const stub = stubVscode();
+  const cards = [];
+  stub.answers.warning = (message, options, buttons) => {
+    cards.push({ message, detail: options.detail });
+    return allow(buttons);
+  };
+  const ls = await startAgentls(t, bins, {
+    modelUrl: model.url,
+    extraConfig: `\n[mcp.servers.everything]\ncommand = "${EVERYTHING}"\nargs = ["stdio"]\n`,
+    setup: (conn) => attach(stub.vscode, conn),
+  });
+  await waitUntil(async () => {
+    const r = (await ls.conn.sendRequest('agent/mcp/servers', {})).servers.find((s) => s.name === 'everything');
+    return r && r.state === 'connected';
+  }, 30000, 'everything to connect');
+
+  const picks = [];
+  stub.answers.quickPick = (items) => {
+    picks.push(items);
+    switch (picks.length) {
+      case 1: return items.find((i) => i.server && i.server.name === 'everything');
+      case 2: return items.find((i) => i.action === 'prompt');
+      default: return items.find((i) => i.prompt && i.prompt.name === 'args-prompt');
+    }
+  };
+  const boxes = [];
+  stub.answers.inputBox = (opts) => {
+    boxes.push(opts);
+    return boxes.length === 1 ? 'Lyon' : ''; // city, then leave state out
+  };
+  await withTimeout(stub.vscode.commands.executeCommand('agentls.mcpServers'), 30000, 'agentls.mcpServers');
+
+  const item = picks[2].find((i) => i.prompt && i.prompt.name === 'args-prompt');
+  assert.equal(item.label, 'Arguments Prompt');
+  assert.equal(item.description, 'args-prompt city [state]');
+  assert.equal(boxes.length, 2, 'one input box per argument');
+  assert.match(boxes[0].title, /city$/);
+  assert.equal(boxes[0].validateInput(''), 'city is required');
+  assert.equal(boxes[0].validateInput('Lyon'), null);
+  assert.match(boxes[1].title, /state \(optional\)$/);
+  assert.equal(boxes[1].validateInput, undefined);
+  assert.match(infos({ stub }).pop(), /^agentls: running the prompt args-prompt of everything \(task t\d+\)$/);
+
+  const reqs = await waitUntil(async () => { const r = await model.requests(); return r.length === 1 && r; }, 30000, 'the model to be asked');
+  assert.equal(reqs[0].lastUserText, 'What\'s weather in Lyon?');
+  assert.equal(cards.length, 1, 'one prompts/get card');
+  assert.ok(cards[0].detail.includes('prompts/get args-prompt') && cards[0].detail.includes('Lyon'), cards[0].detail);
+});
+
+test('plain keeps a server\'s text from drawing icons or hiding characters', () => {
+  const { plain } = require('../lib/mcp');
+  assert.equal(plain('$(shield) Trusted\u202e evil\x1b[2J'), '$\u2060(shield) Trusted  evil [2J');
+});

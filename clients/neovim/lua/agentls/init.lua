@@ -280,6 +280,13 @@ function M.mcp(bufnr, on_done)
   require("agentls.mcp").show(bufnr, on_done)
 end
 
+--- prompt runs an MCP server's prompt as a task (:AgentPrompt): text ""
+--- picks one and asks its arguments; "SERVER.PROMPT name=value ..." runs it.
+--- on_done(result, err) after agentls.prompt answered.
+function M.prompt(bufnr, text, on_done)
+  require("agentls.prompt").run(bufnr, text, on_done)
+end
+
 --- transcript opens the live transcript of the current session; with file =
 --- true it asks the server to open the Markdown transcript (agentls.transcript).
 function M.transcript(bufnr, file)

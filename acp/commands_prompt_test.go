@@ -1,0 +1,126 @@
+package acp
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// TestPromptsAreSlashCommands: through the real ACP SDK client (every
+// message checked against the schema), the real server-everything's
+// prompts are offered as /everything.PROMPT commands once it connects
+// (with an input hint for those with arguments); a prompt whose text starts
+// with one runs it after its prompts/get permission, the rest as its
+// arguments, and the model gets the prompt's message as the user's turn;
+// a missing argument is answered with what the prompt takes, without a
+// turn.
+func TestPromptsAreSlashCommands(t *testing.T) {
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	w := newWorld(t, fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\"]\n", everything))
+	w.model.Script(modeltest.Turn{Text: "weather said"}, modeltest.Turn{Text: "simple said"})
+	out := w.run(plan{Steps: []step{{Op: "initialize"}, {Op: "new", Cwd: w.root},
+		{Op: "waitCommand", Text: "everything.args-prompt"},
+		{Op: "prompt", Text: "/everything.args-prompt city=Lyon state=\"Auvergne Rhône\"", Answers: []string{"allow_once"}},
+		{Op: "prompt", Text: "/everything.args-prompt"},
+		{Op: "prompt", Text: "/everything.simple-prompt", Answers: []string{"allow_once"}},
+	}})
+	for i, s := range out.Steps {
+		if s.Error != nil {
+			t.Fatalf("step %d (%s): %+v", i, s.Op, s.Error)
+		}
+	}
+	var offered []availableCommand
+	for _, u := range out.Updates {
+		if u.Update.SessionUpdate == updateAvailableCommands {
+			offered = u.Update.AvailableCommands
+		}
+	}
+	byName := map[string]availableCommand{}
+	for _, c := range offered {
+		byName[c.Name] = c
+	}
+	if c := byName["everything.args-prompt"]; c.Input == nil || c.Input.Hint != "city=... [state=...]" || !strings.Contains(c.Description, "everything") {
+		t.Errorf("args-prompt's command is %+v, want an input hint naming its arguments", c)
+	}
+	if c, ok := byName["everything.simple-prompt"]; !ok || c.Input != nil {
+		t.Errorf("simple-prompt's command is %+v (offered: %v), want one without input", c, offered)
+	}
+	if _, ok := byName["mcp"]; !ok {
+		t.Errorf("the built-in commands are no longer offered: %v", offered)
+	}
+	reqs := w.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2 (the prompt without its argument runs no turn)", len(reqs))
+	}
+	if got := reqs[0].LastUserText(); got != "What's weather in Lyon, Auvergne Rhône?" {
+		t.Errorf("the first turn's user text is %q, want args-prompt's message with both arguments", got)
+	}
+	if got := reqs[1].LastUserText(); got != "This is a simple prompt without arguments." {
+		t.Errorf("the last turn's user text is %q, want simple-prompt's message", got)
+	}
+	if len(out.Permissions) != 2 {
+		t.Fatalf("want a prompts/get permission per run, got %d", len(out.Permissions))
+	}
+	for i, want := range []string{"everything · prompts/get args-prompt", "everything · prompts/get simple-prompt"} {
+		card := out.Permissions[i].ToolCall.contents()
+		if len(card) == 0 || card[0].Content == nil || !strings.Contains(card[0].Content.Text, want) {
+			t.Errorf("permission %d shows %+v, want %q", i, card, want)
+		}
+	}
+	if card := out.Permissions[0].ToolCall.contents(); len(card) == 0 || card[0].Content == nil || !strings.Contains(card[0].Content.Text, "Auvergne Rhône") {
+		t.Errorf("the permission does not show the arguments: %+v", card)
+	}
+	if !strings.Contains(out.text(), "needs city") {
+		t.Errorf("the prompt without its argument was not answered with what it takes: %q", out.text())
+	}
+}
+
+func TestPromptArguments(t *testing.T) {
+	args := func(names ...string) agent.ServerPrompt {
+		var p agent.ServerPrompt
+		p.Name = "p"
+		for _, n := range names {
+			req := strings.HasSuffix(n, "!")
+			p.Arguments = append(p.Arguments, struct {
+				Name        string `json:"name"`
+				Description string `json:"description,omitempty"`
+				Required    bool   `json:"required,omitempty"`
+			}{Name: strings.TrimSuffix(n, "!"), Required: req})
+		}
+		return p
+	}
+	for _, c := range []struct {
+		name string
+		p    agent.ServerPrompt
+		text string
+		want string // JSON of the map, or "error: ..." 
+	}{
+		{"pairs", args("city!", "state"), `city=Lyon state=Rhône`, `{"city":"Lyon","state":"Rhône"}`},
+		{"a quoted value keeps its spaces", args("city!"), `city="Le Puy"`, `{"city":"Le Puy"}`},
+		{"plain text is the first required argument", args("state", "city!"), `Le Puy en Velay`, `{"city":"Le Puy en Velay"}`},
+		{"plain text is the only argument", args("topic"), `error handling`, `{"topic":"error handling"}`},
+		{"nothing is no arguments", args("city!"), ``, `null`},
+		{"plain text for a prompt of several optional arguments", args("a", "b"), `x`, `error: write the arguments of p as name=value`},
+		{"a word that is not a pair", args("a", "b"), `a=1 b`, `error: "b" is not name=value`},
+		{"an open quote", args("a"), `a="x`, `error: a quote is not closed`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := promptArguments(c.p, c.text)
+			s := ""
+			if err != nil {
+				s = "error: " + err.Error()
+			} else {
+				b, _ := json.Marshal(got)
+				s = string(b)
+			}
+			if !strings.HasPrefix(s, c.want) {
+				t.Errorf("promptArguments(%q) = %s, want %s", c.text, s, c.want)
+			}
+		})
+	}
+}
