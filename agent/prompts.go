@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
@@ -178,10 +179,11 @@ func (r *run) mcpPrompt(ctx context.Context, ref PromptRef) (string, *Result) {
 		return fail(fmt.Errorf("the prompt %s of %s was not run: denied by policy: %s", trust.Visible(ref.Name), trust.Visible(ref.Server), d.Reason))
 	case trust.Ask:
 		args, _ := json.Marshal(orEmpty(ref.Arguments))
+		shown, _ := json.MarshalIndent(orEmpty(ref.Arguments), "", "  ")
 		a := Approval{ApprovalID: c.newApprovalID(), TaskID: r.task.ID, Kind: wire.ApprovalMCPCall,
 			Title:  "Run the prompt " + trust.Visible(ref.Name) + " of " + trust.Visible(ref.Server) + "?",
-			Detail: trust.Visible(ref.Server+" · prompts/get "+ref.Name) + "\n" + trust.VisibleText(indentJSON(args)),
-			Server: ref.Server, Tool: "prompts/get", Arguments: args, Options: []ApprovalOption{allowOnce, rejectOnce}}
+			Detail: trust.Visible(ref.Server+" · prompts/get "+ref.Name) + "\n" + trust.VisibleText(string(shown)),
+			Server: ref.Server, Tool: "prompts/get", Arguments: args, Options: []ApprovalOption{tools.AllowOnce, tools.RejectOnce}}
 		r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
 		r.task.setState(wire.TaskAwaitingApproval)
 		opt, how := c.ask(ctx, a, r.io.Approver)
