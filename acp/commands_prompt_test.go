@@ -98,7 +98,7 @@ func TestPromptArguments(t *testing.T) {
 		name string
 		p    agent.ServerPrompt
 		text string
-		want string // JSON of the map, or "error: ..." 
+		want string // JSON of the map, or "error: ..."
 	}{
 		{"pairs", args("city!", "state"), `city=Lyon state=Rhône`, `{"city":"Lyon","state":"Rhône"}`},
 		{"a quoted value keeps its spaces", args("city!"), `city="Le Puy"`, `{"city":"Le Puy"}`},
