@@ -1,6 +1,7 @@
 // Package agent is the loop every editor drives: sessions, the tool loop over
-// a model provider, built-in tools, the MCP registry's tools, and the gates of
-// package trust. It never knows about LSP: it asks through Approver, streams
+// a model provider, and the one path every tool call takes, built-in or from
+// the MCP registry ([tools.Tool]: the tools themselves live in agent/tools),
+// through its gate (the decisions of package trust) and the approver. It never knows about LSP: it asks through Approver, streams
 // through EventSink and edits through Workspace.
 //
 // The history invariant: every tool_use of a stored assistant message has
