@@ -55,6 +55,7 @@ type plan struct {
 	Marker      string            `json:"marker,omitempty"`
 	Elicitation map[string]any    `json:"elicitation,omitempty"`
 	Elicit      []map[string]any  `json:"elicit,omitempty"`
+	Follow      bool              `json:"follow,omitempty"`
 	Steps       []step            `json:"steps"`
 }
 

@@ -22,7 +22,7 @@ func TestProtocolDocNamesEveryACPMethod(t *testing.T) {
 	doc = doc[i:]
 	for _, m := range []string{methodInitialize, methodAuthenticate, methodSessionNew, methodSessionLoad,
 		methodSessionList, methodSessionResume, methodSessionPrompt, methodSessionCancel, methodSessionUpdate,
-		methodRequestPermission, methodReadTextFile, methodWriteTextFile, methodCancelRequest} {
+		methodRequestPermission, methodReadTextFile, methodWriteTextFile, methodCancelRequest, methodCreateElicitation} {
 		if !strings.Contains(doc, "`"+m+"`") {
 			t.Errorf("docs/protocol.md's ACP section does not name %q", m)
 		}

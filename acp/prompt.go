@@ -34,8 +34,8 @@ func (a *Agent) prompt(ctx context.Context, params json.RawMessage) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	if cmd, ok := slashCommand(text); ok {
-		return s.runCommand(ctx, cmd)
+	if cmd, arg, ok := slashCommand(text); ok {
+		return s.runCommand(ctx, cmd, arg)
 	}
 	if ref, problem, ok := s.promptCommand(text); ok {
 		return s.runPrompt(ctx, ref, problem)

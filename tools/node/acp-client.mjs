@@ -8,6 +8,8 @@
 // PLAN: {cmd: [argv], env: {...}, fs: {read, write}, buffers: {path: text}, marker,
 //        elicitation: {form?: {}, url?: {}} (the client's elicitation capability),
 //        elicit: [{action, content?}] (answers to elicitation/create, in order),
+//        follow: true (a url-mode elicitation/create is first followed with a
+//        GET, redirects included, as the user's browser would),
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
 //               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"]}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
@@ -122,8 +124,12 @@ const app = acp.client({ name: "agentls-test" })
     if (a === "cancelled") return { outcome: { outcome: "cancelled" } };
     return { outcome: { outcome: "selected", optionId: a } };
   })
-  .onRequest("elicitation/create", ({ params }) => {
+  .onRequest("elicitation/create", async ({ params }) => {
     out.elicitations.push(params);
+    if (plan.follow && params.mode === "url") {
+      const res = await fetch(params.url);
+      out.followed = (out.followed ?? []).concat([{ url: params.url, status: res.status }]);
+    }
     return (plan.elicit ?? []).shift() ?? { action: "cancel" };
   })
   .onRequest("fs/write_text_file", ({ params }) => { out.writes.push(params); return {}; })
