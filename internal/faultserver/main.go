@@ -68,13 +68,20 @@ func main() {
 	}
 	time.Sleep(*handshakeDelay)
 
-	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, &mcp.ServerOptions{PageSize: *pageSize})
+	opts := &mcp.ServerOptions{PageSize: *pageSize}
+	if *withRoots {
+		// From 2026-07-28 a server may not send roots/list while serving a
+		// request (SEP-2322): speak the version before it.
+		opts.SupportedProtocolVersions = []string{"2025-11-25"}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "faultserver", Version: "1"}, opts)
 	addTools(s)
 	addMedia(s)
 	addAsk(s)
 	addBarrier(s)
 	addReach(s)
 	addPrompts(s)
+	addRoots(s)
 	if *listDelay > 0 {
 		s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
