@@ -70,3 +70,29 @@ func TestEditorRemoteServer(t *testing.T) {
 		})
 	}
 }
+
+// TestEditorSSEServer: a server the editor passes as type sse (the older
+// HTTP+SSE transport; the real server-everything in sse mode) is reached
+// once allowed: agentls tries Streamable HTTP, falls back to HTTP+SSE on
+// the server's 4xx, and the model gets the real echo result.
+func TestEditorSSEServer(t *testing.T) {
+	remote := testenv.EverythingHTTP(t, "sse")
+	w := newWorld(t, "")
+	w.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "old__echo", Input: `{"message":"hello over sse"}`}}},
+		modeltest.Turn{Text: "it echoed"},
+	)
+	servers, _ := json.Marshal([]mcpServer{{Type: "sse", Name: "old", URL: remote.URL, Headers: []httpHeader{}}})
+	out := w.run(plan{Steps: []step{{Op: "initialize"}, {Op: "new", Cwd: w.root, MCPServers: servers},
+		{Op: "prompt", Text: "echo something", Answers: []string{"allow_once", "allow_once"}}}})
+	if out.Steps[2].Error != nil {
+		t.Fatalf("prompt: %+v", out.Steps[2].Error)
+	}
+	reqs := w.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2", len(reqs))
+	}
+	if res := reqs[1].ToolResults(); len(res) != 1 || res[0].IsError || !strings.Contains(res[0].Content, "hello over sse") {
+		t.Errorf("the model got %+v, want the real echo result over SSE", res)
+	}
+}
