@@ -1,8 +1,9 @@
 -- agentls.mcp: :AgentMcp, the server list of PROTOCOL.md section 2
 -- (agent/mcp/servers) in a floating window: each server's state, its literal
 -- command line, its tools and the policy each call would get; keys in the
--- float trust (agent/mcp/trust: the launch card, then the start), restart
--- and revoke the server under the cursor.
+-- float trust (agent/mcp/trust: the launch card, then the start), restart,
+-- revoke, and log in to (agentls.mcp.login: a remote server's OAuth page
+-- opens in the browser) the server under the cursor.
 local M = {}
 
 local lsp = require("agentls.lsp")
@@ -79,7 +80,7 @@ function M.lines(servers)
 end
 
 --- help is the float's last line.
-M.help = "t trust and start · r restart · x revoke launch approval · q close"
+M.help = "t trust and start · r restart · x revoke launch approval · l log in (remote) · q close"
 
 --- float shows lines in a centered floating window; q or <Esc> closes it.
 function M.float(lines, title)
@@ -199,6 +200,11 @@ function M.show(bufnr, on_done)
       end),
       x = on_server("agent/mcp/revoke", function(n)
         return { server = n }
+      end),
+      -- agentls answers at once; the page opens in the browser (or its URL
+      -- is shown) and a message says how the login ended.
+      l = on_server("workspace/executeCommand", function(n)
+        return { command = "agentls.mcp.login", arguments = { n } }
       end),
     }
     vim.api.nvim_create_autocmd("BufWipeout", {
