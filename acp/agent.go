@@ -76,7 +76,6 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	case <-ctx.Done():
 	}
 	cancel()
-	a.wg.Wait()
 	a.mu.Lock()
 	cores := make([]*openCore, 0, len(a.cores))
 	for _, oc := range a.cores {
@@ -87,6 +86,7 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		oc.core.Close() // cancels every task: prompts answer "cancelled"
 	}
 	a.conn.wait()
+	a.wg.Wait() // the command watchers end with ctx; no handler starts one now
 	for _, oc := range cores {
 		oc.close()
 	}
