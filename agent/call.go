@@ -16,8 +16,9 @@ import (
 // in or MCP, takes the same path: look the tool up, check the arguments,
 // announce the call (pending when an approval may follow, else running),
 // run it with its timeout (its gate, call.Gate, decides before it acts),
-// then end it with its final tool_call and tool_result (callEvents).
-func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) model.Block {
+// then end it with its final tool_call and tool_result (callEvents). plan
+// is the call's (run.plan), made just before.
+func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block, plan tools.Plan) model.Block {
 	t, known := r.callable[u.Name]
 	if !known {
 		return r.newCall(u, tools.Plan{Title: u.Name, Kind: wire.KindOther}).
@@ -27,7 +28,6 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block) model
 		return r.newCall(u, tools.Plan{Title: u.Name, Kind: wire.KindOther}).
 			finish(fmt.Sprintf("ERROR: tool %q is connected but not loaded in this request (too many tools to offer at once): call %s with what you need, and it becomes callable from your next request", u.Name, tools.SearchToolName), true, wire.StatusFailed)
 	}
-	plan := t.Plan(env, u.Input)
 	if u.InvalidInput != "" {
 		// Never run a tool on arguments the model did not actually give
 		// (Input is then {}): say what it expects so the model can retry.

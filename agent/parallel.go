@@ -17,23 +17,28 @@ import (
 // maxParallel bounds the calls of one batch in flight at once.
 const maxParallel = 8
 
-// parallelSafe says whether a call may run beside others: it can neither
-// ask nor change anything the others could see (its tool's plan says).
-func (r *run) parallelSafe(env *tools.Env, u model.Block) bool {
+// plan is a call's plan (zero for a tool this request cannot call) and
+// whether it may run beside others: it can neither ask nor change anything
+// the others could see (its tool's plan says).
+func (r *run) plan(env *tools.Env, u model.Block) (p tools.Plan, parallel bool) {
 	t, ok := r.callable[u.Name]
-	if u.InvalidInput != "" || !ok || r.notOffered(u.Name) {
-		return true // answered at once with an error
+	if !ok || r.notOffered(u.Name) {
+		return tools.Plan{}, true // answered at once with an error
 	}
-	return t.Plan(env, u.Input).Parallel
+	p = t.Plan(env, u.Input)
+	return p, p.Parallel || u.InvalidInput != ""
 }
 
 // callTools runs one response's tool calls and returns their results in
 // call order.
 func (r *run) callTools(ctx context.Context, env *tools.Env, uses []model.Block) []model.Block {
 	results := make([]model.Block, len(uses))
+	// Each call's plan comes from the scan just before it runs: only the
+	// calls of a batch, which change nothing, run in between.
+	plans := make([]tools.Plan, len(uses))
 	one := func(i int) {
 		if ctx.Err() == nil {
-			results[i] = r.callTool(ctx, env, uses[i])
+			results[i] = r.callTool(ctx, env, uses[i], plans[i])
 		} else {
 			// A call a cancel kept from starting still ends as cancelled.
 			results[i] = r.cancelledCall(env, uses[i])
@@ -41,7 +46,12 @@ func (r *run) callTools(ctx context.Context, env *tools.Env, uses []model.Block)
 	}
 	for i := 0; i < len(uses); {
 		j := i
-		for j < len(uses) && r.parallelSafe(env, uses[j]) {
+		for j < len(uses) {
+			p, parallel := r.plan(env, uses[j])
+			plans[j] = p
+			if !parallel {
+				break
+			}
 			j++
 		}
 		if j-i < 2 {
