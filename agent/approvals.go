@@ -133,7 +133,10 @@ func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.Elicit
 	opener, _ := ap.(URLOpener)
 	a := elicitCard(e, fa != nil && fa.ShowsForms(), opener != nil)
 	if len(a.Options) == 1 {
+		// Nothing but Decline could be answered here: say so on the call
+		// (a progress message) rather than hold the task on a card.
 		r.core.logf("agent: %s asked a question this front cannot show (%s): declined", e.Server, e.Mode)
+		c.Progress(a.Title + " — declined: this editor cannot show that question")
 		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
 	}
 	r.approveMu.Lock()

@@ -83,9 +83,17 @@ func TestE2EElicitationThroughTheApprover(t *testing.T) {
 
 	picker := &answer{opt: wire.OptionAccept}
 	f.model.Script(elicitTurn("ev__trigger-elicitation-request", `{}`), modeltest.Turn{Text: "done"})
-	f.run(t, RunRequest{Prompt: "ask me"}, TaskIO{Events: &events{}, Approver: picker})
+	pev := &events{}
+	f.run(t, RunRequest{Prompt: "ask me"}, TaskIO{Events: pev, Approver: picker})
 	if len(picker.asked()) != 0 {
 		t.Errorf("a card with only Decline was shown: %+v", picker.asked())
+	}
+	told := false
+	for _, e := range pev.ofType("tool_call") {
+		told = told || strings.Contains(e.Message, "ev asks: Please provide inputs for the following fields: — declined: this editor cannot show that question")
+	}
+	if !told {
+		t.Errorf("the call's events do not say the question was declined: %+v", pev.ofType("tool_call"))
 	}
 	if trs := f.model.Requests()[3].ToolResults(); len(trs) != 1 || !strings.Contains(trs[0].Content, "User declined") {
 		t.Fatalf("tool result: %+v", trs)
