@@ -108,3 +108,26 @@ func TestLoginCommandThroughACP(t *testing.T) {
 		t.Errorf("the server's tool did not answer after the login: %s", w.lastModelRequest())
 	}
 }
+
+// TestLoginCommandOpensOnlyAWebPage: a remote server's authorization
+// metadata names a file: URL on localhost as its authorization endpoint
+// (the SDK's discovery lets any scheme but javascript:, data: and
+// vbscript: through for a loopback host). The editor is never asked to
+// open it; the login fails saying only http and https pages are opened.
+func TestLoginCommandOpensOnlyAWebPage(t *testing.T) {
+	everything := testenv.EverythingHTTP(t, "streamableHttp")
+	target, _ := url.Parse(everything.Base)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	as := testenv.NewAuthServer(t)
+	as.SetAuthorizationEndpoint("file://localhost/etc/passwd")
+	rs := as.Protect(t, func(_ string, w http.ResponseWriter, r *http.Request) { proxy.ServeHTTP(w, r) })
+	w := newWorld(t, fmt.Sprintf("[agent]\napproval_timeout = \"15s\"\n\n[mcp.servers.secure]\nurl = %q\n", rs.URL+"/mcp"))
+	out := w.run(plan{Elicitation: map[string]any{"url": map[string]any{}}, Elicit: []map[string]any{{"action": "accept"}},
+		Steps: []step{{Op: "initialize"}, {Op: "new", Cwd: w.root}, {Op: "prompt", Text: "/login secure"}}})
+	if len(out.Elicitations) != 0 {
+		t.Errorf("the editor was asked to open the server's page: %s", out.Elicitations)
+	}
+	if text := out.text(); !strings.Contains(text, "Login to secure failed") || !strings.Contains(text, "only http and https") {
+		t.Errorf("agent messages %q", text)
+	}
+}

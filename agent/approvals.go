@@ -164,7 +164,7 @@ func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.Elicit
 		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
 	}
 	if e.Mode == wire.ElicitURL {
-		if err := opener.OpenURL(ctx, e.URL); err != nil {
+		if err := openWebPage(ctx, opener, e.URL); err != nil {
 			r.core.logf("agent: opening %s's URL: %v (declined)", e.Server, err)
 			return mcp.ElicitAnswer{Action: wire.ElicitDecline}
 		}

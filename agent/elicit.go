@@ -36,7 +36,7 @@ func elicitCard(e mcp.Elicitation, forms, opens bool) Approval {
 		}
 		// Only a web page: a command:, file: or vscode: URI opened by the
 		// editor would run or open something there.
-		opens = opens && err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+		opens = opens && IsWebPage(e.URL)
 		a.Title = fmt.Sprintf("%s asks you to open %s", server, trust.Visible(host))
 		fmt.Fprintf(&b, "MCP server %s asks you to open this page in your browser:\n  %s\n", server, trust.Visible(e.URL))
 		quote(&b, e.Message)

@@ -2,8 +2,11 @@ package agent
 
 import (
 	"context"
+	"fmt"
+	"net/url"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -38,9 +41,28 @@ type FormApprover interface {
 // URLOpener is an Approver that can send the user to a URL: the editor's
 // browser (LSP window/showDocument), or a line with the URL to open. An
 // MCP server's URL question, and a remote server's OAuth authorization,
-// go through it; an Approver without it declines URL questions.
+// go through it; an Approver without it declines URL questions. The core
+// hands it only web pages (IsWebPage): every URL it opens is a server's.
 type URLOpener interface {
 	OpenURL(ctx context.Context, url string) error
+}
+
+// IsWebPage reports whether u is a page for the browser: http or https
+// with a host. A file:, command:, vscode: or other URI handed to an
+// editor's opener would open or run something on the user's machine.
+func IsWebPage(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
+}
+
+// openWebPage is the one way the core sends the user to a server's URL
+// (a URL question, an OAuth authorization page): only a web page, else an
+// error saying so.
+func openWebPage(ctx context.Context, opener URLOpener, u string) error {
+	if !IsWebPage(u) {
+		return fmt.Errorf("agentls opens only http and https pages, not %s", trust.Visible(u))
+	}
+	return opener.OpenURL(ctx, u)
 }
 
 // EventSink receives a task's events in order. It must not block for long.

@@ -148,7 +148,7 @@ func (c *Core) LoginServer(ctx context.Context, name string, ap Approver) (Login
 	lctx, cancel := context.WithTimeout(ctx, c.cfg.Agent.ApprovalTimeout)
 	defer cancel()
 	srv.ConnectTimeout = max(srv.ConnectTimeout, c.cfg.Agent.ApprovalTimeout) // the user is in the browser
-	browser := func(ctx context.Context, _ string, authURL string) error { return opener.OpenURL(ctx, authURL) }
+	browser := func(ctx context.Context, _ string, authURL string) error { return openWebPage(ctx, opener, authURL) }
 	out, err := LoginRemote(lctx, srv, c.stateDir, browser, c.logf)
 	if err != nil || out.State == mcp.NeedsApproval || out.State == mcp.ApprovalStale {
 		return out, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 
 	"go.lsp.dev/protocol"
 
@@ -17,7 +16,7 @@ import (
 // could not open it (Neovim 0.7.2 answers -32601), a window/showMessage
 // with the URL to open by hand.
 func (s *Server) openURL(ctx context.Context, u string) error {
-	if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") {
+	if !agent.IsWebPage(u) {
 		// A command: or file: URI handed to showDocument would run or open
 		// something in the editor rather than a page in the browser.
 		return fmt.Errorf("agentls opens only http and https URLs, not %s", agent.Visible(u))

@@ -27,8 +27,9 @@ type AuthServer struct {
 	SawToken   atomic.Bool  // a request to the authorization server carried a Bearer access token
 	Authorized atomic.Int32 // requests to the authorization endpoint
 
-	mu    sync.Mutex
-	codes map[string]string // code -> code_challenge
+	mu       sync.Mutex
+	codes    map[string]string // code -> code_challenge
+	authzURL string            // the metadata's authorization_endpoint ("": this server's /authorize)
 	valid sync.Map          // access token -> true
 }
 
@@ -45,8 +46,14 @@ func NewAuthServer(t testing.TB) *AuthServer {
 	}))
 	t.Cleanup(a.Srv.Close)
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		a.mu.Lock()
+		authz := a.authzURL
+		a.mu.Unlock()
+		if authz == "" {
+			authz = a.Srv.URL + "/authorize"
+		}
 		json.NewEncoder(w).Encode(map[string]any{
-			"issuer": a.Srv.URL, "authorization_endpoint": a.Srv.URL + "/authorize", "token_endpoint": a.Srv.URL + "/token",
+			"issuer": a.Srv.URL, "authorization_endpoint": authz, "token_endpoint": a.Srv.URL + "/token",
 			"registration_endpoint": a.Srv.URL + "/register", "code_challenge_methods_supported": []string{"S256"},
 			"response_types_supported": []string{"code"}, "token_endpoint_auth_methods_supported": []string{"none"},
 		})
@@ -102,6 +109,14 @@ func NewAuthServer(t testing.TB) *AuthServer {
 			"refresh_token": fmt.Sprintf("rt-%d", n)})
 	})
 	return a
+}
+
+// SetAuthorizationEndpoint makes the metadata name u as the authorization
+// endpoint (a hostile server's metadata, for the tests that attack it).
+func (a *AuthServer) SetAuthorizationEndpoint(u string) {
+	a.mu.Lock()
+	a.authzURL = u
+	a.mu.Unlock()
 }
 
 // Valid reports whether tok is an access token this server issued.
