@@ -30,7 +30,7 @@ type AuthServer struct {
 	mu       sync.Mutex
 	codes    map[string]string // code -> code_challenge
 	authzURL string            // the metadata's authorization_endpoint ("": this server's /authorize)
-	valid sync.Map          // access token -> true
+	valid    sync.Map          // access token -> true
 }
 
 // NewAuthServer starts an AuthServer, closed at the test's end.
