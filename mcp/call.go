@@ -142,8 +142,12 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 				return l.Elicit(ectx, e)
 			}
 		}
-		token := c.calls.add(&CallListener{Progress: t.progress, Log: l.Log, Elicit: elicit})
+		tracked := &CallListener{Progress: t.progress, Log: l.Log, Elicit: elicit}
+		token := c.calls.add(tracked)
 		defer c.calls.remove(token)
+		// A 2026-07-28 server's input request is fulfilled under this
+		// call's context: onElicit finds the very call that asked.
+		cctx = context.WithValue(cctx, listenerKey{}, tracked)
 		// The SDK hands a response over as it arrives but queues
 		// notifications for a handler goroutine, so progress the server
 		// sent just before its result may still be on its way.

@@ -32,9 +32,11 @@ func elicitCapabilities() *sdk.ElicitationCapabilities {
 	return &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}
 }
 
-// onElicit hands a server's elicitation/create to the call in flight on
-// this connection that listens for it (the oldest, when several do: the
-// protocol does not say which call a question belongs to). With no such
+// onElicit hands a server's question to the call that asked it: the call
+// whose context it comes under (a 2026-07-28 input request is fulfilled
+// within its tools/call), else the call in flight on this connection that
+// listens for questions (the oldest, when several do: a 2025-11-25
+// elicitation/create does not say which call it belongs to). With no such
 // call, or a form agentls cannot read, the answer is decline: nothing is
 // ever accepted because nobody could be asked.
 func (c *conn) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
@@ -52,7 +54,10 @@ func (c *conn) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 		}
 		e.Fields = fields
 	}
-	l := c.calls.oldestEliciting()
+	l := listenerOf(ctx)
+	if l == nil || l.Elicit == nil {
+		l = c.calls.oldestEliciting()
+	}
 	if l == nil {
 		c.logf("mcp: %s: elicitation/create outside a tool call that can ask the user: declined", c.name)
 		return &sdk.ElicitResult{Action: string(wire.ElicitDecline)}, nil

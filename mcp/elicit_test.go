@@ -175,3 +175,47 @@ func TestFormFields(t *testing.T) {
 		})
 	}
 }
+
+// TestElicitationReachesTheCallThatAsked: two calls of the Go fault
+// server (a 2026-07-28 server: its questions are input requests of each
+// tools/call) ask at the same time; each question reaches its own call's
+// listener, whose answer goes back to that call. (Routed by connection
+// alone, both went to the oldest call and one call got the other's answer.)
+func TestElicitationReachesTheCallThatAsked(t *testing.T) {
+	r := startRegistry(t, []config.Server{faultServer(t, "q")}, Options{})
+	var mu sync.Mutex
+	asked := 0
+	both := make(chan struct{})
+	listener := func(color string) CallListener {
+		return CallListener{Elicit: func(ctx context.Context, e Elicitation) ElicitAnswer {
+			mu.Lock()
+			asked++
+			if asked == 2 {
+				close(both)
+			}
+			mu.Unlock()
+			select { // both calls are in flight before either answers
+			case <-both:
+			case <-ctx.Done():
+			case <-time.After(20 * time.Second):
+			}
+			return ElicitAnswer{Action: wire.ElicitAccept, Content: map[string]any{"color": color}}
+		}}
+	}
+	const form = `{"message":"Pick","schema":{"type":"object","properties":{"color":{"type":"string"}}}}`
+	results := make([]Result, 2)
+	var wg sync.WaitGroup
+	for i, color := range []string{"red", "green"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = callListening(t, r, listener(color), "q__ask", form)
+		}()
+	}
+	wg.Wait()
+	for i, color := range []string{"red", "green"} {
+		if want := `{"action":"accept","content":{"color":"` + color + `"}}`; results[i].Text != want {
+			t.Errorf("call %d got %q, want %s", i, results[i].Text, want)
+		}
+	}
+}
