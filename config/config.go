@@ -106,8 +106,8 @@ type Agent struct {
 type MCP struct {
 	StartupWait    time.Duration
 	ResultMaxBytes int
-	// MaxImageBytes caps one image of a tool result (decoded bytes); a
-	// bigger one reaches the model as a description.
+	// MaxImageBytes caps the images of one tool result together (decoded
+	// bytes); an image past it reaches the model as a description.
 	MaxImageBytes       int
 	DescriptionMaxChars int
 	MaxToolsPerServer   int

@@ -33,7 +33,8 @@ const (
 // Options configure a Registry. Zero values mean the docs/config.md defaults.
 type Options struct {
 	ResultMaxBytes int
-	// MaxImageBytes caps one image of a result; a bigger one is described.
+	// MaxImageBytes caps the images of one result together; an image
+	// past it is described.
 	MaxImageBytes       int
 	DescriptionMaxChars int
 	MaxToolsPerServer   int

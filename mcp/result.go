@@ -28,15 +28,20 @@ const MaxImageSide = 8000
 // joined; an image it may be shown kept as an Image and named in the text
 // where it stood ("[image: image/png, 3 KB]"); audio, blobs and images it
 // may not be shown described in place, saying why; isError as an ERROR:
-// line; the text capped at max bytes.
+// line; the text capped at max bytes. The images kept fit the image cap
+// together, as the text fits its own: a result of a thousand images, each
+// within the cap, would otherwise grow the session file and every later
+// request by all of them.
 func convertResult(server string, res *sdk.CallToolResult, lim resultLimits) Result {
 	var parts []string
 	var images []Image
+	imageBytes := 0
 	for _, c := range res.Content {
 		if img, ok := c.(*sdk.ImageContent); ok {
-			desc, keep := checkImage(img, lim.image)
+			desc, keep := checkImage(img, lim.image, lim.image-imageBytes)
 			if keep != nil {
 				images = append(images, *keep)
+				imageBytes += len(keep.Data)
 			}
 			parts = append(parts, desc)
 			continue
@@ -57,15 +62,16 @@ func convertResult(server string, res *sdk.CallToolResult, lim resultLimits) Res
 	return Result{Text: capText(text, lim.text), Images: images}
 }
 
-// resultLimits are the caps on one result: its text, and each image.
+// resultLimits are the caps on one result: its text, and its images.
 type resultLimits struct{ text, image int }
 
 // checkImage decides whether an image goes to the model: its type must be
 // one the APIs take, its bytes must be that type (the APIs refuse an image
 // whose bytes are another type, and a refused image in the history would
-// fail every later turn), and it must fit max bytes. It returns the line
-// the text gets, and the image when it is kept.
-func checkImage(c *sdk.ImageContent, max int) (string, *Image) {
+// fail every later turn), and it must fit max bytes and the room left of
+// them by the result's earlier images. It returns the line the text
+// gets, and the image when it is kept.
+func checkImage(c *sdk.ImageContent, max, room int) (string, *Image) {
 	mime := orUnknown(c.MIMEType, "image")
 	head := fmt.Sprintf("image: %s, %s", mime, byteSize(len(c.Data)))
 	notShown := func(why string) (string, *Image) {
@@ -78,6 +84,8 @@ func checkImage(c *sdk.ImageContent, max int) (string, *Image) {
 		return notShown("it is empty")
 	case len(c.Data) > max:
 		return notShown(fmt.Sprintf("over max_image_bytes (%s)", byteSize(max)))
+	case len(c.Data) > room:
+		return notShown(fmt.Sprintf("this result's images already reach max_image_bytes (%s)", byteSize(max)))
 	}
 	if got := http.DetectContentType(c.Data); got != c.MIMEType {
 		return notShown(fmt.Sprintf("its bytes are not %s (they read as %s)", c.MIMEType, got))

@@ -64,6 +64,29 @@ func TestResultMedia(t *testing.T) {
 	})
 }
 
+// TestResultImagesTogetherWithinMaxImageBytes: a hostile server returns
+// one result of 500 images, each within max_image_bytes. The images the
+// model is shown, which the session file also keeps, fit max_image_bytes
+// together; the rest are named in the text as not shown, saying why.
+func TestResultImagesTogetherWithinMaxImageBytes(t *testing.T) {
+	const limit = 16 << 10
+	r := startRegistry(t, []config.Server{faultServer(t, "m", "-media")}, Options{MaxImageBytes: limit})
+	res := call(t, r, "m__picture", `{"count":500}`)
+	if res.IsError || len(res.Images) == 0 {
+		t.Fatalf("picture = %q with %d images; want the first ones kept", res.Text, len(res.Images))
+	}
+	total := 0
+	for _, im := range res.Images {
+		total += len(im.Data)
+	}
+	if total > limit {
+		t.Errorf("%d images of %d bytes kept from one result; want at most max_image_bytes (%d) together", len(res.Images), total, limit)
+	}
+	if n := strings.Count(res.Text, "; not shown to the model: this result's images already reach max_image_bytes (16 KB)]"); n != 500-len(res.Images) {
+		t.Errorf("%d images described as over the result's budget, want %d: %q", n, 500-len(res.Images), capText(res.Text, 600))
+	}
+}
+
 // A tool with an outputSchema (a real faultserver's "typed"): a result that
 // matches passes, one that does not, or that has no structuredContent, is
 // an error for the model saying what did not match.

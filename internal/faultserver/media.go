@@ -35,6 +35,7 @@ var picturePNG = func() []byte {
 type pictureIn struct {
 	MIMEType string `json:"mimeType,omitempty"` // declared type; default image/png
 	Pad      int    `json:"pad,omitempty"`      // zero bytes appended, to make it big
+	Count    int    `json:"count,omitempty"`    // how many copies of the image (default 1)
 }
 
 type typedIn struct {
@@ -56,17 +57,18 @@ func addMedia(s *mcp.Server) {
 	if !*media {
 		return
 	}
-	mcp.AddTool(s, &mcp.Tool{Name: "picture", Description: "Returns text and a 32x24 PNG (declared as mimeType, padded with pad zero bytes)."},
+	mcp.AddTool(s, &mcp.Tool{Name: "picture", Description: "Returns text and a 32x24 PNG (declared as mimeType, padded with pad zero bytes), count times."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in pictureIn) (*mcp.CallToolResult, any, error) {
 			mime := in.MIMEType
 			if mime == "" {
 				mime = "image/png"
 			}
 			data := append(append([]byte(nil), picturePNG...), make([]byte, in.Pad)...)
-			return &mcp.CallToolResult{Content: []mcp.Content{
-				&mcp.TextContent{Text: "a picture:"},
-				&mcp.ImageContent{MIMEType: mime, Data: data},
-			}}, nil, nil
+			content := []mcp.Content{&mcp.TextContent{Text: "a picture:"}}
+			for range max(in.Count, 1) {
+				content = append(content, &mcp.ImageContent{MIMEType: mime, Data: data})
+			}
+			return &mcp.CallToolResult{Content: content}, nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "audio", Description: "Returns a short audio clip."},
 		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
