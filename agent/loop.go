@@ -38,6 +38,7 @@ type run struct {
 	usage     Usage
 	window    int             // the model's context window, in tokens
 	loaded    []string        // MCP tools used or found by search, most recent first (toolsearch.go)
+	loadedMu  sync.Mutex      // guards loaded while the calls of a batch run
 	offered   map[string]bool // this request's tools when search narrowed them; nil: all
 	view      viewState       // how the session's history is sent (compact.go)
 }

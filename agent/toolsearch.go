@@ -212,6 +212,9 @@ func (r *run) SearchTools(query string, limit int) (string, error) {
 	}
 	names := make([]string, len(found))
 	var b strings.Builder
+	// Searches of one response run side by side.
+	r.loadedMu.Lock()
+	defer r.loadedMu.Unlock()
 	for i, t := range found {
 		names[i] = t.Name
 		r.loaded = append([]string{t.Name}, r.loaded...)

@@ -3,8 +3,12 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agent/model"
@@ -92,5 +96,43 @@ func TestLoadedFromHistoryIsMostRecentFirst(t *testing.T) {
 	}
 	if got := loadedFromHistory(h); !slices.Equal(got, []string{"b__y", "c__z", "a__x"}) {
 		t.Errorf("loaded = %v", got)
+	}
+}
+
+// Two search_tools calls of one response run side by side (a search
+// changes nothing the other calls see); each loads what it found for the
+// next request, and under -race the two loads do not race on the run's
+// list of loaded tools.
+func TestParallelSearchesBothLoad(t *testing.T) {
+	bin := testenv.GoBinary(t, "./internal/faultserver")
+	f := newFixture(t, "openai", withServers(t, func(root string) []config.Server {
+		var servers []config.Server
+		for i := 1; i <= 4; i++ { // 152 tools: past the OpenAI wire's 128, so search is on
+			servers = append(servers, config.Server{Name: fmt.Sprintf("f%d", i), Origin: config.User, Command: bin, Cwd: root,
+				Args: []string{"-tools", "38", "-marker", root}})
+		}
+		return servers
+	}))
+	f.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{
+			{ID: "s1", Name: tools.SearchToolName, Input: `{"query":"numbered tool_030","limit":1}`},
+			{ID: "s2", Name: tools.SearchToolName, Input: `{"query":"numbered tool_007","limit":1}`},
+		}},
+		modeltest.Turn{Text: "found both"})
+	if res := f.run(t, RunRequest{Prompt: "find two tools"}, TaskIO{}); res.StopReason != "end_turn" {
+		t.Fatalf("task ended %s: %s", res.StopReason, res.Error)
+	}
+	reqs := f.model.ModelRequests("openai")
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	if first := reqs[0].ToolNames(); !slices.Contains(first, tools.SearchToolName) || len(first) > 128 {
+		t.Fatalf("first request offers %d tools (search_tools %v), want search on", len(first), slices.Contains(first, tools.SearchToolName))
+	}
+	next := reqs[1].ToolNames()
+	for _, want := range []string{"__tool_030", "__tool_007"} {
+		if !slices.ContainsFunc(next, func(n string) bool { return strings.HasSuffix(n, want) }) {
+			t.Errorf("the next request does not offer the tool found for %s: %v", want, next)
+		}
 	}
 }
