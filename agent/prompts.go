@@ -43,13 +43,13 @@ func (p ServerPrompt) Required() []string {
 // name. Names, titles and descriptions are the servers' own text: escape
 // them (trust.Visible) wherever they are shown.
 func (c *Core) Prompts() []ServerPrompt {
+	if c.reg == nil {
+		return nil
+	}
 	var out []ServerPrompt
-	for _, s := range c.Servers() {
-		if s.State != mcp.Connected {
-			continue
-		}
-		for _, p := range s.Prompts {
-			out = append(out, ServerPrompt{Server: s.Name, Prompt: p})
+	for server, prompts := range c.reg.Prompts() {
+		for _, p := range prompts {
+			out = append(out, ServerPrompt{Server: server, Prompt: p})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

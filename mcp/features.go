@@ -284,6 +284,22 @@ type PromptArgument struct {
 	Required    bool   `json:"required,omitempty"`
 }
 
+// Prompts are the prompts of every connected server, by server name, as
+// listed at connect and after prompts/list_changed. Cheap: no server is
+// asked and nothing but the listings is copied (code actions call it on
+// every request).
+func (r *Registry) Prompts() map[string][]Prompt {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string][]Prompt{}
+	for name, srv := range r.servers {
+		if srv.state == Connected && len(srv.prompts) > 0 {
+			out[name] = append([]Prompt(nil), srv.prompts...)
+		}
+	}
+	return out
+}
+
 // listPrompts reads every page of prompts/list within timeout; nil when the
 // server has no prompts capability.
 func (c *conn) listPrompts(ctx context.Context, timeout time.Duration) ([]Prompt, error) {
