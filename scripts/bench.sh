@@ -12,9 +12,9 @@
 # named at the end. The benchmarks live beside the code they measure:
 # mcp/registry_bench_test.go, agent/loop_bench_test.go, internal/bench/
 # (figure 9, ACP vs LSP, in internal/bench/measure_acp_test.go; figures 10-13,
-# long sessions, in agent/long_bench_test.go; figure 14, confinement, in
+# long sessions, in agent/loop_long_bench_test.go; figure 14, confinement, in
 # internal/sandbox/bench_test.go and mcp/registry_bench_test.go; figures
-# 15-16, huge sessions and prompts, in agent/huge_bench_test.go; figure 17,
+# 15-16, huge sessions and prompts, in agent/core_huge_bench_test.go; figure 17,
 # redaction, in trust/redact_linear_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
