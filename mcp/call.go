@@ -155,6 +155,14 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		params.SetProgressToken(token)
 	}
 	res, err := c.session.CallTool(cctx, params)
+	if l, _ := cctx.Value(listenerKey{}).(*CallListener); l != nil && isURLRequired(err) {
+		// The server needs the user on a page first (-32042): ask, open,
+		// wait for its word that the page is done, then call once more.
+		if why := c.urlRequired(cctx, l, err); why != "" {
+			return errorResult(name, why)
+		}
+		res, err = c.session.CallTool(cctx, params)
+	}
 	if err == nil {
 		r.mu.Lock()
 		srv.restarts, srv.retryAt = 0, time.Time{}

@@ -22,7 +22,8 @@ type conn struct {
 	tail      *ring
 	name      string
 	cl        *sdk.Client
-	calls     listeners // tool calls in flight that listen for progress and logs
+	calls     listeners   // tool calls in flight that listen for progress and logs
+	done      completions // URL elicitations whose completion a call waits for
 	logLevel  string
 	logf      func(string, ...any)
 	prompts   []Prompt    // as listed at connect (and after prompts/list_changed)

@@ -77,11 +77,15 @@ func (c *conn) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 }
 
 // onElicitComplete logs a server's notifications/elicitation/complete (the
-// URL flow the user was sent to ended).
+// URL flow the user was sent to ended) and wakes a call waiting for it.
 func (c *conn) onElicitComplete(p *sdk.ElicitationCompleteParams) {
-	if p != nil && c.logf != nil {
+	if p == nil {
+		return
+	}
+	if c.logf != nil {
 		c.logf("mcp: %s: elicitation %q completed", c.name, p.ElicitationID)
 	}
+	c.done.done(p.ElicitationID)
 }
 
 // schemaProp is the part of a form property's JSON Schema agentls reads.

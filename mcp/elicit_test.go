@@ -219,3 +219,31 @@ func TestElicitationReachesTheCallThatAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestURLElicitationRequiredOpensThePageThenRetries: a call the Go fault
+// server refuses with URLElicitationRequired (-32042) puts the page to the
+// user as a URL question; once opened and reported done by the server
+// (notifications/elicitation/complete) the call is made again and answers.
+// Declined, the call fails saying so, and the server is never asked again.
+func TestURLElicitationRequiredOpensThePageThenRetries(t *testing.T) {
+	const page = `{"message":"Sign in first","url":"https://127.0.0.1:9/signin","required":true}`
+	declined := startRegistry(t, []config.Server{faultServer(t, "q")}, Options{})
+	no := &asked{answer: func(Elicitation) ElicitAnswer { return ElicitAnswer{Action: wire.ElicitDecline} }}
+	res := callListening(t, declined, no.listener(), "q__ask", page)
+	if !res.IsError || !strings.Contains(res.Text, "the tool needs a page opened first (127.0.0.1:9), and the user did not open it (decline)") {
+		t.Fatalf("declined: %+v", res)
+	}
+
+	r := startRegistry(t, []config.Server{faultServer(t, "q")}, Options{})
+	yes := &asked{answer: func(Elicitation) ElicitAnswer { return ElicitAnswer{Action: wire.ElicitAccept} }}
+	mustContain(t, callListening(t, r, yes.listener(), "q__ask", page), "done after the page")
+	if qs := yes.questions(); len(qs) != 1 || qs[0].Mode != wire.ElicitURL || qs[0].URL != "https://127.0.0.1:9/signin" ||
+		qs[0].ID != "page-1" || qs[0].Message != "Sign in first" || qs[0].Server != "q" {
+		t.Errorf("questions %+v", qs)
+	}
+	// Without a listener that can ask, the server's refusal is the result.
+	bare := startRegistry(t, []config.Server{faultServer(t, "q")}, Options{})
+	if res := call(t, bare, "q__ask", page); !res.IsError || !strings.Contains(res.Text, "URL elicitation required") {
+		t.Errorf("no listener: %+v", res)
+	}
+}
