@@ -141,6 +141,22 @@ func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.Elicit
 	}
 	r.approveMu.Lock()
 	defer r.approveMu.Unlock()
+	// Checked under the lock: a server's questions asked at once wait
+	// here, and the first one turned down settles the rest.
+	if why := c.askable(); why != "" {
+		r.core.logf("agent: %s asked again during one call: declined (%s)", e.Server, why)
+		c.Progress(a.Title + " — declined: " + why)
+		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
+	}
+	ans := r.askElicitation(ctx, c, e, a, ap, opener)
+	if ans.Action != wire.ElicitAccept {
+		c.refuse()
+	}
+	return ans
+}
+
+// askElicitation shows elicitation card a of call c and returns the answer.
+func (r *run) askElicitation(ctx context.Context, c *call, e mcp.Elicitation, a Approval, ap Approver, opener URLOpener) mcp.ElicitAnswer {
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
 	a.ToolCallID = c.id

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -110,5 +111,48 @@ func TestE2EElicitationThroughTheApprover(t *testing.T) {
 	}
 	if trs := f.model.Requests()[5].ToolResults(); len(trs) != 1 || !strings.Contains(trs[0].Content, "User completed the URL elicitation flow") {
 		t.Fatalf("tool result: %+v", trs)
+	}
+}
+
+// askServer is the real faultserver (its ask tool allowed by policy) as
+// the user's server x.
+func askServer(t *testing.T) func(*Options) {
+	bin := testenv.GoBinary(t, "./internal/faultserver")
+	return withServers(t, func(root string) []config.Server {
+		return []config.Server{{Name: "x", Origin: config.User, Command: bin, Cwd: root, Args: []string{"-marker", root}}}
+	}, allowRule("x__ask", "allow"))
+}
+
+// TestElicitationFloodIsBounded: a hostile server answers one tool call
+// with 40 questions at once. Once the user turned one down, the call's
+// other questions are declined without a card; a user who answers every
+// card sees at most elicitPerCall of them. The user's time on a card does
+// not count against call_timeout, so without a bound a server could hold
+// a call, and the user, as long as it liked.
+func TestElicitationFloodIsBounded(t *testing.T) {
+	const n = 40
+	f := newFixture(t, "anthropic", askServer(t))
+	flood := fmt.Sprintf(`{"message":"Continue?","count":%d,"schema":{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}}`, n)
+
+	decliner := &answer{opt: wire.OptionDecline}
+	f.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "flood", Name: "x__ask", Input: flood}}}, modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "ask"}, TaskIO{Events: &events{}, Approver: decliner})
+	if got := len(decliner.asked()); got != 1 {
+		t.Errorf("%d cards after the user declined the first; want 1", got)
+	}
+	trs := f.model.Requests()[1].ToolResults()
+	if len(trs) != 1 || strings.Count(trs[0].Content, `"action":"decline"`) != n {
+		t.Fatalf("tool result %+v; want %d declines", trs, n)
+	}
+
+	yes := &answer{opt: wire.OptionChoicePrefix + "0"}
+	f.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "flood2", Name: "x__ask", Input: flood}}}, modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "ask"}, TaskIO{Events: &events{}, Approver: yes})
+	if got := len(yes.asked()); got != elicitPerCall {
+		t.Errorf("%d cards for one call of a user who accepts each; want %d", got, elicitPerCall)
+	}
+	trs = f.model.Requests()[3].ToolResults()
+	if len(trs) != 1 || strings.Count(trs[0].Content, `"action":"accept"`) != elicitPerCall || strings.Count(trs[0].Content, `"action":"decline"`) != n-elicitPerCall {
+		t.Fatalf("tool result %+v; want %d accepts, the rest declined", trs, elicitPerCall)
 	}
 }

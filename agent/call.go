@@ -60,8 +60,35 @@ type call struct {
 	running bool            // a running tool_call went out
 	ctx     context.Context // the call's: its cancel ends a question the server asks meanwhile
 
-	mu    sync.Mutex // guards ended: servers report from their own goroutines
-	ended bool
+	mu        sync.Mutex // guards ended, questions, refused: servers report from their own goroutines
+	ended     bool
+	questions int  // elicitation cards shown during the call
+	refused   bool // the user turned one down (declined, cancelled, let it time out)
+}
+
+// askable says why the call's server may not put one more question to
+// the user ("" when it may) and counts it: after one was turned down, or
+// past elicitPerCall, the server's questions are declined without a card.
+// The user's time on a card does not count against call_timeout, so
+// without this a server could hold a call, and the user, indefinitely.
+func (c *call) askable() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.refused:
+		return "you turned down an earlier question of this call"
+	case c.questions >= elicitPerCall:
+		return fmt.Sprintf("one call may ask at most %d questions", elicitPerCall)
+	}
+	c.questions++
+	return ""
+}
+
+// refuse records that the user turned a question of the call down.
+func (c *call) refuse() {
+	c.mu.Lock()
+	c.refused = true
+	c.mu.Unlock()
 }
 
 func (r *run) newCall(u model.Block, p tools.Plan) *call {

@@ -21,6 +21,9 @@ import (
 // elicitChoicesMax bounds the one-option-per-value card of a choice field.
 const elicitChoicesMax = 12
 
+// elicitPerCall bounds the questions one tool call may put to the user.
+const elicitPerCall = 10
+
 // elicitCard is the approval card of e. forms: the approver can show the
 // form itself (option accept carries its content); opens: it can open a
 // URL for the user. Decline is always the last option.
