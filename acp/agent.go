@@ -15,10 +15,11 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// Opener opens the agent core for sessions rooted at cwd, with the MCP
+// Opener opens the agent core for sessions rooted at cwd (and the
+// additional directories beside it, more workspace roots), with the MCP
 // servers the editor passed as the Editor tier (config.AddEditorServers).
 // closeCore ends the core and every server it started.
-type Opener func(cwd string, editor []config.EditorServer) (core *agent.Core, closeCore func(), err error)
+type Opener func(cwd string, dirs []string, editor []config.EditorServer) (core *agent.Core, closeCore func(), err error)
 
 // Options configure an Agent.
 type Options struct {
@@ -146,7 +147,7 @@ func (a *Agent) initialize(params json.RawMessage) (any, error) {
 			// http and sse servers join the registry as remote servers
 			// (Streamable HTTP, falling back to HTTP+SSE), launch-gated.
 			MCPCapabilities:     mcpCapabilities{HTTP: true, SSE: true},
-			SessionCapabilities: sessionCapabilities{List: &struct{}{}, Resume: &struct{}{}},
+			SessionCapabilities: sessionCapabilities{List: &struct{}{}, Resume: &struct{}{}, AdditionalDirectories: &struct{}{}},
 		},
 		AuthMethods: []struct{}{},
 		AgentInfo:   implementation{Name: "agentls", Title: "agentls", Version: a.opts.Version},
@@ -159,16 +160,21 @@ func (a *Agent) capabilities() clientCapabilities {
 	return a.client
 }
 
-// openCore opens (once) the core for cwd with the editor's servers.
-func (a *Agent) openCore(cwd string, servers []mcpServer) (*agent.Core, error) {
+// openCore opens (once) the core for cwd and dirs with the editor's servers.
+func (a *Agent) openCore(cwd string, dirs []string, servers []mcpServer) (*agent.Core, error) {
 	if !filepath.IsAbs(cwd) {
 		return nil, &rpcError{codeInvalidParams, fmt.Sprintf("cwd %q is not an absolute path: ACP sends the session's working directory as an absolute path", cwd)}
+	}
+	for _, d := range dirs {
+		if !filepath.IsAbs(d) {
+			return nil, &rpcError{codeInvalidParams, fmt.Sprintf("additional directory %q is not an absolute path: expected absolute paths, as cwd is", d)}
+		}
 	}
 	editor, err := editorServers(servers)
 	if err != nil {
 		return nil, err
 	}
-	key := coreKey(cwd, editor)
+	key := coreKey(cwd, dirs, editor)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if oc, ok := a.cores[key]; ok {
@@ -177,7 +183,7 @@ func (a *Agent) openCore(cwd string, servers []mcpServer) (*agent.Core, error) {
 	if a.ctx.Err() != nil {
 		return nil, fmt.Errorf("agentls is shutting down")
 	}
-	core, closeCore, err := a.opts.Open(cwd, editor)
+	core, closeCore, err := a.opts.Open(cwd, dirs, editor)
 	if err != nil {
 		return nil, fmt.Errorf("agentls: cannot start the agent for %s: %w", cwd, err)
 	}
@@ -214,12 +220,14 @@ func editorServers(servers []mcpServer) ([]config.EditorServer, error) {
 	return out, nil
 }
 
-// coreKey names a core: one per cwd and set of editor servers.
-func coreKey(cwd string, editor []config.EditorServer) string {
+// coreKey names a core: one per cwd, additional directories and set of
+// editor servers.
+func coreKey(cwd string, dirs []string, editor []config.EditorServer) string {
 	b, _ := json.Marshal(struct {
 		Cwd     string
+		Dirs    []string
 		Servers []config.EditorServer
-	}{cwd, editor})
+	}{cwd, dirs, editor})
 	return string(b)
 }
 

@@ -66,6 +66,8 @@ type step struct {
 	Answers    []string        `json:"answers,omitempty"`
 	SessionID  string          `json:"sessionId,omitempty"`
 	MCPServers json.RawMessage `json:"mcpServers,omitempty"`
+	// AdditionalDirectories of a "new" step: more workspace roots.
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 }
 
 // clientRun is what the client printed.

@@ -22,8 +22,8 @@ func (s *session) files() editorFiles {
 	return editorFiles{s: s, read: c.FS.ReadTextFile, write: c.FS.WriteTextFile}
 }
 
-// Folders is the session's cwd.
-func (f editorFiles) Folders() []string { return []string{f.s.cwd} }
+// Folders are the session's cwd, then its additional directories.
+func (f editorFiles) Folders() []string { return append([]string{f.s.cwd}, f.s.dirs...) }
 
 // OpenText asks the editor for the file's text (its buffer when open).
 func (f editorFiles) OpenText(path string) (string, bool) {

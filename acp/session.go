@@ -15,6 +15,7 @@ type session struct {
 	a    *Agent
 	id   string // the ACP session id: the core's session id it started with
 	cwd  string
+	dirs []string // additional workspace roots beside cwd
 	core *agent.Core
 
 	mu       sync.Mutex
@@ -24,8 +25,8 @@ type session struct {
 	perms    *permissions
 }
 
-func (a *Agent) startSession(id, cwd string, core *agent.Core) *session {
-	s := &session{a: a, id: id, cwd: cwd, core: core, coreID: id, launched: map[string]bool{}}
+func (a *Agent) startSession(id, cwd string, dirs []string, core *agent.Core) *session {
+	s := &session{a: a, id: id, cwd: cwd, dirs: dirs, core: core, coreID: id, launched: map[string]bool{}}
 	a.addSession(s)
 	return s
 }
@@ -43,11 +44,11 @@ func (a *Agent) newSession(params json.RawMessage) (any, error) {
 	if err := decode(params, &p, `{"cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
 		return nil, err
 	}
-	core, err := a.openCore(p.Cwd, p.MCPServers)
+	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
-	s := a.startSession(core.NewChat(""), p.Cwd, core)
+	s := a.startSession(core.NewChat(""), p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
 	return newSessionResponse{SessionID: s.id}, nil
 }
@@ -58,7 +59,7 @@ func (a *Agent) loadSession(params json.RawMessage) (any, error) {
 	if err := decode(params, &p, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
 		return nil, err
 	}
-	core, err := a.openCore(p.Cwd, p.MCPServers)
+	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +70,7 @@ func (a *Agent) loadSession(params json.RawMessage) (any, error) {
 	if len(events) == 0 {
 		return nil, &rpcError{codeResourceNotFound, fmt.Sprintf("no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)}
 	}
-	s := a.startSession(p.SessionID, p.Cwd, core)
+	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	tr := newTranslator(nil)
 	for _, e := range events {
 		if e.Type == "status" && e.Message != "" {
@@ -95,14 +96,14 @@ func (a *Agent) resumeSession(params json.RawMessage) (any, error) {
 	if err := decode(params, &p, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers"?: [...]}`); err != nil {
 		return nil, err
 	}
-	core, err := a.openCore(p.Cwd, p.MCPServers)
+	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
 		return nil, err
 	}
 	if _, err := core.Replay(p.SessionID); err != nil {
 		return nil, &rpcError{codeInvalidParams, err.Error()}
 	}
-	s := a.startSession(p.SessionID, p.Cwd, core)
+	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
 	return emptyResponse{}, nil
 }
@@ -121,7 +122,7 @@ func (a *Agent) listSessions(params json.RawMessage) (any, error) {
 	if cwd == "" {
 		cwd = a.defaultCwd()
 	}
-	core, err := a.openCore(cwd, nil)
+	core, err := a.openCore(cwd, nil, nil)
 	if err != nil {
 		return nil, err
 	}

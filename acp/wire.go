@@ -113,8 +113,9 @@ type mcpCapabilities struct {
 }
 
 type sessionCapabilities struct {
-	List   *struct{} `json:"list,omitempty"`
-	Resume *struct{} `json:"resume,omitempty"`
+	List                  *struct{} `json:"list,omitempty"`
+	Resume                *struct{} `json:"resume,omitempty"`
+	AdditionalDirectories *struct{} `json:"additionalDirectories,omitempty"`
 }
 
 // mcpServer is one entry of mcpServers: stdio when Type is "" (ACP v1
@@ -143,6 +144,8 @@ type envVariable struct {
 type newSessionRequest struct {
 	Cwd        string      `json:"cwd"`
 	MCPServers []mcpServer `json:"mcpServers"`
+	// AdditionalDirectories are more workspace roots beside cwd (absolute).
+	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
 }
 
 type newSessionResponse struct {
@@ -150,9 +153,10 @@ type newSessionResponse struct {
 }
 
 type loadSessionRequest struct {
-	SessionID  string      `json:"sessionId"`
-	Cwd        string      `json:"cwd"`
-	MCPServers []mcpServer `json:"mcpServers"`
+	SessionID             string      `json:"sessionId"`
+	Cwd                   string      `json:"cwd"`
+	MCPServers            []mcpServer `json:"mcpServers"`
+	AdditionalDirectories []string    `json:"additionalDirectories,omitempty"`
 }
 
 type listSessionsRequest struct {

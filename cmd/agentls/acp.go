@@ -41,8 +41,8 @@ func cmdACP(args []string) int {
 	// The editor dying ends agentls even when stdin stays open.
 	ctx, unwatch := watchParent(ctx, logf)
 	defer unwatch()
-	a := acp.New(acp.Options{Version: version, Logf: logf, Open: func(cwd string, editor []config.EditorServer) (*agent.Core, func(), error) {
-		return openCore(ctx, userPath, cwd, editor, logf)
+	a := acp.New(acp.Options{Version: version, Logf: logf, Open: func(cwd string, dirs []string, editor []config.EditorServer) (*agent.Core, func(), error) {
+		return openCore(ctx, userPath, append([]string{cwd}, dirs...), editor, logf)
 	}})
 	if err := a.Serve(ctx, os.Stdin, os.Stdout); err != nil {
 		logf("agentls acp: %v", err)
@@ -51,14 +51,17 @@ func cmdACP(args []string) int {
 	return 0
 }
 
-// openCore builds the core for one workspace root as the LSP front does:
-// the config of the user file and the root, the trust store, the registry
-// with the editor's servers as their own untrusted tier.
-func openCore(ctx context.Context, userPath, root string, editor []config.EditorServer, logf func(string, ...any)) (*agent.Core, func(), error) {
-	if r := agent.RefusedRoot(root); r != "" {
-		logf("agentls: %s.", agent.RefusedRootMessage(r))
+// openCore builds the core for a session's workspace roots (its cwd
+// first) as the LSP front does: the config of the user file and the roots,
+// the trust store, the registry with the editor's servers as their own
+// untrusted tier; the roots are the MCP servers' roots.
+func openCore(ctx context.Context, userPath string, roots []string, editor []config.EditorServer, logf func(string, ...any)) (*agent.Core, func(), error) {
+	for _, root := range roots {
+		if r := agent.RefusedRoot(root); r != "" {
+			logf("agentls: %s.", agent.RefusedRootMessage(r))
+		}
 	}
-	core, err := agent.Open(agent.Setup{UserConfig: userPath, Roots: []string{root}, Editor: editor, Logf: logf})
+	core, err := agent.Open(agent.Setup{UserConfig: userPath, Roots: roots, Editor: editor, Logf: logf})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -11,6 +11,7 @@
 //        follow: true (a url-mode elicitation/create is first followed with a
 //        GET, redirects included, as the user's browser would),
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
+//               | {op: "new", cwd, mcpServers, additionalDirectories}
 //               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"]}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
 //               | {op: "waitCommand", text: commandName} | {op: "close"}]}
@@ -155,7 +156,10 @@ await app.connectWith(stream, async (ctx) => {
           });
           break;
         case "new":
-          rec.result = await ctx.request("session/new", { cwd: step.cwd, mcpServers: step.mcpServers ?? [] });
+          rec.result = await ctx.request("session/new", {
+            cwd: step.cwd, mcpServers: step.mcpServers ?? [],
+            ...(step.additionalDirectories ? { additionalDirectories: step.additionalDirectories } : {}),
+          });
           sessionId = rec.result.sessionId;
           break;
         case "prompt":
