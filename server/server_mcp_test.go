@@ -24,8 +24,8 @@ func fsServer(t *testing.T, name, dir string) string {
 }
 
 type serverRow struct {
-	Name, Origin, State, Error string
-	Tools                      []struct{ Name, Policy string }
+	Name, Origin, State, Error, StderrTail string
+	Tools                                  []struct{ Name, Policy string }
 }
 
 func (c *testClient) servers() map[string]serverRow {
@@ -137,6 +137,12 @@ func TestMCPToolCallThroughCodeActionApproval(t *testing.T) {
 	c := e.start(t)
 	c.initialize(e.root, caps(false, false, false))
 	c.waitState("fs", "connected")
+	// The reference server asks for the roots after initialized, on its
+	// own time; until it has them it allows its command-line folder. Its
+	// stderr says when it switched.
+	waitUntil(t, "the filesystem server to take its MCP roots", func() bool {
+		return strings.Contains(c.servers()["fs"].StderrTail, "Updated allowed directories from MCP roots")
+	})
 	doc := openDoc(t, c, e.root, "main.go", "package main\n")
 	e.model.Script(
 		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "fs__list_allowed_directories", Input: `{}`}}},
