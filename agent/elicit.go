@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -54,8 +55,16 @@ func elicitCard(e mcp.Elicitation, forms, opens bool) Approval {
 		quote(&b, e.Message)
 		if len(e.Fields) > 0 {
 			b.WriteString("Fields:\n")
-			for _, f := range e.Fields {
-				b.WriteString("  " + describeField(f) + "\n")
+			for i, f := range e.Fields {
+				if i == elicitFieldsMax {
+					fmt.Fprintf(&b, "  (%d more fields not shown)\n", len(e.Fields)-i)
+					break
+				}
+				line := describeField(f)
+				if n := utf8.RuneCountInString(line); n > elicitFieldMax {
+					line = string([]rune(line)[:elicitFieldMax]) + fmt.Sprintf("… (%d more of this field not shown)", n-elicitFieldMax)
+				}
+				b.WriteString("  " + line + "\n")
 			}
 		}
 		b.WriteString("What you answer goes to " + server + "; Decline sends nothing.")
@@ -69,10 +78,42 @@ func elicitCard(e mcp.Elicitation, forms, opens bool) Approval {
 	return a
 }
 
+// The card quotes a bounded part of the server's text: a megabyte of
+// message, or a field described at length, would push the lines that
+// name who asks and where the answer goes out of view.
+const (
+	elicitQuoteMax   = 4000 // characters of the message
+	elicitQuoteLines = 40
+	elicitFieldMax   = 300 // characters of one field's line
+	elicitFieldsMax  = 50  // fields listed
+)
+
 // quote writes a server's text one quoted line at a time: escaped, and
-// marked so that no line of it reads as a line of the card.
+// marked so that no line of it reads as a line of the card; past
+// elicitQuoteMax characters or elicitQuoteLines lines, an unquoted line of
+// agentls's own says how much is not shown.
 func quote(b *strings.Builder, s string) {
-	for _, line := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	room := elicitQuoteMax
+	for i, line := range lines {
+		r := []rune(line)
+		rest := func(shown int) {
+			left := -shown
+			for _, l := range lines[i:] {
+				left += utf8.RuneCountInString(l) + 1
+			}
+			fmt.Fprintf(b, "  (%d more characters of the server's message not shown)\n", left)
+		}
+		if i == elicitQuoteLines || room <= 0 {
+			rest(0)
+			return
+		}
+		if len(r) > room {
+			b.WriteString("  │ " + trust.Visible(string(r[:room])) + "\n")
+			rest(room)
+			return
+		}
+		room -= len(r) + 1
 		b.WriteString("  │ " + trust.Visible(line) + "\n")
 	}
 }
