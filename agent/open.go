@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -31,6 +32,8 @@ type Setup struct {
 	// Provider is the model; nil: chosen from the config at the first run.
 	Provider model.Provider
 	// Logf is the core's log; ServerLogf the MCP registry's (nil: Logf).
+	// Both get their lines redacted (Open wraps them): a front may write
+	// them as they come.
 	Logf, ServerLogf func(format string, args ...any)
 	// OnServersChange is called after any server's state changes.
 	OnServersChange func()
@@ -40,6 +43,7 @@ type Setup struct {
 // the registry and the store: Close cancels every task, then stops every
 // MCP server. Servers are not started: call StartServers.
 func Open(s Setup) (*Core, error) {
+	s.Logf, s.ServerLogf = redactingLog(s.Logf), redactingLog(s.ServerLogf)
 	cfg := s.Config
 	if cfg == nil {
 		roots := s.Roots
@@ -141,4 +145,16 @@ func (c *Core) RestartServer(ctx context.Context, name string) (mcp.State, error
 		return "", errors.New("agentls: no MCP servers are configured")
 	}
 	return c.reg.Restart(ctx, name)
+}
+
+// redactingLog is logf with every line redacted (G4): a log is copied
+// around (bug reports, an editor's log file), and a line may quote a
+// server's log message, stderr or error, which may carry a token. Every
+// front's core and registry logs go through it, whatever the front writes
+// them to (stderr, for agentls acp and agentls run).
+func redactingLog(logf func(string, ...any)) func(string, ...any) {
+	if logf == nil {
+		return nil
+	}
+	return func(format string, a ...any) { logf("%s", trust.Redact(fmt.Sprintf(format, a...))) }
 }

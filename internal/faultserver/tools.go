@@ -38,6 +38,12 @@ func addTools(s *mcp.Server) {
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			return text(in.Text), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "log", Description: "Sends its text as a log message (notifications/message, level error), then answers logged."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
+			//lint:ignore SA1019 logging is MCP 2025-11-25's (the version -roots speaks); 2026-07-28 deprecates it
+			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: "faultserver", Data: in.Text})
+			return text("logged"), nil, nil
+		})
 	mcp.AddTool(s, &mcp.Tool{Name: "getenv", Description: "Returns an environment variable, or <unset>."},
 		func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 			v, ok := os.LookupEnv(in.Text)
