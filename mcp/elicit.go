@@ -54,11 +54,15 @@ func (c *conn) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 		}
 		e.Fields = fields
 	}
+	// A question asked under a request of ours (a 2026-07-28 input
+	// request) goes to that request's listener, and to nobody when it
+	// has none (a prompts/get, a resources/read): only a question that
+	// comes with no request of ours is guessed to be the oldest call's.
 	l := listenerOf(ctx)
-	if l == nil || l.Elicit == nil {
+	if l == nil {
 		l = c.calls.oldestEliciting()
 	}
-	if l == nil {
+	if l == nil || l.Elicit == nil {
 		c.logf("mcp: %s: elicitation/create outside a tool call that can ask the user: declined", c.name)
 		return &sdk.ElicitResult{Action: string(wire.ElicitDecline)}, nil
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -245,5 +246,53 @@ func TestURLElicitationRequiredOpensThePageThenRetries(t *testing.T) {
 	bare := startRegistry(t, []config.Server{faultServer(t, "q")}, Options{})
 	if res := call(t, bare, "q__ask", page); !res.IsError || !strings.Contains(res.Text, "URL elicitation required") {
 		t.Errorf("no listener: %+v", res)
+	}
+}
+
+// TestAPromptsQuestionNeverReachesACall: while one of its tool calls is in
+// flight (itself waiting on the user), the real faultserver's prompts/get
+// asks a question of its own (a 2026-07-28 input request). Nobody can be
+// asked for a prompt: its question is declined, and never put to the
+// user as if the tool call had asked it.
+func TestAPromptsQuestionNeverReachesACall(t *testing.T) {
+	r := startRegistry(t, []config.Server{faultServer(t, "q", "-prompts-log", filepath.Join(t.TempDir(), "prompts.log"))}, Options{})
+	var mu sync.Mutex
+	var heard []string
+	asking, promptDone := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	l := CallListener{Elicit: func(ctx context.Context, e Elicitation) ElicitAnswer {
+		mu.Lock()
+		heard = append(heard, e.Message)
+		mu.Unlock()
+		if e.Message != "Pick" {
+			return ElicitAnswer{Action: wire.ElicitAccept, Content: map[string]any{}}
+		}
+		once.Do(func() { close(asking) })
+		select { // the call stays in flight until the prompt is done
+		case <-promptDone:
+		case <-ctx.Done():
+		case <-time.After(20 * time.Second):
+		}
+		return ElicitAnswer{Action: wire.ElicitAccept, Content: map[string]any{}}
+	}}
+	done := make(chan Result, 1)
+	go func() {
+		done <- callListening(t, r, l, "q__ask", `{"message":"Pick","schema":{"type":"object","properties":{}}}`)
+	}()
+	select {
+	case <-asking:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the call never asked")
+	}
+	text, err := r.GetPrompt(context.Background(), "q", "asking", nil)
+	close(promptDone)
+	<-done
+	if err != nil || text != "answered decline" {
+		t.Errorf("prompts/get = %q, %v; want its question declined", text, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(heard) != 1 {
+		t.Errorf("the tool call's listener heard %q; want only its own question", heard)
 	}
 }

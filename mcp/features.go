@@ -77,6 +77,16 @@ func listenerOf(ctx context.Context) *CallListener {
 	return l
 }
 
+// nobodyToAsk marks a request that cannot put a question to the user
+// (unless ctx already carries a listener that can): a question the server
+// asks under it is declined, never handed to a tool call in flight.
+func nobodyToAsk(ctx context.Context) context.Context {
+	if l := listenerOf(ctx); l != nil && l.Elicit != nil {
+		return ctx
+	}
+	return context.WithValue(ctx, listenerKey{}, &CallListener{})
+}
+
 // LogLevels are MCP's logging levels, least severe first.
 var LogLevels = config.MCPLogLevels
 
@@ -349,7 +359,7 @@ func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
-	res, err := c.session.GetPrompt(gctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+	res, err := c.session.GetPrompt(nobodyToAsk(gctx), &sdk.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
 		return "", fmt.Errorf("mcp: %s: prompts/get %s: %w", server, name, err)
 	}

@@ -108,7 +108,7 @@ func (r *Registry) ReadResource(ctx context.Context, server, uri string) (*Resou
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
-	res, err := c.session.ReadResource(rctx, &sdk.ReadResourceParams{URI: uri})
+	res, err := c.session.ReadResource(nobodyToAsk(rctx), &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: resources/read %s: %w", server, uri, err)
 	}

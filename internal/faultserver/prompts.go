@@ -10,7 +10,7 @@ import (
 )
 
 var (
-	promptsLog  = flag.String("prompts-log", "", `add prompts "review" (optional argument focus) and "greet" (required argument name); every prompts/get appends "NAME ARGS" to this file`)
+	promptsLog  = flag.String("prompts-log", "", `add prompts "review" (optional argument focus), "greet" (required argument name) and "asking" (asks the user); every prompts/get appends "NAME ARGS" to this file`)
 	extraPrompt = flag.String("prompt", "", "add a prompt with exactly this name (any bytes: tests of hostile names); needs -prompts-log")
 )
 
@@ -47,6 +47,17 @@ func addPrompts(s *mcp.Server) {
 		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			record(req)
 			return user("Say hello to " + req.Params.Arguments["name"] + "."), nil
+		})
+	// asking puts a question to the user (a 2026-07-28 input request in
+	// prompts/get) and answers with the answer's action.
+	s.AddPrompt(&mcp.Prompt{Name: "asking", Description: "Asks the user which, then answers with the action."},
+		func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			record(req)
+			if r, ok := req.Params.InputResponses["q"].(*mcp.ElicitResult); ok {
+				return user("answered " + r.Action), nil
+			}
+			return &mcp.GetPromptResult{InputRequests: mcp.InputRequestMap{"q": &mcp.ElicitParams{Mode: "form", Message: "Which?",
+				RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}}}}}, nil
 		})
 	if *extraPrompt != "" {
 		s.AddPrompt(&mcp.Prompt{Name: *extraPrompt, Description: "A prompt whose name is the test's."},
