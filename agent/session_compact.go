@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // SessionExists checks that id names a stored session of this workspace;
@@ -24,11 +26,7 @@ func (c *Core) SessionExists(id string) (bool, error) {
 
 // CompactResult is what Core.Compact did: the estimated tokens of what
 // would be sent before and after.
-type CompactResult struct {
-	SessionID    string `json:"sessionId"`
-	TokensBefore int    `json:"tokensBefore"`
-	TokensAfter  int    `json:"tokensAfter"`
-}
+type CompactResult = wire.CompactResult
 
 // Compact compacts a session on demand: old tool results become stubs and
 // the older turns a summary the model writes, the last turn stays verbatim.

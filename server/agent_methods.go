@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/agentls/agentls/wire"
 	"strings"
@@ -88,18 +87,14 @@ func fixPrompt(diags []json.RawMessage) string {
 // agentRun runs one turn and answers when it ends. $/cancelRequest (or the
 // connection closing) cancels its task; it still answers, with the
 // cancelled result.
-func (s *Server) agentRun(ctx context.Context, params json.RawMessage) (any, error) {
-	var p runParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, invalidParams("agent/run", err, `{"prompt": "...", "sessionId"?, "textDocument"?: {"uri"}, "range"?, "diagnostics"?}`)
-	}
+func (s *Server) agentRun(ctx context.Context, p wire.RunParams) (wire.RunResult, error) {
 	req, line, err := s.runRequest(p)
 	if err != nil {
-		return nil, err
+		return wire.RunResult{}, err
 	}
 	task, sent, err := s.startTask(req, line)
 	if err != nil {
-		return nil, err
+		return wire.RunResult{}, err
 	}
 	select {
 	case <-task.Done():
@@ -116,105 +111,96 @@ func (s *Server) agentRun(ctx context.Context, params json.RawMessage) (any, err
 	return task.Result(), nil
 }
 
-type cancelParams = wire.CancelParams
-
-func (s *Server) agentCancel(_ context.Context, params json.RawMessage) (any, error) {
-	var p cancelParams
-	if err := decodeParams(params, &p); err != nil || (p.TaskID == "" && p.SessionID == "") {
-		if err == nil {
-			err = errors.New("neither taskId nor sessionId given")
-		}
-		return nil, invalidParams("agent/cancel", err, `{"taskId": "t1"} or {"sessionId": "s1"}`)
+func (s *Server) agentCancel(_ context.Context, p wire.CancelParams) error {
+	if p.TaskID == "" && p.SessionID == "" {
+		return badParams("neither taskId nor sessionId given")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if p.TaskID != "" {
 		core.Cancel(p.TaskID) // false: already done, which is what was asked
 	} else {
 		core.CancelSession(p.SessionID)
 	}
-	return nil, nil
+	return nil
 }
 
-func (s *Server) agentTasks(context.Context, json.RawMessage) (any, error) {
+func (s *Server) agentTasks(context.Context, wire.NoParams) (wire.TasksResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.TasksResult{}, err
 	}
 	tasks := core.Tasks()
 	if tasks == nil {
 		tasks = []agent.TaskInfo{}
 	}
-	return map[string]any{"tasks": tasks}, nil
+	return wire.TasksResult{Tasks: tasks}, nil
 }
 
-func (s *Server) agentNewChat(_ context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := decodeParams(params, &p); err != nil {
-		return nil, invalidParams("agent/newChat", err, `{"sessionId"?: "s1"}`)
-	}
+func (s *Server) agentNewChat(_ context.Context, p wire.NewChatParams) (wire.NewChatResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.NewChatResult{}, err
 	}
-	return map[string]string{"sessionId": core.NewChat(p.SessionID)}, nil
+	return wire.NewChatResult{SessionID: core.NewChat(p.SessionID)}, nil
 }
 
-func (s *Server) agentSessions(context.Context, json.RawMessage) (any, error) {
+func (s *Server) agentSessions(context.Context, wire.NoParams) (wire.SessionsResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.SessionsResult{}, err
 	}
 	sessions, err := core.Sessions()
 	if err != nil {
-		return nil, fmt.Errorf("agentls: listing sessions: %w", err)
+		return wire.SessionsResult{}, fmt.Errorf("agentls: listing sessions: %w", err)
 	}
 	if sessions == nil {
 		sessions = []agent.SessionInfo{}
 	}
-	return map[string]any{"sessions": sessions}, nil
+	return wire.SessionsResult{Sessions: sessions}, nil
 }
 
-func (s *Server) mcpServers(context.Context, json.RawMessage) (any, error) {
+// serversResult is agent/mcp/servers' result.
+type serversResult struct {
+	Servers []wireServer `json:"servers"`
+}
+
+func (s *Server) mcpServers(context.Context, wire.NoParams) (serversResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return serversResult{}, err
 	}
-	return map[string]any{"servers": serverRowsWire(core.ServerList())}, nil
+	return serversResult{Servers: serverRowsWire(core.ServerList())}, nil
 }
 
 type serverParams = wire.ServerParams
 
 // mcpTrust shows the launch card through the approval paths and starts the
 // server on consent.
-func (s *Server) mcpTrust(ctx context.Context, params json.RawMessage) (any, error) {
-	var p serverParams
-	if err := decodeParams(params, &p); err != nil || p.Server == "" {
-		return nil, invalidParams("agent/mcp/trust", errOr(err, "server is missing"), `{"server": "name"}`)
+func (s *Server) mcpTrust(ctx context.Context, p wire.ServerParams) (wire.ServerStateResult, error) {
+	if p.Server == "" {
+		return wire.ServerStateResult{}, badParams("server is missing")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.ServerStateResult{}, err
 	}
 	state, err := core.TrustServer(ctx, p.Server, s.approver(""))
 	if err != nil {
-		return nil, err
+		return wire.ServerStateResult{}, err
 	}
-	return map[string]wire.ServerState{"state": state}, nil
+	return wire.ServerStateResult{State: state}, nil
 }
 
-func (s *Server) mcpRevoke(_ context.Context, params json.RawMessage) (any, error) {
-	var p serverParams
-	if err := decodeParams(params, &p); err != nil || (p.Server == "" && !p.All) {
-		return nil, invalidParams("agent/mcp/revoke", errOr(err, "neither server nor all given"), `{"server": "name"} or {"all": true}`)
+func (s *Server) mcpRevoke(_ context.Context, p wire.ServerParams) (wire.RevokeResult, error) {
+	if p.Server == "" && !p.All {
+		return wire.RevokeResult{}, badParams("neither server nor all given")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.RevokeResult{}, err
 	}
 	name := p.Server
 	if p.All {
@@ -222,33 +208,25 @@ func (s *Server) mcpRevoke(_ context.Context, params json.RawMessage) (any, erro
 	}
 	revoked, err := core.RevokeServer(name)
 	if err != nil {
-		return nil, err
+		return wire.RevokeResult{}, err
 	}
 	if revoked == nil {
 		revoked = []string{}
 	}
-	return map[string]any{"revoked": revoked}, nil
+	return wire.RevokeResult{Revoked: revoked}, nil
 }
 
-func (s *Server) mcpRestart(ctx context.Context, params json.RawMessage) (any, error) {
-	var p serverParams
-	if err := decodeParams(params, &p); err != nil || p.Server == "" {
-		return nil, invalidParams("agent/mcp/restart", errOr(err, "server is missing"), `{"server": "name"}`)
+func (s *Server) mcpRestart(ctx context.Context, p wire.ServerParams) (wire.ServerStateResult, error) {
+	if p.Server == "" {
+		return wire.ServerStateResult{}, badParams("server is missing")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.ServerStateResult{}, err
 	}
 	state, err := core.RestartServer(ctx, p.Server)
 	if err != nil {
-		return nil, err
+		return wire.ServerStateResult{}, err
 	}
-	return map[string]wire.ServerState{"state": state}, nil
-}
-
-func errOr(err error, msg string) error {
-	if err != nil {
-		return err
-	}
-	return errors.New(msg)
+	return wire.ServerStateResult{State: state}, nil
 }

@@ -18,20 +18,11 @@ import (
 type requestApprovalResult = wire.RequestApprovalResult
 
 // wireApproval is an Approval as agent/requestApproval and agent/approvals
-// send it: a write approval also carries the whole proposed file, so a
-// client can show it in a real diff editor (PROTOCOL.md section 4).
-type wireApproval struct {
-	agent.Approval
-	Diff *wireDiff `json:"diff,omitempty"`
-}
+// send it (with a write approval's diff).
+type wireApproval = wire.ApprovalRequest
 
-// wireDiff is a write approval's change: the file and its whole text after
-// the write. The text before is the client's own buffer (or the file).
-type wireDiff struct {
-	URI     string `json:"uri"`
-	NewText string `json:"newText"`
-	Exists  bool   `json:"exists"`
-}
+// wireDiff is a write approval's change.
+type wireDiff = wire.ApprovalDiff
 
 func toWire(a agent.Approval) wireApproval {
 	w := wireApproval{Approval: a}

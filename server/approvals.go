@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -12,6 +11,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/wire"
 )
 
 // pendingApproval is one approval waiting for an answer.
@@ -284,29 +284,17 @@ func (ap *approvals) denyAll() {
 	}
 }
 
-// approvalsResult is agent/approvals' result.
-type approvalsResult struct {
-	Approvals []wireApproval `json:"approvals"`
-}
-
-func (s *Server) agentApprovals(context.Context, json.RawMessage) (any, error) {
-	res := approvalsResult{Approvals: []wireApproval{}}
+func (s *Server) agentApprovals(context.Context, wire.NoParams) (wire.ApprovalsResult, error) {
+	res := wire.ApprovalsResult{Approvals: []wireApproval{}}
 	for _, a := range s.approvals.list() {
 		res.Approvals = append(res.Approvals, toWire(a))
 	}
 	return res, nil
 }
 
-func (s *Server) agentResolveApproval(_ context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		ApprovalID string `json:"approvalId"`
-		OptionID   string `json:"optionId"`
+func (s *Server) agentResolveApproval(_ context.Context, p wire.ResolveApprovalParams) error {
+	if p.ApprovalID == "" {
+		return badParams("approvalId is missing")
 	}
-	if err := decodeParams(params, &p); err != nil || p.ApprovalID == "" {
-		if err == nil {
-			err = errors.New("approvalId is missing")
-		}
-		return nil, invalidParams("agent/resolveApproval", err, `{"approvalId": "a1", "optionId": "allow_once"}`)
-	}
-	return nil, s.approvals.resolve(p.ApprovalID, p.OptionID)
+	return s.approvals.resolve(p.ApprovalID, p.OptionID)
 }

@@ -113,8 +113,11 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 		if err := arg(0, &name); err != nil {
 			return nil, err
 		}
-		params, _ := json.Marshal(serverParams{Server: name, All: name == ""})
-		return s.mcpRevoke(ctx, params)
+		res, err := s.mcpRevoke(ctx, serverParams{Server: name, All: name == ""})
+		if err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: unknown command %q (expected one of %v)", p.Command, commandNames)
 }

@@ -2,32 +2,27 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // agentCompact is agent/compact {sessionId}: it compacts what is sent next
 // for the session (old tool results elided, older turns summarized by the
 // model) and answers when done. The session file keeps everything.
-func (s *Server) agentCompact(ctx context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := decodeParams(params, &p); err != nil || p.SessionID == "" {
-		if err == nil {
-			err = fmt.Errorf("sessionId is missing")
-		}
-		return nil, invalidParams("agent/compact", err, `{"sessionId": "s1"}`)
+func (s *Server) agentCompact(ctx context.Context, p wire.CompactParams) (wire.CompactResult, error) {
+	if p.SessionID == "" {
+		return wire.CompactResult{}, badParams("sessionId is missing")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.CompactResult{}, err
 	}
 	res, err := core.Compact(ctx, p.SessionID)
 	if err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.CompactResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
 	}
 	return res, nil
 }

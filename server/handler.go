@@ -23,25 +23,74 @@ type requestHandler func(ctx context.Context, params json.RawMessage) (any, erro
 type notificationHandler func(params json.RawMessage)
 
 func (s *Server) requestHandlers() map[string]requestHandler {
-	return map[string]requestHandler{
+	m := map[string]requestHandler{
 		"initialize":               s.initialize,
 		"shutdown":                 s.shutdown,
 		"textDocument/codeAction":  s.codeAction,
 		"workspace/executeCommand": s.executeCommand,
-		wire.MethodRun:             s.agentRun,
-		wire.MethodCancel:          s.agentCancel,
-		wire.MethodTasks:           s.agentTasks,
-		wire.MethodNewChat:         s.agentNewChat,
-		wire.MethodSessions:        s.agentSessions,
-		wire.MethodCompact:         s.agentCompact,
-		wire.MethodApprovals:       s.agentApprovals,
-		wire.MethodResolveApproval: s.agentResolveApproval,
-		wire.MethodMCPServers:      s.mcpServers,
-		wire.MethodMCPTrust:        s.mcpTrust,
-		wire.MethodMCPRevoke:       s.mcpRevoke,
-		wire.MethodMCPRestart:      s.mcpRestart,
 	}
+	for _, r := range []route{
+		typed(wire.MethodRun, `{"prompt": "...", "sessionId"?, "textDocument"?: {"uri"}, "range"?, "diagnostics"?}`, s.agentRun),
+		typedNull(wire.MethodCancel, `{"taskId": "t1"} or {"sessionId": "s1"}`, s.agentCancel),
+		typed(wire.MethodTasks, `no params`, s.agentTasks),
+		typed(wire.MethodNewChat, `{"sessionId"?: "s1"}`, s.agentNewChat),
+		typed(wire.MethodSessions, `no params`, s.agentSessions),
+		typed(wire.MethodCompact, `{"sessionId": "s1"}`, s.agentCompact),
+		typed(wire.MethodApprovals, `no params`, s.agentApprovals),
+		typedNull(wire.MethodResolveApproval, `{"approvalId": "a1", "optionId": "allow_once"}`, s.agentResolveApproval),
+		typed(wire.MethodMCPServers, `no params`, s.mcpServers),
+		typed(wire.MethodMCPTrust, `{"server": "name"}`, s.mcpTrust),
+		typed(wire.MethodMCPRevoke, `{"server": "name"} or {"all": true}`, s.mcpRevoke),
+		typed(wire.MethodMCPRestart, `{"server": "name"}`, s.mcpRestart),
+	} {
+		m[r.method] = r.h
+	}
+	return m
 }
+
+// route is one agent/* method and its adapted handler.
+type route struct {
+	method string
+	h      requestHandler
+}
+
+// typed adapts a handler that takes its params and returns its result as
+// the types of package wire, as gopls's protocol handlers do: the params
+// are decoded into P (empty or null params leave the zero value), and a
+// decoding error, or an error the handler made with badParams, is answered
+// as InvalidParams naming the method and what it expects.
+func typed[P, R any](method, expected string, h func(context.Context, P) (R, error)) route {
+	return route{method, func(ctx context.Context, params json.RawMessage) (any, error) {
+		var p P
+		if err := decodeParams(params, &p); err != nil {
+			return nil, invalidParams(method, err, expected)
+		}
+		r, err := h(ctx, p)
+		if err != nil {
+			var bad paramsError
+			if errors.As(err, &bad) {
+				return nil, invalidParams(method, bad.err, expected)
+			}
+			return nil, err
+		}
+		return r, nil
+	}}
+}
+
+// typedNull is typed for a method whose result is null.
+func typedNull[P any](method, expected string, h func(context.Context, P) error) route {
+	return typed(method, expected, func(ctx context.Context, p P) (*struct{}, error) { return nil, h(ctx, p) })
+}
+
+// paramsError is params that decoded but say too little (a missing server
+// name): typed answers it as InvalidParams.
+type paramsError struct{ err error }
+
+func (e paramsError) Error() string { return e.err.Error() }
+
+// badParams is the error a typed handler returns for params that decoded
+// but do not do: msg says what is wrong.
+func badParams(msg string) error { return paramsError{errors.New(msg)} }
 
 func (s *Server) notificationHandlers() map[string]notificationHandler {
 	return map[string]notificationHandler{

@@ -363,3 +363,51 @@ type ServerParams struct {
 	Server string `json:"server"`
 	All    bool   `json:"all"`
 }
+
+// NoParams are the params of a method that takes none (agent/tasks,
+// agent/sessions, agent/approvals, agent/mcp/servers): whatever a client
+// sends is ignored.
+type NoParams struct{}
+
+// UnmarshalJSON ignores the params.
+func (*NoParams) UnmarshalJSON([]byte) error { return nil }
+
+// CompactParams are agent/compact's params.
+type CompactParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// CompactResult is agent/compact's result: the session and the estimated
+// tokens of what would be sent next, before and after compacting.
+type CompactResult struct {
+	SessionID    string `json:"sessionId"`
+	TokensBefore int    `json:"tokensBefore"`
+	TokensAfter  int    `json:"tokensAfter"`
+}
+
+// RevokeResult is agent/mcp/revoke's result: the servers whose approval
+// was forgotten.
+type RevokeResult struct {
+	Revoked []string `json:"revoked"`
+}
+
+// ApprovalRequest is an Approval as agent/requestApproval and
+// agent/approvals send it: a write approval also carries the whole
+// proposed file, so a client can show it in a real diff editor.
+type ApprovalRequest struct {
+	Approval
+	Diff *ApprovalDiff `json:"diff,omitempty"`
+}
+
+// ApprovalDiff is a write approval's change: the file and its whole text
+// after the write. The text before is the client's own buffer (or the file).
+type ApprovalDiff struct {
+	URI     string `json:"uri"`
+	NewText string `json:"newText"`
+	Exists  bool   `json:"exists"`
+}
+
+// ApprovalsResult is agent/approvals' result: the approvals waiting.
+type ApprovalsResult struct {
+	Approvals []ApprovalRequest `json:"approvals"`
+}
