@@ -12,7 +12,9 @@ type EditorServer struct {
 	Name    string
 	Command string
 	Args    []string
-	Env     [][2]string
+	// Env is the editor's, already resolved: AddEditorServers makes each
+	// value literal (Literal), as it does header values.
+	Env [][2]string
 	// URL is a remote server's endpoint; "" for a stdio server.
 	URL string
 	// Headers are sent to URL's origin, values literal (never expanded
@@ -49,9 +51,11 @@ func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagno
 			s.Cwd, s.URL = "", e.URL
 		}
 		if len(e.Env) > 0 {
+			// Literal, as headers are: a project's editor settings must not
+			// have agentls fill in ${GITHUB_TOKEN} from its environment.
 			s.Env = make(map[string]string, len(e.Env))
 			for _, kv := range e.Env {
-				s.Env[kv[0]] = kv[1]
+				s.Env[kv[0]] = Literal(kv[1])
 			}
 		}
 		var errs []string
@@ -124,7 +128,11 @@ func editorHeaders(headers [][2]string) (map[string]string, []string) {
 			errs = append(errs, fmt.Sprintf("header %s: a header value may not contain a line break or NUL", k))
 			continue
 		}
-		out[k] = strings.ReplaceAll(v, "$", "$$")
+		out[k] = Literal(v)
 	}
 	return out, errs
 }
+
+// Literal writes v so that expanding it (ExpandEnv) gives v back: every
+// '$' doubled. The values an editor passes are its own, already resolved.
+func Literal(v string) string { return strings.ReplaceAll(v, "$", "$$") }

@@ -140,6 +140,14 @@ func LaunchCard(s config.Server) (title, detail string) {
 		b.WriteString("env:     (none added; a user-tier server inherits agentls's environment)\n")
 	case len(keys) == 0:
 		b.WriteString("env:     (none besides the minimal base: PATH, HOME, USER, LANG, TERM, TMPDIR, SHELL)\n")
+	case s.Origin == config.Editor:
+		// config.AddEditorServers made every value literal: show it as
+		// the server will get it.
+		b.WriteString("env:     (as the editor passed them, nothing expanded)\n")
+		for _, k := range keys {
+			v, _ := config.ExpandEnv(s.Env[k], func(string) (string, bool) { return "", false })
+			fmt.Fprintf(&b, "  %s=%s\n", quoteWord(k, true), quoteWord(v, false))
+		}
 	default:
 		b.WriteString("env:     (as written; ${VAR} is expanded from agentls's environment at start)\n")
 		for _, k := range keys {
