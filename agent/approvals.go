@@ -135,8 +135,10 @@ func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.Elicit
 	if len(a.Options) == 1 {
 		// Nothing but Decline could be answered here: say so on the call
 		// (a progress message) rather than hold the task on a card.
-		r.core.logf("agent: %s asked a question this front cannot show (%s): declined", e.Server, e.Mode)
-		c.Progress(a.Title + " — declined: this editor cannot show that question")
+		if c.declined() {
+			r.core.logf("agent: %s asked a question this front cannot show (%s): declined", e.Server, e.Mode)
+			c.Progress(a.Title + " — declined: this editor cannot show that question")
+		}
 		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
 	}
 	r.approveMu.Lock()
@@ -144,8 +146,10 @@ func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.Elicit
 	// Checked under the lock: a server's questions asked at once wait
 	// here, and the first one turned down settles the rest.
 	if why := c.askable(); why != "" {
-		r.core.logf("agent: %s asked again during one call: declined (%s)", e.Server, why)
-		c.Progress(a.Title + " — declined: " + why)
+		if c.declined() {
+			r.core.logf("agent: %s asked again during one call: declined (%s)", e.Server, why)
+			c.Progress(a.Title + " — declined: " + why)
+		}
 		return mcp.ElicitAnswer{Action: wire.ElicitDecline}
 	}
 	ans := r.askElicitation(ctx, c, e, a, ap, opener)

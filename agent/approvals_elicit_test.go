@@ -188,3 +188,37 @@ func TestElicitationCardBoundsTheServersText(t *testing.T) {
 		}
 	}
 }
+
+// TestElicitationFloodSaysSoOnce: the 40 questions of one call declined
+// without a card (after the user turned one down, or on a front that
+// cannot show a free-text form) put one "declined" message on the call,
+// not one tool_call event per question.
+func TestElicitationFloodSaysSoOnce(t *testing.T) {
+	const n = 40
+	f := newFixture(t, "anthropic", askServer(t))
+	declinedMessages := func(ev *events) int {
+		k := 0
+		for _, e := range ev.ofType("tool_call") {
+			if strings.Contains(e.Message, "declined") {
+				k++
+			}
+		}
+		return k
+	}
+	for _, tc := range []struct {
+		name, schema string
+	}{
+		{"after a decline", `{"type":"object","required":["ok"],"properties":{"ok":{"type":"boolean"}}}`},
+		{"a form this front cannot show", `{"type":"object","required":["name"],"properties":{"name":{"type":"string"}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			flood := fmt.Sprintf(`{"message":"Continue?","count":%d,"schema":%s}`, n, tc.schema)
+			f.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "flood", Name: "x__ask", Input: flood}}}, modeltest.Turn{Text: "done"})
+			ev := &events{}
+			f.run(t, RunRequest{Prompt: "ask"}, TaskIO{Events: ev, Approver: &answer{opt: wire.OptionDecline}})
+			if got := declinedMessages(ev); got != 1 {
+				t.Errorf("%d tool_call messages saying a question was declined; want 1", got)
+			}
+		})
+	}
+}

@@ -60,10 +60,22 @@ type call struct {
 	running bool            // a running tool_call went out
 	ctx     context.Context // the call's: its cancel ends a question the server asks meanwhile
 
-	mu        sync.Mutex // guards ended, questions, refused: servers report from their own goroutines
+	mu        sync.Mutex // guards ended, questions, refused, told: servers report from their own goroutines
 	ended     bool
 	questions int  // elicitation cards shown during the call
 	refused   bool // the user turned one down (declined, cancelled, let it time out)
+	told      bool // the call's events said a question was declined without a card
+}
+
+// declined reports whether this is the first of the call's questions
+// declined without a card: only the first says so (a message on the
+// call, a log line), so a flood of them is not a flood of events.
+func (c *call) declined() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	first := !c.told
+	c.told = true
+	return first
 }
 
 // askable says why the call's server may not put one more question to
