@@ -4,14 +4,18 @@
 // (the server named, its words quoted and escaped) with one button per
 // option; "Submit" then asks each field of the form in turn, a quick pick
 // for a choice or yes/no, an input box for text and numbers, checked
-// against the field. Escape at any step declines: nothing is sent.
+// against the field. Escape at any step declines: nothing is sent. Every
+// string of the server's goes through plain: a quick pick or input box
+// would draw its "$(icon)" syntax, and show its control and bidi characters.
+
+const { plain } = require('./mcp');
 
 /** DECLINED is the answer when the user backs out of the form. */
 const DECLINED = Object.freeze({ outcome: 'selected', optionId: 'decline' });
 
 /** label names a field as its prompt shows it. */
 function label(f) {
-  return f.title && f.title !== f.name ? `${f.title} (${f.name})` : f.name;
+  return plain(f.title && f.title !== f.name ? `${f.title} (${f.name})` : f.name);
 }
 
 /** defaultOf is a field's default, decoded, or undefined. */
@@ -40,26 +44,26 @@ function check(f, text) {
 
 /** ask asks one field; it resolves to {value} ({} leaves it out) or null when the user backed out. */
 async function ask(vscode, server, f) {
-  const title = `${server} asks: ${label(f)}`;
+  const title = `${plain(server)} asks: ${label(f)}`;
   const def = defaultOf(f);
   if (f.type === 'boolean' || (Array.isArray(f.choices) && f.choices.length > 0)) {
     const items = f.type === 'boolean'
       ? [{ label: 'Yes', value: true }, { label: 'No', value: false }]
-      : f.choices.map((c) => ({ label: c.title || c.value, description: c.title ? c.value : undefined, value: c.value }));
+      : f.choices.map((c) => ({ label: plain(c.title || c.value), description: c.title ? plain(c.value) : undefined, value: c.value }));
     if (f.type === 'array') {
       for (const it of items) it.picked = Array.isArray(def) && def.includes(it.value);
     } else if (!f.required || def !== undefined) {
-      items.push({ label: def === undefined ? '(leave out)' : `(the default: ${JSON.stringify(def)})`, value: undefined, skip: true });
+      items.push({ label: def === undefined ? '(leave out)' : plain(`(the default: ${JSON.stringify(def)})`), value: undefined, skip: true });
     }
     const picked = await vscode.window.showQuickPick(items, {
-      title, placeHolder: f.description || label(f), ignoreFocusOut: true, canPickMany: f.type === 'array',
+      title, placeHolder: plain(f.description) || label(f), ignoreFocusOut: true, canPickMany: f.type === 'array',
     });
     if (picked === undefined) return null;
     if (f.type === 'array') return { value: picked.map((p) => p.value) };
     return picked.skip ? {} : { value: picked.value };
   }
   const text = await vscode.window.showInputBox({
-    title, prompt: f.description || label(f), value: def === undefined ? '' : String(def), ignoreFocusOut: true,
+    title, prompt: plain(f.description) || label(f), value: def === undefined ? '' : String(def), ignoreFocusOut: true,
     validateInput: (s) => { const why = check(f, s); return why ? `expected ${why}` : null; },
   });
   if (text === undefined) return null;

@@ -81,6 +81,32 @@ test('elicitation', async (t) => {
       options: [{ optionId: 'accept', name: 'Open example.com', kind: 'allow_once' }, question.options[1]] };
     assert.deepEqual(await requestApproval(s.vscode, url), { outcome: 'selected', optionId: 'accept' });
   });
+  await t.test('a hostile form cannot draw icons or hide characters in its fields', async () => {
+    const hostile = {
+      ...question,
+      elicitation: { mode: 'form', message: 'x', fields: [
+        { name: 'pick', title: '$(shield) agentls verified\u202e', description: 'say\x1b[2J yes', type: 'string', required: true,
+          choices: [{ value: 'v', title: '$(check) Allow once\u2066' }] },
+        { name: 'note', title: '$(lock) Token\u200f', description: '$(key)\x07 paste it', type: 'string' },
+      ] },
+    };
+    const s = stubVscode();
+    s.answers.warning = (m, o, b) => b[0];
+    s.answers.quickPick = (items) => items[0];
+    s.answers.inputBox = () => '';
+    await requestApproval(s.vscode, hostile);
+    const shown = [];
+    for (const c of s.calls.filter((c) => c.fn === 'showQuickPick' || c.fn === 'showInputBox')) {
+      const [first, second] = c.args;
+      const opts = c.fn === 'showQuickPick' ? second : first;
+      shown.push(opts.title, opts.placeHolder, opts.prompt);
+      if (c.fn === 'showQuickPick') for (const it of first) shown.push(it.label, it.description);
+    }
+    const text = shown.filter((x) => typeof x === 'string').join(' | ');
+    assert.ok(text.includes('agentls verified') && text.includes('Allow once') && text.includes('paste it'), text);
+    assert.doesNotMatch(text, /\$\(/, 'no "$(icon)" a quick pick or input box would draw');
+    assert.doesNotMatch(text, /[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/u, 'no control or bidi characters');
+  });
   await t.test('what an input box accepts', () => {
     const age = question.elicitation.fields[1];
     assert.equal(check(age, '1.5'), 'a whole number');
