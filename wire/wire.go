@@ -287,8 +287,8 @@ type RunParams struct {
 	Diagnostics  []json.RawMessage `json:"diagnostics"`
 }
 
-// RunResult is how a task ended: agent/run's result, and the last line of
-// `agentls run --json`.
+// RunResult is how a task ended: agent/run's result (the task's done
+// event, the last line of `agentls run --json`, says the same).
 type RunResult struct {
 	TaskID     string     `json:"taskId"`
 	SessionID  string     `json:"sessionId"`

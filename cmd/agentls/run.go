@@ -188,7 +188,8 @@ func (s *textSink) finish() {
 	s.newline()
 }
 
-// jsonSink prints each event as one JSON line.
+// jsonSink prints each event as one JSON line, the same params the LSP
+// front's agent/event carries (wire.EventParams).
 type jsonSink struct {
 	mu  sync.Mutex
 	enc *json.Encoder
@@ -197,7 +198,7 @@ type jsonSink struct {
 func (s *jsonSink) Event(e agent.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.enc.Encode(e)
+	s.enc.Encode(wire.EventParams(e))
 }
 
 // noTerminal denies every approval and says so: with nobody to ask, nothing

@@ -161,6 +161,61 @@ func TestRunJSONPrintsTheEventStream(t *testing.T) {
 	}
 }
 
+// TestRunJSONEventsHaveTheLSPShape checks that each line of `run --json`
+// is the agent/event the LSP front sends (docs/protocol.md section 3):
+// the common fields and every field of its type, zero or not (a read that
+// succeeds still says "isError": false; a text turn's done says "usage").
+func TestRunJSONEventsHaveTheLSPShape(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	if err := os.WriteFile(filepath.Join(e.ws, "a.txt"), []byte("hello\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "read_file", Input: `{"path":"a.txt"}`}}},
+		modeltest.Turn{Text: "read it"},
+	)
+	code, stdout, stderr := e.run(t, "--json", "read a.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	fields := map[string][]string{
+		"text":        {"delta"},
+		"tool_call":   {"toolCallId", "tool", "title", "arguments", "status"},
+		"tool_result": {"toolCallId", "status", "output", "isError"},
+		"approval":    {"approvalId", "state"},
+		"status":      {"message"},
+		"done":        {"stopReason", "text", "usage"},
+	}
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	for sc.Scan() {
+		var ev map[string]json.RawMessage
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("line %q is not an event: %v", sc.Text(), err)
+		}
+		var typ string
+		json.Unmarshal(ev["type"], &typ)
+		want, known := fields[typ]
+		if !known {
+			t.Fatalf("event of unknown type %q: %s", typ, sc.Text())
+		}
+		seen[typ] = true
+		for _, k := range append([]string{"taskId", "sessionId", "seq", "type"}, want...) {
+			if _, ok := ev[k]; !ok {
+				t.Errorf("%s event %s lacks %q", typ, sc.Text(), k)
+			}
+		}
+		if typ == "tool_result" && string(ev["isError"]) != "false" {
+			t.Errorf("the read failed: %s", sc.Text())
+		}
+	}
+	for _, typ := range []string{"text", "tool_call", "tool_result", "done"} {
+		if !seen[typ] {
+			t.Errorf("no %s event in\n%s", typ, stdout)
+		}
+	}
+}
+
 func TestRunExitCodes(t *testing.T) {
 	t.Run("model error exits 1 with the message on stderr", func(t *testing.T) {
 		e := newRunEnv(t, "openai", "")
