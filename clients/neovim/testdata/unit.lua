@@ -117,6 +117,36 @@ lib.main(function()
     answered = r
   end)
   check("Escape in the middle of the form declines", answered, { outcome = "selected", optionId = "decline" })
+  -- A hostile form: its field title fakes a line of the picker, its
+  -- description clears the screen, its choice hides behind a bidi override.
+  local hostile = vim.deepcopy(question)
+  hostile.elicitation.fields = {
+    { name = "pick", title = "Color\n1: Decline (safe)", description = "say\27[2J yes", type = "string", required = true,
+      choices = { { value = "v", title = "Allow once\226\128\174" } } },
+    { name = "note", title = "Note\226\129\166", type = "string" },
+  }
+  local shown = {}
+  vim.ui.input = function(opts, cb)
+    table.insert(shown, opts.prompt)
+    cb("")
+  end
+  vim.ui.select = function(items, opts, cb)
+    if opts.kind == "agentls.approval" then
+      return cb(items[1])
+    end
+    table.insert(shown, opts.prompt)
+    for _, it in ipairs(items) do
+      table.insert(shown, opts.format_item(it))
+    end
+    cb(items[1])
+  end
+  approval.ask(hostile, function(r)
+    answered = r
+  end)
+  local text = table.concat(shown, " | ")
+  check("a hostile form's strings reach the pickers", text:find("Decline (safe)", 1, true) ~= nil and text:find("Allow once", 1, true) ~= nil, true)
+  check("a hostile form cannot break a picker's line or hide characters",
+    text:find("[%c]") == nil and text:find("\226\128[\139-\143\170-\174]") == nil and text:find("\226\129[\166-\169]") == nil, true)
   vim.ui.input = saved_input
   vim.ui.select = saved
 

@@ -3,7 +3,12 @@
 -- vim.ui.select for a choice or yes/no, vim.ui.input for text and numbers
 -- (a multi-select is typed as values or numbers separated by commas),
 -- checked against the field. Escape at any step declines: done(nil).
+-- Every string of the server's is shown through plain (agentls.prompt's):
+-- a newline in a field's title would fake a line of the picker, an escape
+-- sequence draw over it, a bidi override reorder it.
 local M = {}
+
+local plain = require("agentls.prompt").plain
 
 local function given(v)
   return v ~= nil and v ~= vim.NIL
@@ -12,9 +17,9 @@ end
 --- label names a field as its prompt shows it.
 function M.label(f)
   if given(f.title) and f.title ~= f.name then
-    return f.title .. " (" .. f.name .. ")"
+    return plain(f.title) .. " (" .. plain(f.name) .. ")"
   end
-  return f.name
+  return plain(f.name)
 end
 
 --- check reads text typed for field f: it returns value (nil: left out),
@@ -70,7 +75,7 @@ local function choice_items(f)
   end
   local items = {}
   for _, c in ipairs(f.choices) do
-    table.insert(items, { label = given(c.title) and (c.title .. " (" .. c.value .. ")") or c.value, value = c.value })
+    table.insert(items, { label = given(c.title) and (plain(c.title) .. " (" .. plain(c.value) .. ")") or plain(c.value), value = c.value })
   end
   return items
 end
@@ -79,7 +84,7 @@ end
 --- done(nil) when the user backed out.
 function M.fill(a, done)
   local fields = (type(a.elicitation) == "table" and type(a.elicitation.fields) == "table") and a.elicitation.fields or {}
-  local server = given(a.server) and a.server or "the MCP server"
+  local server = given(a.server) and plain(a.server) or "the MCP server"
   local content = vim.empty_dict()
   local i = 0
   local step
@@ -92,13 +97,13 @@ function M.fill(a, done)
     end
     local prompt = server .. " asks: " .. M.label(f)
     if given(f.description) then
-      prompt = prompt .. " — " .. f.description
+      prompt = prompt .. " — " .. plain(f.description)
     end
     local choices = type(f.choices) == "table" and #f.choices > 0
     if f.type == "boolean" or (choices and f.type ~= "array") then
       local items = choice_items(f)
       if not f.required or given(f.default) then
-        table.insert(items, { label = given(f.default) and ("(the default: " .. vim.fn.json_encode(f.default) .. ")") or "(leave out)", skip = true })
+        table.insert(items, { label = given(f.default) and ("(the default: " .. plain(vim.fn.json_encode(f.default)) .. ")") or "(leave out)", skip = true })
       end
       vim.ui.select(items, { prompt = prompt, kind = "agentls.form", format_item = function(it) return it.label end }, function(it)
         if not it then
