@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/sandbox"
 )
 
 // fingerprintDomain separates launch fingerprints from every other SHA-256
@@ -31,7 +32,9 @@ func Fingerprint(command string, args []string, env map[string]string, cwd strin
 // An entry that writes sandbox or network also hashes both (after the
 // launch fields), so a repository that loosens its server's confinement
 // (sandbox = "none", network = true) asks again; an entry that writes
-// neither keeps the fingerprint it had before these keys existed.
+// neither keeps the fingerprint it had before these keys existed. A
+// repository's or editor's server the kernel cannot confine here hashes
+// that too, so an approval given where it was confined does not cover it.
 // A remote server's is RemoteFingerprint.
 func ServerFingerprint(s config.Server) string {
 	if s.Remote() {
@@ -57,6 +60,13 @@ func ServerFingerprint(s config.Server) string {
 			net = "network=true"
 		}
 		b = appendString(b, net)
+	}
+	if s.Origin != config.User && s.SandboxMode() != config.SandboxNone && !sandbox.Supported().Filesystem {
+		// A repository's or an editor's server that the kernel cannot
+		// confine here runs with the user's full access. Approved where
+		// its card said the kernel confines it, it asks again (a kernel
+		// or a container without Landlock) with a card that says so.
+		b = appendString(b, "unconfined")
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
