@@ -19,17 +19,10 @@ var ErrDenied = errors.New("denied by the user")
 
 // ToolRow is one tool of the server list with its policy, decided by the
 // same code that decides calls.
-type ToolRow struct {
-	mcp.Tool
-	Policy       trust.Action `json:"policy"`
-	PolicyReason string       `json:"policyReason,omitempty"`
-}
+type ToolRow = wire.ServerTool
 
 // ServerRow is one row of agent/mcp/servers (docs/protocol.md Server).
-type ServerRow struct {
-	mcp.ServerInfo
-	Tools []ToolRow `json:"tools"`
-}
+type ServerRow = wire.Server
 
 // ServerList is the server list of docs/protocol.md section 2.
 func (c *Core) ServerList() []ServerRow {

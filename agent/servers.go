@@ -5,6 +5,7 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // ToolInfo is what the call policy knows of an MCP tool. The agent's call
@@ -18,14 +19,53 @@ func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []ServerRow {
 	pol = pol.Snapshot() // one read of the trust store for the whole list
 	rows := make([]ServerRow, 0, len(servers))
 	for _, s := range servers {
-		row := ServerRow{ServerInfo: s, Tools: make([]ToolRow, 0, len(s.Tools))}
+		row := ServerRow{Name: s.Name, Origin: s.Origin, State: s.State,
+			Command: listOrEmpty(s.Command), EnvKeys: listOrEmpty(s.EnvKeys), Cwd: s.Cwd, Sandbox: s.Sandbox,
+			URL: s.URL, HeaderNames: s.HeaderNames, Transport: s.Transport, Prompts: wirePrompts(s.Prompts),
+			Error: s.Error, StderrTail: s.StderrTail, Warnings: s.Warnings, SchemaTokens: s.SchemaTokens,
+			Tools: make([]ToolRow, 0, len(s.Tools))}
 		for _, t := range s.Tools {
 			d := pol.ClassifyCall(ToolInfo(t))
-			row.Tools = append(row.Tools, ToolRow{Tool: t, Policy: d.Action, PolicyReason: d.Reason})
+			row.Tools = append(row.Tools, ToolRow{Name: t.Name, Server: t.Server, ServerTool: t.ServerTool,
+				Description: t.Description, InputSchema: t.InputSchema, Annotations: wireAnnotations(t.Annotations),
+				SchemaTokens: t.SchemaTokens, Policy: d.Action, PolicyReason: d.Reason})
 		}
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// listOrEmpty is s, or [] for none: the list's command and envKeys are never null.
+func listOrEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// wireAnnotations are a tool's hints as the list shows them ({} for none).
+func wireAnnotations(a *mcp.Annotations) wire.Annotations {
+	if a == nil {
+		return wire.Annotations{}
+	}
+	return wire.Annotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
+		IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}
+}
+
+// wirePrompts are a server's prompts as the list shows them.
+func wirePrompts(ps []mcp.Prompt) []wire.Prompt {
+	if len(ps) == 0 {
+		return nil
+	}
+	out := make([]wire.Prompt, 0, len(ps))
+	for _, p := range ps {
+		w := wire.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
+		for _, a := range p.Arguments {
+			w.Arguments = append(w.Arguments, wire.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // LaunchGate is the registry's G1 gate over the trust store: user-tier

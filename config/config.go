@@ -8,20 +8,23 @@ package config
 import (
 	"fmt"
 	"time"
+
+	"github.com/agentls/agentls/wire"
 )
 
-// Origin says which tier a value came from.
-type Origin string
+// Origin says which tier a value came from, spelled as the server list
+// shows it.
+type Origin = wire.Origin
 
 const (
 	// User is the user's own config file: trusted, the user typed it.
-	User Origin = "user"
+	User = wire.OriginUser
 	// Workspace is <root>/.agentls/config.toml: repo-authored, untrusted.
-	Workspace Origin = "workspace"
+	Workspace = wire.OriginWorkspace
 	// Editor is a server the editor passed for a session (ACP session/new
 	// mcpServers). It may come from a repository's project settings, so it
 	// is untrusted like Workspace: launch-gated by fingerprint.
-	Editor Origin = "editor"
+	Editor = wire.OriginEditor
 )
 
 // Source is where a value was written. Line is 0 when unknown; Col is set

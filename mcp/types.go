@@ -50,7 +50,8 @@ type Tool struct {
 	DefinitionHash string          `json:"-"` // sha256 hex of the original description + input schema + annotations (for a workspace-tier server, also bound to its root and launch fingerprint)
 }
 
-// ServerInfo is one configured server's row (docs/protocol.md Server, less policy).
+// ServerInfo is one configured server's row. The fronts never send it: agent
+// builds the list they send (wire.Server, docs/protocol.md Server) from it.
 type ServerInfo struct {
 	Name    string        `json:"name"`
 	Origin  config.Origin `json:"origin"`

@@ -162,19 +162,6 @@ func (s *Server) agentSessions(context.Context, wire.NoParams) (wire.SessionsRes
 	return wire.SessionsResult{Sessions: sessions}, nil
 }
 
-// serversResult is agent/mcp/servers' result.
-type serversResult struct {
-	Servers []wireServer `json:"servers"`
-}
-
-func (s *Server) mcpServers(context.Context, wire.NoParams) (serversResult, error) {
-	core, err := s.ensureCore()
-	if err != nil {
-		return serversResult{}, err
-	}
-	return serversResult{Servers: serverRowsWire(core.ServerList())}, nil
-}
-
 type serverParams = wire.ServerParams
 
 // mcpTrust shows the launch card through the approval paths and starts the

@@ -293,7 +293,7 @@ func (s *Server) cmdMCPList() (any, error) {
 		return nil, fmt.Errorf("agentls: write the server report: %w", err)
 	}
 	s.openDocument(path)
-	return map[string]any{"servers": serverRowsWire(rows), "path": path}, nil
+	return mcpListResult{ServersResult: wire.ServersResult{Servers: rows}, Path: path}, nil
 }
 
 // cmdMCPTrust shows the launch card in the background and returns the

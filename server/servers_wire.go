@@ -1,47 +1,25 @@
 package server
 
 import (
-	"github.com/agentls/agentls/agent"
+	"context"
+
+	"github.com/agentls/agentls/wire"
 )
 
-// wireServer is one row of agent/mcp/servers as docs/protocol.md gives Server:
-// every field present, empty or not (the registry's rows omit an empty
-// error and stderr tail). The outer fields shadow the embedded ones.
-type wireServer struct {
-	agent.ServerRow
-	Command    []string   `json:"command"`
-	EnvKeys    []string   `json:"envKeys"`
-	Error      string     `json:"error"`
-	StderrTail string     `json:"stderrTail"`
-	Tools      []wireTool `json:"tools"`
-}
-
-// wireTool is one tool row: annotations is always an object.
-type wireTool struct {
-	agent.ToolRow
-	Annotations any `json:"annotations"`
-}
-
-// serverRowsWire converts the agent's rows to the wire shape.
-func serverRowsWire(rows []agent.ServerRow) []wireServer {
-	out := make([]wireServer, 0, len(rows))
-	for _, r := range rows {
-		w := wireServer{ServerRow: r, Command: r.Command, EnvKeys: r.EnvKeys, Error: r.Error, StderrTail: r.StderrTail,
-			Tools: make([]wireTool, 0, len(r.Tools))}
-		if w.Command == nil {
-			w.Command = []string{}
-		}
-		if w.EnvKeys == nil {
-			w.EnvKeys = []string{}
-		}
-		for _, t := range r.Tools {
-			var ann any = struct{}{}
-			if t.Annotations != nil {
-				ann = t.Annotations
-			}
-			w.Tools = append(w.Tools, wireTool{ToolRow: t, Annotations: ann})
-		}
-		out = append(out, w)
+// mcpServers is agent/mcp/servers: the agent's server list, whose rows
+// are wire.Server as docs/protocol.md gives Server (every field present,
+// empty or not; secrets in a command line redacted by the registry).
+func (s *Server) mcpServers(context.Context, wire.NoParams) (wire.ServersResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.ServersResult{}, err
 	}
-	return out
+	return wire.ServersResult{Servers: core.ServerList()}, nil
+}
+
+// mcpListResult is the agentls.mcp.list command's result: the list and the
+// report it wrote and opened.
+type mcpListResult struct {
+	wire.ServersResult
+	Path string `json:"path"`
 }

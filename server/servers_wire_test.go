@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // serverFields and toolFields are docs/protocol.md's Server shape: every row
@@ -71,17 +73,20 @@ func TestServerRowsHaveTheProtocolShape(t *testing.T) {
 	}
 }
 
-func TestServerRowsWireFillsEmptyFields(t *testing.T) {
-	rows := []agent.ServerRow{{Tools: []agent.ToolRow{{Policy: trust.Ask}}}}
-	rows[0].Name = "bare"
-	b, err := json.Marshal(serverRowsWire(rows))
+// TestServerRowsFillEmptyFields checks that a bare row (no command, env,
+// error or annotations) still has every field of Server, none null: the
+// agent's rows are wire.Server, which the handler sends as they are.
+func TestServerRowsFillEmptyFields(t *testing.T) {
+	rows := agent.ServerRows([]mcp.ServerInfo{{Name: "bare", Tools: []mcp.Tool{{Name: "bare__t"}}}}, &trust.Policy{})
+	b, err := json.Marshal(wire.ServersResult{Servers: rows})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []map[string]json.RawMessage
-	if err := json.Unmarshal(b, &got); err != nil {
+	var res struct{ Servers []map[string]json.RawMessage }
+	if err := json.Unmarshal(b, &res); err != nil {
 		t.Fatal(err)
 	}
+	got := res.Servers
 	for _, k := range serverFields {
 		if v, ok := got[0][k]; !ok || string(v) == "null" {
 			t.Errorf("a bare row: %q = %s, want a value of its type", k, v)

@@ -6,14 +6,16 @@
 // The gates G1-G4 are defined in docs/security.md.
 package trust
 
-// Action is a policy outcome.
-type Action string
+import "github.com/agentls/agentls/wire"
+
+// Action is a policy outcome, spelled as the server list shows it.
+type Action = wire.Policy
 
 // The three outcomes of a policy decision.
 const (
-	Allow Action = "allow"
-	Ask   Action = "ask"
-	Deny  Action = "deny"
+	Allow = wire.PolicyAllow
+	Ask   = wire.PolicyAsk
+	Deny  = wire.PolicyDeny
 )
 
 // Decision is a policy outcome with a reason a person can read.

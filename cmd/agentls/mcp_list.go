@@ -65,9 +65,7 @@ func cmdMCPList(args []string) int {
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
-			Servers []agent.ServerRow `json:"servers"`
-		}{rows}); err != nil {
+		if err := enc.Encode(wire.ServersResult{Servers: rows}); err != nil {
 			fmt.Fprintf(os.Stderr, "agentls mcp list: %v\n", err)
 			return 1
 		}
@@ -153,10 +151,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 
 // hints shows a server's claims about a tool. They are untrusted: shown,
 // never used to loosen the policy column.
-func hints(a *agent.Annotations) string {
-	if a == nil {
-		return ""
-	}
+func hints(a wire.Annotations) string {
 	var h []string
 	if a.ReadOnlyHint {
 		h = append(h, "readOnly")

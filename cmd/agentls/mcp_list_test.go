@@ -98,6 +98,19 @@ command = "agentls-test-no-such-command"
 	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
 		t.Fatalf("output is not {\"servers\": [...]}: %v\n%s", err, stdout.String())
 	}
+	// The rows are agent/mcp/servers' (docs/protocol.md Server): every
+	// field present and none null, a connected server's error included.
+	var raw struct{ Servers []map[string]json.RawMessage }
+	if err := json.Unmarshal(stdout.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range raw.Servers {
+		for _, k := range []string{"name", "origin", "state", "command", "envKeys", "cwd", "sandbox", "error", "stderrTail", "schemaTokens", "tools"} {
+			if v, ok := row[k]; !ok || string(v) == "null" {
+				t.Errorf("server %s: %q = %s, want a value of its type", row["name"], k, v)
+			}
+		}
+	}
 	byName := map[string]listedServer{}
 	var names []string
 	for _, s := range out.Servers {
