@@ -81,7 +81,7 @@ func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (an
 		s.mu.Lock()
 		s.cmdSession = id
 		s.mu.Unlock()
-		return map[string]string{"sessionId": id}, nil
+		return wire.SessionResult{SessionID: id}, nil
 	case "agentls.transcript":
 		var sid string
 		if err := arg(0, &sid); err != nil {
@@ -172,7 +172,7 @@ func (s *Server) runInBackground(req agent.RunRequest, line int) (any, error) {
 		}
 		s.showMessage(typ, "agentls: "+resultLine(r))
 	})
-	return map[string]string{"taskId": task.ID}, nil
+	return wire.TaskStarted{TaskID: task.ID}, nil
 }
 
 // promptArg is agentls.prompt's argument.
@@ -256,7 +256,7 @@ func (s *Server) cmdTranscript(sid string) (any, error) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q (see agent/sessions for the sessions there are)", sid)
 	}
 	s.openDocument(path)
-	return map[string]string{"sessionId": sid, "path": path, "uri": pathToURI(path)}, nil
+	return wire.TranscriptResult{SessionID: sid, Path: path, URI: pathToURI(path)}, nil
 }
 
 // openDocument asks the client to show a file, in the background (the
@@ -293,7 +293,7 @@ func (s *Server) cmdMCPList() (any, error) {
 		return nil, fmt.Errorf("agentls: write the server report: %w", err)
 	}
 	s.openDocument(path)
-	return mcpListResult{ServersResult: wire.ServersResult{Servers: rows}, Path: path}, nil
+	return wire.MCPListResult{Servers: rows, Path: path}, nil
 }
 
 // cmdMCPTrust shows the launch card in the background and returns the
@@ -324,7 +324,7 @@ func (s *Server) cmdMCPTrust(name string) (any, error) {
 		}
 		s.showMessage(logInfo, "agentls: MCP server '"+name+"': "+string(st))
 	})
-	return map[string]wire.ServerState{"state": state}, nil
+	return wire.ServerStateResult{State: state}, nil
 }
 
 // cmdMCPLogin runs a remote server's OAuth authorization in the background
@@ -361,5 +361,5 @@ func (s *Server) cmdMCPLogin(name string) (any, error) {
 			s.showMessage(logInfo, "agentls: MCP server '"+name+"': logged in ("+string(out.State)+")")
 		}
 	})
-	return map[string]wire.ServerState{"state": state}, nil
+	return wire.ServerStateResult{State: state}, nil
 }

@@ -53,5 +53,5 @@ func (s *Server) cmdCompact(sid string) (any, error) {
 		}
 		s.showMessage(logInfo, fmt.Sprintf("agentls: compacted session %s: about %d → %d tokens sent next (the session file keeps everything)", sid, res.TokensBefore, res.TokensAfter))
 	})
-	return map[string]string{"sessionId": sid}, nil
+	return wire.SessionResult{SessionID: sid}, nil
 }

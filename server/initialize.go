@@ -130,20 +130,21 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 
 	var codeActionProvider any = true
 	if info.codeActionLits {
-		codeActionProvider = map[string]any{"codeActionKinds": []string{"source", "quickfix"}}
+		codeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.Source, protocol.QuickFix}}
 	}
-	return map[string]any{
-		"capabilities": map[string]any{
-			"textDocumentSync": map[string]any{
-				"openClose": true,
-				"change":    protocol.TextDocumentSyncKindIncremental,
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
 			},
-			"codeActionProvider":     codeActionProvider,
-			"executeCommandProvider": map[string]any{"commands": commandNames},
-			"workspace":              map[string]any{"workspaceFolders": map[string]any{"supported": true, "changeNotifications": true}},
-			"experimental":           map[string]any{"agentls": map[string]any{"version": 1}},
+			CodeActionProvider:     codeActionProvider,
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: commandNames},
+			Workspace: &protocol.ServerCapabilitiesWorkspace{WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{
+				Supported: true, ChangeNotifications: true}},
+			Experimental: wire.Experimental{Agentls: wire.ProtocolVersion{Version: wire.Version}},
 		},
-		"serverInfo": map[string]any{"name": "agentls", "version": s.opts.Version},
+		ServerInfo: &protocol.ServerInfo{Name: "agentls", Version: s.opts.Version},
 	}, nil
 }
 

@@ -16,10 +16,3 @@ func (s *Server) mcpServers(context.Context, wire.NoParams) (wire.ServersResult,
 	}
 	return wire.ServersResult{Servers: core.ServerList()}, nil
 }
-
-// mcpListResult is the agentls.mcp.list command's result: the list and the
-// report it wrote and opened.
-type mcpListResult struct {
-	wire.ServersResult
-	Path string `json:"path"`
-}

@@ -29,6 +29,13 @@ type ServersResult struct {
 	Servers []Server `json:"servers"`
 }
 
+// MCPListResult is the agentls.mcp.list command's result: the list and
+// the report it wrote and opened.
+type MCPListResult struct {
+	Servers []Server `json:"servers"`
+	Path    string   `json:"path"`
+}
+
 // Server is one configured MCP server as docs/protocol.md section 2's
 // Server gives it: the fields it says are always present have no
 // omitempty (Command and EnvKeys are [] when empty, never null); the

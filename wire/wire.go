@@ -411,3 +411,38 @@ type ApprovalDiff struct {
 type ApprovalsResult struct {
 	Approvals []ApprovalRequest `json:"approvals"`
 }
+
+// TaskStarted is the result of the agentls.run and agentls.prompt
+// commands: the task they started (they return at once).
+type TaskStarted struct {
+	TaskID string `json:"taskId"`
+}
+
+// SessionResult names a session: the result of the agentls.newChat and
+// agentls.compact commands (compact goes on in the background).
+type SessionResult struct {
+	SessionID string `json:"sessionId"`
+}
+
+// TranscriptResult is the agentls.transcript command's result: the
+// session and its Markdown transcript, as a path and a file URI.
+type TranscriptResult struct {
+	SessionID string `json:"sessionId"`
+	Path      string `json:"path"`
+	URI       string `json:"uri"`
+}
+
+// Version is the version of this protocol (docs/protocol.md's title),
+// announced in initialize's experimental capabilities.
+const Version = 1
+
+// Experimental is the experimental capability agentls announces in
+// initialize: {"agentls": {"version": 1}}.
+type Experimental struct {
+	Agentls ProtocolVersion `json:"agentls"`
+}
+
+// ProtocolVersion is the version of the agent/* protocol a server speaks.
+type ProtocolVersion struct {
+	Version int `json:"version"`
+}
