@@ -51,15 +51,47 @@ type Process struct {
 	group *proc.Group
 	wait  func() int
 	cpu   time.Duration // the command's CPU time, once it has ended
+	// unstick ends the launcher that reports this command's end, for when
+	// it did not report it in time after a stop; launcher is its pid.
+	unstick  func()
+	launcher int
+	// ended is closed once the launcher reported the command's end (or
+	// died); nil for a command no launcher started.
+	ended chan struct{}
 }
+
+// launcherReportGrace is how long Stop waits, after the command's group
+// was killed, for its launcher to report the end. A launcher that does not
+// is stopped (SIGSTOP, which a confined command can send it on Landlock ABI
+// < 6) or stuck: Stop then ends it, so Wait returns instead of hanging.
+var launcherReportGrace = 3 * time.Second
 
 // Wait blocks until the command has exited and returns its exit code, or
 // -1 when a signal ended it (or its launcher died under it).
 func (p *Process) Wait() int { return p.wait() }
 
-// Stop ends the command's group: SIGTERM, then SIGKILL once exited is
-// closed or the grace period is over (see [proc.Group.Stop]).
-func (p *Process) Stop(exited <-chan struct{}) { p.group.Stop(exited) }
+// Stop ends the command's group: SIGTERM, then SIGKILL once it exited or
+// the grace period is over (see [proc.Group.Stop]). For a command a
+// launcher started, its exit is the launcher's report (exited is not
+// needed), and a launcher that has not reported it launcherReportGrace
+// after the SIGKILL is ended, so Wait returns.
+func (p *Process) Stop(exited <-chan struct{}) {
+	if p.ended == nil {
+		p.group.Stop(exited)
+		return
+	}
+	p.group.Stop(p.ended)
+	t := time.NewTimer(launcherReportGrace)
+	defer t.Stop()
+	select {
+	case <-p.ended:
+	case <-t.C:
+		p.unstick()
+	}
+}
+
+// launcherPid is the pid of the launcher that started p (0 if none).
+func (p *Process) launcherPid() int { return p.launcher }
 
 // Release is called once Wait returned: it kills whatever the command
 // left in its group and tells the guard the group is gone.

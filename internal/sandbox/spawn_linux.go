@@ -184,7 +184,12 @@ func (z *spawnerConn) spawn(req []byte, c Cmd) (*Process, error) {
 	}
 	rd := bufio.NewReader(sr)
 	var first spawnReply
-	if err := readReply(rd, &first); err != nil {
+	// A launcher that does not answer at all is stopped or stuck: end it
+	// rather than wait forever (it has nothing of its own to lose).
+	stuck := time.AfterFunc(firstReplyTimeout, z.kill)
+	err = readReply(rd, &first)
+	stuck.Stop()
+	if err != nil {
 		sr.Close()
 		z.done(true)
 		return nil, fmt.Errorf("sandbox: the launcher ended before starting %s", c.Path)
@@ -194,23 +199,27 @@ func (z *spawnerConn) spawn(req []byte, c Cmd) (*Process, error) {
 		z.done(false)
 		return nil, fmt.Errorf("sandbox: %s", first.Err)
 	}
-	pr := &Process{Pid: first.Pid, TempDir: first.Tmp, group: proc.Adopt(first.Pid, c.Grace)}
-	var once sync.Once
+	pr := &Process{Pid: first.Pid, TempDir: first.Tmp, group: proc.Adopt(first.Pid, c.Grace),
+		unstick: z.kill, launcher: z.cmd.Process.Pid, ended: make(chan struct{})}
 	code := -1
+	// The end is read as soon as the launcher reports it, whether or not
+	// anyone waits yet: Stop needs to know whether it came.
+	go func() {
+		defer close(pr.ended)
+		defer sr.Close()
+		var end spawnReply
+		if err := readReply(rd, &end); err != nil || !end.Exited {
+			z.done(true) // the launcher died; the command died with it
+			return
+		}
+		z.done(false)
+		pr.cpu = time.Duration(end.CPUMicros) * time.Microsecond
+		if ws := syscall.WaitStatus(end.Status); ws.Exited() {
+			code = ws.ExitStatus()
+		}
+	}()
 	pr.wait = func() int {
-		once.Do(func() {
-			defer sr.Close()
-			var end spawnReply
-			if err := readReply(rd, &end); err != nil || !end.Exited {
-				z.done(true) // the launcher died; the command died with it
-				return
-			}
-			z.done(false)
-			pr.cpu = time.Duration(end.CPUMicros) * time.Microsecond
-			if ws := syscall.WaitStatus(end.Status); ws.Exited() {
-				code = ws.ExitStatus()
-			}
-		})
+		<-pr.ended
 		return code
 	}
 	return pr, nil
@@ -242,6 +251,18 @@ func (z *spawnerConn) done(gone bool) {
 		}
 	}
 	z.mu.Unlock()
+}
+
+// firstReplyTimeout bounds the wait for a launcher to say it started a
+// command (a fork: milliseconds, even on a loaded machine).
+var firstReplyTimeout = 30 * time.Second
+
+// kill ends a launcher that stopped answering: its socket closes, so every
+// wait on it returns, and the commands it started die with it.
+// It is forgotten at once, so the next command starts a new one.
+func (z *spawnerConn) kill() {
+	z.cmd.Process.Kill()
+	z.shut(false)
 }
 
 // closeIdle ends z if nothing runs on it.

@@ -115,3 +115,44 @@ func TestSpawnIdleLauncherEnds(t *testing.T) {
 		t.Errorf("after the idle launcher ended: %q exit %d", out, code)
 	}
 }
+
+// TestSpawnStopEndsAStoppedLaunchersCommand: the launcher reports when a
+// command ended; one that is stopped (SIGSTOP: on Landlock ABI < 6 a
+// confined command may send it to its launcher) or stuck never does, and
+// run_command's cancel or timeout would wait for it forever. Stop gives up
+// on the launcher after the grace period and ends it, so Wait returns.
+func TestSpawnStopEndsAStoppedLaunchersCommand(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	sl, marker := markedSleep(t, f.ws)
+	pr, _, err := spawnPiped(f.readOnly(), Cmd{Path: lookPath(t, "sh"), Args: []string{"sh", "-c", sl + " 100"}, Dir: f.ws, Env: []string{"PATH=/usr/bin:/bin"}, Grace: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { pr.Wait(); close(exited) }()
+	for i := 0; len(testenv.ProcessesMatching(marker)) < 1; i++ {
+		if i == 1000 {
+			t.Fatal("the sleep never ran")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	launcher := pr.launcherPid()
+	if launcher <= 1 {
+		t.Fatalf("launcher pid %d", launcher)
+	}
+	if err := syscall.Kill(launcher, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(launcher, syscall.SIGCONT)
+	stopped := make(chan struct{})
+	go func() { pr.Stop(exited); close(stopped) }()
+	select {
+	case <-exited:
+	case <-time.After(60 * time.Second):
+		t.Fatal("Wait never returned: the stopped launcher never reported the end, and nothing gave up on it")
+	}
+	<-stopped
+	pr.Release()
+	testenv.WaitNoProcesses(t, marker, 5*time.Second)
+}
