@@ -3,8 +3,6 @@ package agent
 import (
 	"context"
 	"github.com/agentls/agentls/agent/tools"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -182,44 +180,13 @@ func wait(t *testing.T, task *Task) Result {
 	return task.Result()
 }
 
-func writeFileT(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+func writeFileT(t *testing.T, path, text string) { t.Helper(); testenv.WriteFile(t, path, text) }
 
-// sleeper is a link to sleep whose path carries marker, so the process
-// table shows which processes a test started.
-func sleeper(t *testing.T, marker string) string {
-	t.Helper()
-	real, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep on PATH")
-	}
-	p := filepath.Join(t.TempDir(), "sleep-"+marker)
-	if err := os.Symlink(real, p); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+func sleeper(t *testing.T, marker string) string { t.Helper(); return testenv.Sleeper(t, marker) }
 
-// waitProcesses waits until n processes match marker (bounded). It only
-// reports (t.Errorf), so goroutines other than the test's may call it.
 func waitProcesses(t *testing.T, marker string, n int) bool {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for len(testenv.ProcessesMatching(marker)) < n {
-		if time.Now().After(deadline) {
-			t.Errorf("%d processes matching %q never appeared", n, marker)
-			return false
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return true
+	return testenv.WaitProcesses(t, marker, n)
 }
 
 // builtinDefs are the built-in tool definitions, sorted by name.

@@ -296,25 +296,30 @@ func (s *Server) cmdMCPList() (any, error) {
 	return wire.MCPListResult{Servers: rows, Path: path}, nil
 }
 
+// configuredServer is the core and the state of the server named name,
+// or an InvalidParams error when the config has no such server.
+func (s *Server) configuredServer(name string) (*agent.Core, wire.ServerState, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return nil, "", err
+	}
+	for _, row := range core.ServerList() {
+		if row.Name == name {
+			return core, row.State, nil
+		}
+	}
+	return nil, "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no MCP server %q is configured", name)
+}
+
 // cmdMCPTrust shows the launch card in the background and returns the
 // server's state now.
 func (s *Server) cmdMCPTrust(name string) (any, error) {
 	if name == "" {
 		return nil, invalidParams("agentls.mcp.trust", fmt.Errorf("server is missing"), commandUsage["agentls.mcp.trust"])
 	}
-	core, err := s.ensureCore()
+	core, state, err := s.configuredServer(name)
 	if err != nil {
 		return nil, err
-	}
-	var state wire.ServerState
-	found := false
-	for _, row := range core.ServerList() {
-		if row.Name == name {
-			state, found = row.State, true
-		}
-	}
-	if !found {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no MCP server %q is configured", name)
 	}
 	s.goFn(func() {
 		st, err := core.TrustServer(s.ctx, name, s.approver(""))
@@ -334,19 +339,9 @@ func (s *Server) cmdMCPLogin(name string) (any, error) {
 	if name == "" {
 		return nil, invalidParams("agentls.mcp.login", fmt.Errorf("server is missing"), commandUsage["agentls.mcp.login"])
 	}
-	core, err := s.ensureCore()
+	core, state, err := s.configuredServer(name)
 	if err != nil {
 		return nil, err
-	}
-	var state wire.ServerState
-	found := false
-	for _, row := range core.ServerList() {
-		if row.Name == name {
-			state, found = row.State, true
-		}
-	}
-	if !found {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no MCP server %q is configured", name)
 	}
 	s.goFn(func() {
 		out, err := core.LoginServer(s.ctx, name, s.approver(""))

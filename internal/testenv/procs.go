@@ -82,3 +82,30 @@ func WaitNoProcesses(t testing.TB, marker string, grace time.Duration) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// Sleeper is a link to sleep whose path carries marker, so the process
+// table shows which processes a test started.
+func Sleeper(t testing.TB, marker string) string {
+	t.Helper()
+	real := Tool(t, "sleep")
+	p := filepath.Join(t.TempDir(), "sleep-"+marker)
+	if err := os.Symlink(real, p); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// WaitProcesses waits until n processes match marker (at most 30 s). It
+// only reports (t.Errorf), so goroutines other than the test's may call it.
+func WaitProcesses(t testing.TB, marker string, n int) bool {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(ProcessesMatching(marker)) < n {
+		if time.Now().After(deadline) {
+			t.Errorf("%d processes matching %q never appeared", n, marker)
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}

@@ -136,3 +136,14 @@ func GoBinary(t testing.TB, pkg string) string {
 	}
 	return out
 }
+
+// WriteFile writes text to path, making its folders.
+func WriteFile(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
