@@ -119,9 +119,10 @@ func BenchmarkToolSearch(b *testing.B) {
 	bin := testenv.GoBinary(b, "./internal/faultserver")
 	root := benchRoot(b)
 	var servers []config.Server
+	// Each fault server lists its 14 fixed tools and 36 numbered ones: 50.
 	for i := 1; i <= 4; i++ {
 		servers = append(servers, config.Server{Name: fmt.Sprintf("f%d", i), Origin: config.User, Command: bin, Cwd: root,
-			Args: []string{"-tools", "38", "-marker", "agentls-bench-search"}, ConnectTimeout: time.Minute, ListTimeout: time.Minute, CallTimeout: time.Minute})
+			Args: []string{"-tools", "36", "-marker", "agentls-bench-search"}, ConnectTimeout: time.Minute, ListTimeout: time.Minute, CallTimeout: time.Minute})
 	}
 	reg := mcp.NewRegistry(servers, agent.RegistryOptions(&config.Config{MCP: config.MCP{MaxToolsPerServer: 64}}, nil))
 	b.Cleanup(func() { reg.Close() })
