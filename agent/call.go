@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/tools"
@@ -65,6 +66,13 @@ type call struct {
 	questions int  // elicitation cards shown during the call
 	refused   bool // the user turned one down (declined, cancelled, let it time out)
 	told      bool // the call's events said a question was declined without a card
+
+	// Progress coalescing (progressEvery), guarded by mu too.
+	shownAt  time.Time   // when the last progress tool_call went out
+	shown    string      // its message, unredacted
+	pending  string      // the latest message not shown yet, if held
+	held     bool        // pending holds one
+	progTick *time.Timer // shows pending when progressEvery has passed
 }
 
 // declined reports whether this is the first of the call's questions
@@ -130,12 +138,44 @@ func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (strin
 
 // Progress reports a running call's progress: a tool_call, status running,
 // with a message.
+// At most one goes out per progressEvery (the latest wins): see there.
 func (c *call) Progress(msg string) {
-	c.heard(func() {
-		e := c.event(wire.StatusRunning)
-		e.Message = trust.Redact(msg)
-		c.r.emit(e)
-	})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended {
+		return
+	}
+	if wait := progressEvery - time.Since(c.shownAt); wait > 0 || c.progTick != nil {
+		c.pending, c.held = msg, true
+		if c.progTick == nil {
+			c.progTick = time.AfterFunc(wait, c.showHeld)
+		}
+		return
+	}
+	c.showProgress(msg)
+}
+
+// showHeld shows the progress held back since the last one went out.
+func (c *call) showHeld() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.progTick = nil
+	if !c.ended && c.held {
+		c.showProgress(c.pending)
+	}
+}
+
+// showProgress sends one progress tool_call; c.mu is held.
+func (c *call) showProgress(msg string) {
+	c.held, c.pending = false, ""
+	c.shownAt = time.Now()
+	if msg == c.shown {
+		return
+	}
+	c.shown = msg
+	e := c.event(wire.StatusRunning)
+	e.Message = trust.Redact(msg)
+	c.r.emit(e)
 }
 
 // Elicit puts a question the call's MCP server asks to the user
@@ -164,6 +204,13 @@ func (c *call) heard(f func()) {
 
 func (c *call) finish(out string, isErr bool, status wire.ToolStatus, images ...model.Image) model.Block {
 	c.mu.Lock()
+	if c.progTick != nil {
+		c.progTick.Stop()
+		c.progTick = nil
+	}
+	if c.held && !c.ended {
+		c.showProgress(c.pending) // the last progress before the end is not lost
+	}
 	c.ended = true
 	c.mu.Unlock()
 	return c.callEvents.finish(out, isErr, status, images...)
@@ -179,3 +226,11 @@ func (r *run) cancelledCall(env *tools.Env, u model.Block) model.Block {
 	}
 	return r.newCall(u, p).finish(tools.Cancelled, true, wire.StatusCancelled)
 }
+
+// progressEvery is the least time between two progress tool_calls of one
+// call. A server may send notifications/progress in a tight loop (tens of
+// thousands a second); each shown one is an agent/event, an LSP $/progress
+// report, an ACP tool_call_update and a redaction, so a call's progress is
+// coalesced: at most one per progressEvery, the latest winning, and the
+// last one not shown yet goes out before the call's final tool_call.
+const progressEvery = 150 * time.Millisecond

@@ -28,6 +28,10 @@ type addIn struct {
 
 type empty struct{}
 
+type floodIn struct {
+	N int `json:"n"`
+}
+
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
 }
@@ -60,6 +64,20 @@ func addTools(s *mcp.Server) {
 			case <-ctx.Done():
 				return nil, nil, ctx.Err()
 			}
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "flood", Description: "Sends n progress notifications (progress 1..n of n) as fast as it can, then answers flooded."},
+		func(ctx context.Context, req *mcp.CallToolRequest, in floodIn) (*mcp.CallToolResult, any, error) {
+			tok := req.Params.GetProgressToken()
+			if tok == nil {
+				return nil, nil, fmt.Errorf("flood: the call carries no progress token")
+			}
+			for i := 1; i <= in.N; i++ {
+				p := &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i), Total: float64(in.N), Message: fmt.Sprintf("step %d", i)}
+				if err := req.Session.NotifyProgress(ctx, p); err != nil {
+					return nil, nil, err
+				}
+			}
+			return text("flooded"), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "Never returns and ignores cancellation."},
 		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
