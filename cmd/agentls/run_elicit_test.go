@@ -1,15 +1,10 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
@@ -61,46 +56,14 @@ func TestRunElicitationWithoutTerminalDeclines(t *testing.T) {
 // message quoted, the server named), what is typed reaches the server;
 // a URL question prints the URL once the user picks Open.
 func TestRunElicitationOnARealTerminal(t *testing.T) {
-	tmux := testenv.Tool(t, "tmux")
 	e := newRunEnv(t, "anthropic", "")
 	withEverything(t, e)
 	e.model.Script(elicitTurn("ev__trigger-elicitation-request", `{}`),
 		elicitTurn("ev__trigger-url-elicitation", `{"url":"http://127.0.0.1:9/consent","message":"Approve the export"}`),
 		modeltest.Turn{Text: "Answered."})
-	exitFile := filepath.Join(e.state, "exit-code")
-	script := filepath.Join(e.state, "run.sh")
-	os.MkdirAll(e.state, 0o700)
-	body := fmt.Sprintf("#!/bin/sh\ncd %q\nexport AGENTLS_CONFIG=%q XDG_STATE_HOME=%q AGENTLS_TEST_KEY=test\n%q run 'ask me'\necho $? > %q\nsleep 30\n",
-		e.ws, e.config, e.state, e.bin, exitFile)
-	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	var rnd [6]byte
-	rand.Read(rnd[:])
-	socket := "agentls-elicit-" + hex.EncodeToString(rnd[:])
-	tm := func(args ...string) string {
-		out, err := exec.Command(tmux, append([]string{"-L", socket}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
-	tm("-f", "/dev/null", "new-session", "-d", "-x", "220", "-y", "80", "-s", "run", script)
-	t.Cleanup(func() {
-		exec.Command(tmux, "-L", socket, "kill-server").Run()
-		testenv.WaitNoProcesses(t, socket, 5*time.Second)
-	})
-	waitScreen := func(want string) string {
-		t.Helper()
-		screen := ""
-		for deadline := time.Now().Add(60 * time.Second); !strings.Contains(screen, want); time.Sleep(50 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("no %q on the terminal:\n%s", want, screen)
-			}
-			screen = tm("capture-pane", "-p", "-S", "-200", "-t", "run")
-		}
-		return screen
-	}
+	term := runOnTerminal(t, e, "ask me", 220, 80)
+	waitScreen := func(want string) string { t.Helper(); return term.wait(want, true) }
+	tm := func(args ...string) { term.tm(args...) }
 	screen := waitScreen("name (String) [string, required]:")
 	for _, want := range []string{"ev asks: Please provide inputs", "MCP server ev asks (its own words):", "│ Please provide inputs for the following fields:"} {
 		if !strings.Contains(screen, want) {
@@ -133,16 +96,7 @@ func TestRunElicitationOnARealTerminal(t *testing.T) {
 	if !strings.Contains(screen, "  http://127.0.0.1:9/consent") {
 		t.Errorf("no URL printed:\n%s", screen)
 	}
-	var code []byte
-	for deadline := time.Now().Add(60 * time.Second); len(code) == 0; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("agentls run did not finish:\n%s", tm("capture-pane", "-p", "-t", "run"))
-		}
-		code, _ = os.ReadFile(exitFile)
-	}
-	if strings.TrimSpace(string(code)) != "0" {
-		t.Fatalf("exit code %s:\n%s", code, tm("capture-pane", "-p", "-t", "run"))
-	}
+	term.exitsWith0()
 	reqs := e.model.Requests()
 	if trs := reqs[1].ToolResults(); len(trs) != 1 || !strings.Contains(trs[0].Content, "- Name: Grace Hopper") ||
 		!strings.Contains(trs[0].Content, "- Agreed to terms: true") || !strings.Contains(trs[0].Content, "- Favorite Integer: 7") {

@@ -20,7 +20,6 @@ import (
 // ask, answers "y", and checks that the model then got the server's real
 // result. The card must show `server · tool` and the arguments literally.
 func TestRunAsksOnARealTerminal(t *testing.T) {
-	tmux := testenv.Tool(t, "tmux")
 	for _, tc := range []struct{ answer, want string }{
 		{"y", "hello through a terminal"},
 		{"n", "ERROR: denied by the user"},
@@ -29,56 +28,96 @@ func TestRunAsksOnARealTerminal(t *testing.T) {
 			e := newRunEnv(t, "anthropic", "")
 			os.WriteFile(filepath.Join(e.ws, "hello.txt"), []byte("hello through a terminal\n"), 0o644)
 			e.model.Script(e.readTurn(), modeltest.Turn{Text: "Answered."})
-			exitFile := filepath.Join(e.state, "exit-code")
-			script := filepath.Join(e.state, "run.sh")
-			os.MkdirAll(e.state, 0o700)
-			body := fmt.Sprintf("#!/bin/sh\ncd %q\nexport AGENTLS_CONFIG=%q XDG_STATE_HOME=%q AGENTLS_TEST_KEY=test\n%q run 'read hello.txt'\necho $? > %q\n",
-				e.ws, e.config, e.state, e.bin, exitFile)
-			if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			var rnd [6]byte
-			rand.Read(rnd[:])
-			socket := "agentls-run-" + hex.EncodeToString(rnd[:])
-			tm := func(args ...string) string {
-				out, err := exec.Command(tmux, append([]string{"-L", socket}, args...)...).CombinedOutput()
-				if err != nil {
-					t.Fatalf("tmux %v: %v\n%s", args, err, out)
-				}
-				return string(out)
-			}
-			tm("-f", "/dev/null", "new-session", "-d", "-x", "200", "-y", "50", "-s", "run", script)
-			t.Cleanup(func() {
-				exec.Command(tmux, "-L", socket, "kill-server").Run()
-				testenv.WaitNoProcesses(t, socket, 5*time.Second)
-			})
-			screen := ""
-			for deadline := time.Now().Add(60 * time.Second); !strings.Contains(screen, "deny:"); time.Sleep(50 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("no approval card on the terminal:\n%s", screen)
-				}
-				screen = tm("capture-pane", "-p", "-t", "run")
-			}
+			term := runOnTerminal(t, e, "read hello.txt", 200, 50)
+			screen := term.wait("deny:", false)
 			for _, want := range []string{"Call fs · read_text_file?", "fs · read_text_file", filepath.Join(e.ws, "hello.txt"), "[a] Always allow fs__read_text_file"} {
 				if !strings.Contains(screen, want) {
 					t.Errorf("the card lacks %q:\n%s", want, screen)
 				}
 			}
-			tm("send-keys", "-t", "run", tc.answer, "Enter")
-			var code []byte
-			for deadline := time.Now().Add(60 * time.Second); len(code) == 0; time.Sleep(50 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("agentls run did not finish:\n%s", tm("capture-pane", "-p", "-t", "run"))
-				}
-				code, _ = os.ReadFile(exitFile)
-			}
-			if strings.TrimSpace(string(code)) != "0" {
-				t.Fatalf("exit code %s:\n%s", code, tm("capture-pane", "-p", "-t", "run"))
-			}
+			term.keys(tc.answer, "Enter")
+			term.exitsWith0()
 			trs := e.model.Requests()[1].ToolResults()
 			if len(trs) != 1 || !strings.Contains(trs[0].Content, tc.want) {
 				t.Errorf("tool results = %+v, want %q", trs, tc.want)
 			}
 		})
+	}
+}
+
+// terminalRun is `agentls run` in a tmux pane: a real terminal.
+type terminalRun struct {
+	t        *testing.T
+	tm       func(args ...string) string
+	exitFile string
+}
+
+// runOnTerminal starts `agentls run PROMPT` in a new tmux pane of w x h
+// cells, with e's config, state folder and model. The pane stays open 30 s
+// after agentls exits, so its last screen can still be read.
+func runOnTerminal(t *testing.T, e *runEnv, prompt string, w, h int) *terminalRun {
+	t.Helper()
+	tmux := testenv.Tool(t, "tmux")
+	r := &terminalRun{t: t, exitFile: filepath.Join(e.state, "exit-code")}
+	script := filepath.Join(e.state, "run.sh")
+	os.MkdirAll(e.state, 0o700)
+	body := fmt.Sprintf("#!/bin/sh\ncd %q\nexport AGENTLS_CONFIG=%q XDG_STATE_HOME=%q AGENTLS_TEST_KEY=test\n%q run %q\necho $? > %q\nsleep 30\n",
+		e.ws, e.config, e.state, e.bin, prompt, r.exitFile)
+	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var rnd [6]byte
+	rand.Read(rnd[:])
+	socket := "agentls-run-" + hex.EncodeToString(rnd[:])
+	r.tm = func(args ...string) string {
+		out, err := exec.Command(tmux, append([]string{"-L", socket}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	r.tm("-f", "/dev/null", "new-session", "-d", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h), "-s", "run", script)
+	t.Cleanup(func() {
+		exec.Command(tmux, "-L", socket, "kill-server").Run()
+		testenv.WaitNoProcesses(t, socket, 5*time.Second)
+	})
+	return r
+}
+
+// wait returns the screen once it shows want (with the scrollback, when
+// history), failing the test after 60 s.
+func (r *terminalRun) wait(want string, history bool) string {
+	r.t.Helper()
+	capture := []string{"capture-pane", "-p", "-t", "run"}
+	if history {
+		capture = []string{"capture-pane", "-p", "-S", "-200", "-t", "run"}
+	}
+	screen := ""
+	for deadline := time.Now().Add(60 * time.Second); !strings.Contains(screen, want); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("no %q on the terminal:\n%s", want, screen)
+		}
+		screen = r.tm(capture...)
+	}
+	return screen
+}
+
+// keys types into the pane (tmux send-keys).
+func (r *terminalRun) keys(keys ...string) {
+	r.tm(append([]string{"send-keys", "-t", "run"}, keys...)...)
+}
+
+// exitsWith0 waits for agentls run to exit and fails unless its code is 0.
+func (r *terminalRun) exitsWith0() {
+	r.t.Helper()
+	var code []byte
+	for deadline := time.Now().Add(60 * time.Second); len(code) == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("agentls run did not finish:\n%s", r.tm("capture-pane", "-p", "-t", "run"))
+		}
+		code, _ = os.ReadFile(r.exitFile)
+	}
+	if strings.TrimSpace(string(code)) != "0" {
+		r.t.Fatalf("exit code %s:\n%s", code, r.tm("capture-pane", "-p", "-t", "run"))
 	}
 }
