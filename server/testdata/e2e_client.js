@@ -1,7 +1,7 @@
 // End-to-end LSP client for agentls, on Microsoft's vscode-languageserver-protocol.
 //
 // It starts `agentls serve`, announces the capabilities that select one
-// approval path (AGENTLS_PATH = 1, 2 or 3; PROTOCOL.md section 4), runs one
+// approval path (AGENTLS_PATH = 1, 2 or 3; docs/protocol.md section 4), runs one
 // agent task whose model calls a real MCP server's tool, approves the call
 // through that path and checks the events, the progress and the result.
 // Any mismatch exits non-zero with a message saying what was expected.

@@ -1,5 +1,5 @@
 'use strict';
-// The agent/event stream (PROTOCOL.md §3): one line per event in the output
+// The agent/event stream (docs/protocol.md §3): one line per event in the output
 // view, and a tracker of running tasks behind the status bar item.
 
 const MAX_PREVIEW = 400;

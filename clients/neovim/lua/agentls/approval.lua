@@ -1,4 +1,4 @@
--- agentls.approval: the approval card of PROTOCOL.md section 4, asked
+-- agentls.approval: the approval card of docs/protocol.md section 4, asked
 -- through vim.ui.select. It answers agent/requestApproval and :AgentApprove.
 -- It never approves by itself: no answer, an error or a dismissed card is a
 -- denial ({outcome = "cancelled"}).

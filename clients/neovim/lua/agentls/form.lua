@@ -1,5 +1,5 @@
 -- agentls.form: an MCP server's form (an elicitation approval's fields,
--- PROTOCOL.md section 4), asked field by field once the user picked Submit:
+-- docs/protocol.md section 4), asked field by field once the user picked Submit:
 -- vim.ui.select for a choice or yes/no, vim.ui.input for text and numbers
 -- (a multi-select is typed as values or numbers separated by commas),
 -- checked against the field. Escape at any step declines: done(nil).

@@ -1,7 +1,7 @@
 -- agentls: the Neovim client of agentls, an LSP server that hosts an AI coding
 -- agent. setup{} attaches agentls to every buffer with a file; the :Agent*
 -- commands (plugin/agentls.lua) call the functions below. It speaks the wire
--- protocol of agentls (PROTOCOL.md) and nothing else: the agent, its tools and
+-- protocol of agentls (docs/protocol.md) and nothing else: the agent, its tools and
 -- every approval decision live in the server.
 local M = {}
 

@@ -98,7 +98,7 @@ function M.root_for(path, markers)
   return dir
 end
 
---- capabilities are Neovim's own plus the agentls announcement of PROTOCOL.md
+--- capabilities are Neovim's own plus the agentls announcement of docs/protocol.md
 --- section 1: this client answers approvals, shows an MCP server's form
 --- (agentls.form) and wants events.
 function M.capabilities(extra)

@@ -1,4 +1,4 @@
--- agentls.mcp: :AgentMcp, the server list of PROTOCOL.md section 2
+-- agentls.mcp: :AgentMcp, the server list of docs/protocol.md section 2
 -- (agent/mcp/servers) in a floating window: each server's state, its literal
 -- command line, its tools and the policy each call would get; keys in the
 -- float trust (agent/mcp/trust: the launch card, then the start), restart,

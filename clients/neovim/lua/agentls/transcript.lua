@@ -1,5 +1,5 @@
 -- agentls.transcript: one scratch buffer per session, fed live by agent/event
--- (PROTOCOL.md section 3). The Markdown file the server keeps is the record;
+-- (docs/protocol.md section 3). The Markdown file the server keeps is the record;
 -- this buffer is the live view of it. The buffer is not modifiable by hand:
 -- the lines of tool calls and approvals are updated in place as they change.
 local M = {}
