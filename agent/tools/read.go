@@ -61,11 +61,8 @@ type searchTextArgs struct {
 }
 
 func readFile(ctx context.Context, env *Env, call Call, a *readFileArgs) (string, error) {
-	t, err := confine(env.Workspace.Folders(), a.Path)
+	t, err := readTarget(ctx, env, call, "read_file", "Read", a.Path)
 	if err != nil {
-		return "", err
-	}
-	if err := gateSecretRead(ctx, env, call, "read_file", "Read", t); err != nil {
 		return "", err
 	}
 	if st, err := os.Stat(t.Real); err == nil && st.IsDir() {
@@ -113,11 +110,8 @@ func listDirectory(ctx context.Context, env *Env, call Call, a *listDirectoryArg
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(env.Workspace.Folders(), a.Path)
+	t, err := readTarget(ctx, env, call, "list_directory", "List", a.Path)
 	if err != nil {
-		return "", err
-	}
-	if err := gateSecretRead(ctx, env, call, "list_directory", "List", t); err != nil {
 		return "", err
 	}
 	entries, err := os.ReadDir(t.Real)
@@ -195,11 +189,8 @@ func findFiles(ctx context.Context, env *Env, call Call, a *findFilesArgs) (stri
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(env.Workspace.Folders(), a.Path)
+	t, err := readTarget(ctx, env, call, "find_files", "Search", a.Path)
 	if err != nil {
-		return "", err
-	}
-	if err := gateSecretRead(ctx, env, call, "find_files", "Search", t); err != nil {
 		return "", err
 	}
 	var found []string
@@ -242,11 +233,8 @@ func searchText(ctx context.Context, env *Env, call Call, a *searchTextArgs) (st
 	if a.Path == "" {
 		a.Path = "."
 	}
-	t, err := confine(env.Workspace.Folders(), a.Path)
+	t, err := readTarget(ctx, env, call, "search_text", "Search", a.Path)
 	if err != nil {
-		return "", err
-	}
-	if err := gateSecretRead(ctx, env, call, "search_text", "Search", t); err != nil {
 		return "", err
 	}
 	var b strings.Builder

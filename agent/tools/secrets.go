@@ -159,6 +159,16 @@ func (s Secrets) targetReason(t target) string {
 	return s.reason(t.Path)
 }
 
+// readTarget is how every read tool reaches path: confined to the
+// workspace folders, then asked about when it holds secrets.
+func readTarget(ctx context.Context, env *Env, call Call, tool, verb, path string) (target, error) {
+	t, err := confine(env.Workspace.Folders(), path)
+	if err != nil {
+		return target{}, err
+	}
+	return t, gateSecretRead(ctx, env, call, tool, verb, t)
+}
+
 // gateSecretRead asks before a read tool reads t when t holds secrets; nil
 // when it may go on.
 func gateSecretRead(ctx context.Context, env *Env, call Call, tool, verb string, t target) error {
