@@ -21,7 +21,7 @@ func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []ServerRow {
 	for _, s := range servers {
 		row := ServerRow{Name: s.Name, Origin: s.Origin, State: s.State,
 			Command: listOrEmpty(s.Command), EnvKeys: listOrEmpty(s.EnvKeys), Cwd: s.Cwd, Sandbox: s.Sandbox,
-			URL: s.URL, HeaderNames: s.HeaderNames, Transport: s.Transport, Prompts: wirePrompts(s.Prompts),
+			URL: s.URL, HeaderNames: s.HeaderNames, Transport: s.Transport, Prompts: s.Prompts,
 			Error: s.Error, StderrTail: s.StderrTail, Warnings: s.Warnings, SchemaTokens: s.SchemaTokens,
 			Tools: make([]ToolRow, 0, len(s.Tools))}
 		for _, t := range s.Tools {
@@ -50,22 +50,6 @@ func wireAnnotations(a *mcp.Annotations) wire.Annotations {
 	}
 	return wire.Annotations{Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
 		IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint}
-}
-
-// wirePrompts are a server's prompts as the list shows them.
-func wirePrompts(ps []mcp.Prompt) []wire.Prompt {
-	if len(ps) == 0 {
-		return nil
-	}
-	out := make([]wire.Prompt, 0, len(ps))
-	for _, p := range ps {
-		w := wire.Prompt{Name: p.Name, Title: p.Title, Description: p.Description}
-		for _, a := range p.Arguments {
-			w.Arguments = append(w.Arguments, wire.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
-		}
-		out = append(out, w)
-	}
-	return out
 }
 
 // LaunchGate is the registry's G1 gate over the trust store: user-tier

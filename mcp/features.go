@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -279,20 +280,11 @@ func sameRoots(a, b []*sdk.Root) bool {
 	return true
 }
 
-// Prompt is one prompt a server offers.
-type Prompt struct {
-	Name        string           `json:"name"`
-	Title       string           `json:"title,omitempty"`
-	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
-}
+// Prompt is one prompt a server offers, as the server list shows it.
+type Prompt = wire.Prompt
 
 // PromptArgument is one argument of a prompt.
-type PromptArgument struct {
-	Name        string `json:"name"`
-	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
-}
+type PromptArgument = wire.PromptArgument
 
 // Prompts are the prompts of every connected server, by server name, as
 // listed at connect and after prompts/list_changed. Cheap: no server is
