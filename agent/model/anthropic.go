@@ -45,7 +45,7 @@ func (p *anthropic) Stream(ctx context.Context, req Request, onText func(string)
 	if err != nil {
 		return nil, err
 	}
-	return p.ep.post(ctx, body, decodeAnthropic, onText)
+	return p.ep.post(ctx, body, decodeAnthropic, onText, req.OnReasoning)
 }
 
 type anthropicTool struct {
@@ -171,12 +171,16 @@ func (p *anthropic) request(req Request) anthropicRequest {
 				results = append(results, anthropicResult(b, sieve))
 			case "thinking":
 				// Without its signature the API refuses the block (one from
-				// another provider, say): it is dropped rather than fail the turn.
-				if b.Signature != "" {
+				// another provider, say), and a signature is checked by the
+				// endpoint that made it: such a block is dropped rather than
+				// fail the turn.
+				if b.Signature != "" && p.own(b) {
 					rest = append(rest, anthropicBlock{Type: "thinking", Thinking: &b.Thinking, Signature: &b.Signature})
 				}
 			case "redacted_thinking":
-				rest = append(rest, anthropicBlock{Type: "redacted_thinking", Data: b.Data})
+				if p.own(b) {
+					rest = append(rest, anthropicBlock{Type: "redacted_thinking", Data: b.Data})
+				}
 			}
 		}
 		content := append(results, rest...)
@@ -188,6 +192,10 @@ func (p *anthropic) request(req Request) anthropicRequest {
 	markConversation(out.Messages)
 	return out
 }
+
+// own reports whether b came from this endpoint (or from a session stored
+// before blocks named their endpoint).
+func (p *anthropic) own(b Block) bool { return b.Endpoint == "" || b.Endpoint == p.ep.url }
 
 // anthropicResult is a tool_result block: its content a string, or, when
 // the tool returned images, the text then the images as image blocks.

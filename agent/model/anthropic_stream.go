@@ -79,7 +79,7 @@ func anthropicStatus(typ string) int {
 }
 
 // decodeAnthropic reads a Messages event stream into a Response.
-func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
+func decodeAnthropic(body io.Reader, emit sink) (*Response, error) {
 	sse := newSSEReader(body)
 	out := &Response{}
 	blocks := map[int]*Block{}
@@ -129,12 +129,13 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			switch cb.Type {
 			case "text":
 				a.WriteString(cb.Text)
-				emit(cb.Text)
+				emit.say(cb.Text)
 			case "tool_use":
 				b.ID, b.Name = cb.ID, cb.Name
 				startInputs[e.Index] = string(cb.Input)
 			case "thinking":
 				a.WriteString(cb.Thinking)
+				emit.think(cb.Thinking)
 				b.Signature = cb.Signature
 			case "redacted_thinking":
 				b.Data = cb.Data
@@ -148,11 +149,12 @@ func decodeAnthropic(body io.Reader, emit func(string)) (*Response, error) {
 			switch e.Delta.Type {
 			case "text_delta":
 				a.WriteString(e.Delta.Text)
-				emit(e.Delta.Text)
+				emit.say(e.Delta.Text)
 			case "input_json_delta":
 				a.WriteString(e.Delta.PartialJSON)
 			case "thinking_delta":
 				a.WriteString(e.Delta.Thinking)
+				emit.think(e.Delta.Thinking)
 			case "signature_delta":
 				b.Signature += e.Delta.Signature
 			}

@@ -16,7 +16,7 @@ func benchDecode(b *testing.B, fixture string, decode decoder) {
 	b.SetBytes(int64(len(raw)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := decode(bytes.NewReader(raw), func(string) {}); err != nil {
+		if _, err := decode(bytes.NewReader(raw), sink{}); err != nil {
 			b.Fatal(err)
 		}
 	}

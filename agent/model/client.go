@@ -108,26 +108,48 @@ func retryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// decoder reads one successful streamed response, passing text deltas to emit.
-type decoder func(body io.Reader, emit func(string)) (*Response, error)
+// sink receives an answer as it streams: the text of the answer, and the
+// model's reasoning. Either may be nil.
+type sink struct {
+	text, reasoning func(string)
+}
+
+func (s sink) say(d string) {
+	if d != "" && s.text != nil {
+		s.text(d)
+	}
+}
+
+func (s sink) think(d string) {
+	if d != "" && s.reasoning != nil {
+		s.reasoning(d)
+	}
+}
+
+// decoder reads one successful streamed response, passing its deltas to out.
+type decoder func(body io.Reader, out sink) (*Response, error)
 
 // post sends body and decodes the streamed answer, retrying what may
-// succeed later — but never once text has reached onText, so the caller
-// never sees a sentence twice.
-func (e *endpoint) post(ctx context.Context, body []byte, decode decoder, onText func(string)) (*Response, error) {
+// succeed later — but never once text or reasoning has reached the caller,
+// so the caller never sees a sentence twice.
+func (e *endpoint) post(ctx context.Context, body []byte, decode decoder, onText, onReasoning func(string)) (*Response, error) {
 	streamed := false
-	emit := func(s string) {
-		if s == "" {
-			return
-		}
-		streamed = true
-		if onText != nil {
-			onText(s)
+	pass := func(f func(string)) func(string) {
+		return func(s string) {
+			if s == "" {
+				return
+			}
+			streamed = true
+			if f != nil {
+				f(s)
+			}
 		}
 	}
+	emit := sink{text: pass(onText), reasoning: pass(onReasoning)}
 	for attempt := 1; ; attempt++ {
 		resp, wait, err := e.attempt(ctx, body, decode, emit)
 		if err == nil {
+			e.stamp(resp)
 			return resp, nil
 		}
 		if ctx.Err() != nil {
@@ -146,9 +168,21 @@ func (e *endpoint) post(ctx context.Context, body []byte, decode decoder, onText
 	}
 }
 
+// stamp names this endpoint on the blocks that carry what a provider
+// attached (reasoning, signatures, a tool call's extra fields), so that
+// they go back to it and to no other (Block.Endpoint).
+func (e *endpoint) stamp(resp *Response) {
+	for i := range resp.Content {
+		b := &resp.Content[i]
+		if b.Type == "thinking" || b.Type == "redacted_thinking" || b.Type == "tool_use" && len(b.Extra) > 0 {
+			b.Endpoint = e.url
+		}
+	}
+}
+
 // attempt makes one request. wait is negative when retrying cannot help,
 // else the server's Retry-After (0 when it sent none).
-func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emit func(string)) (*Response, time.Duration, error) {
+func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emit sink) (*Response, time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, -1, fmt.Errorf("%s: bad base_url: %w", e.provider, err)
@@ -200,7 +234,7 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 
 // readAnswer decodes a 200 answer: normally an event stream, but a whole
 // JSON answer from a server that ignored "stream": true is read too.
-func (e *endpoint) readAnswer(resp *http.Response, decode decoder, emit func(string)) (*Response, error) {
+func (e *endpoint) readAnswer(resp *http.Response, decode decoder, emit sink) (*Response, error) {
 	ct := resp.Header.Get("Content-Type")
 	if strings.HasPrefix(ct, "text/html") {
 		return nil, fmt.Errorf("%s: %s answered with a web page (%s), not an event stream: check [model] base_url", e.provider, e.url, ct)
@@ -218,8 +252,11 @@ func (e *endpoint) readAnswer(resp *http.Response, decode decoder, emit func(str
 		return nil, err
 	}
 	for _, b := range out.Content {
-		if b.Type == "text" {
-			emit(b.Text)
+		switch b.Type {
+		case "text":
+			emit.say(b.Text)
+		case "thinking":
+			emit.think(b.Thinking)
 		}
 	}
 	return out, nil
@@ -240,7 +277,13 @@ type errorDetail struct {
 }
 
 // parseError extracts the provider's error type and message from a body.
+// Google's OpenAI-compatible endpoint wraps its error in a one-element
+// array ([{"error": {...}}]).
 func parseError(raw []byte) (typ, msg string) {
+	var list []json.RawMessage
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' && json.Unmarshal(t, &list) == nil && len(list) > 0 {
+		raw = list[0]
+	}
 	var b errorBody
 	if json.Unmarshal(raw, &b) == nil {
 		var d errorDetail

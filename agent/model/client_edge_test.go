@@ -155,7 +155,7 @@ func TestToolInputSentWholeInBlockStartIsKept(t *testing.T) {
 		"event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"t\",\"name\":\"x\",\"input\":{\"a\":1}}}\n\n" +
 		"event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n" +
 		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
-	resp, err := decodeAnthropic(strings.NewReader(stream), func(string) {})
+	resp, err := decodeAnthropic(strings.NewReader(stream), sink{})
 	if err != nil {
 		t.Fatal(err)
 	}

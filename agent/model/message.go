@@ -44,13 +44,17 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 	var c struct {
 		Choices []struct {
 			Message struct {
-				Content   *string `json:"content"`
-				ToolCalls []struct {
+				Content          *string `json:"content"`
+				ReasoningContent string  `json:"reasoning_content"`
+				Reasoning        string  `json:"reasoning"`
+				Refusal          string  `json:"refusal"`
+				ToolCalls        []struct {
 					ID       string `json:"id"`
 					Function struct {
 						Name      string `json:"name"`
 						Arguments string `json:"arguments"`
 					} `json:"function"`
+					ExtraContent json.RawMessage `json:"extra_content"`
 				} `json:"tool_calls"`
 			} `json:"message"`
 			FinishReason string `json:"finish_reason"`
@@ -62,11 +66,21 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 	}
 	ch := c.Choices[0]
 	out := &Response{Usage: c.Usage.usage()}
-	if ch.Message.Content != nil && *ch.Message.Content != "" {
-		out.Content = append(out.Content, Block{Type: "text", Text: *ch.Message.Content})
+	if r, field := reasoningOf(ch.Message.ReasoningContent, ch.Message.Reasoning); r != "" {
+		out.Content = append(out.Content, Block{Type: "thinking", Thinking: r, Field: field})
+	}
+	text := ch.Message.Refusal
+	if ch.Message.Content != nil {
+		text = *ch.Message.Content + text
+	}
+	if text != "" {
+		out.Content = append(out.Content, Block{Type: "text", Text: text})
 	}
 	for i, tc := range ch.Message.ToolCalls {
 		b := Block{Type: "tool_use", ID: tc.ID, Name: tc.Function.Name}
+		if len(tc.ExtraContent) > 0 && string(tc.ExtraContent) != "null" {
+			b.Extra = tc.ExtraContent
+		}
 		if b.ID == "" {
 			b.ID = fmt.Sprintf("call_%d", i)
 		}
@@ -74,5 +88,8 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 		out.Content = append(out.Content, b)
 	}
 	out.StopReason = stopReason(ch.FinishReason, len(ch.Message.ToolCalls) > 0)
+	if ch.Message.Refusal != "" {
+		out.StopReason = "refusal"
+	}
 	return out, nil
 }

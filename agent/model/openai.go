@@ -23,6 +23,7 @@ type openai struct {
 	newTokenField bool
 	tools         toolBlock
 	noImages      bool // [model] images false (a text-only model): tool images are only named
+	echo          echoes
 }
 
 func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *openai {
@@ -48,13 +49,22 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 // Name is "openai".
 func (p *openai) Name() string { return "openai" }
 
-// Stream sends one chat completions request with "stream": true.
+// Stream sends one chat completions request with "stream": true. An
+// endpoint that refuses a field sent back to it (Groq: "property
+// 'reasoning' is unsupported") is asked again once without it, and it is
+// never sent there again.
 func (p *openai) Stream(ctx context.Context, req Request, onText func(string)) (*Response, error) {
-	body, err := p.body(req)
-	if err != nil {
-		return nil, err
+	for {
+		body, err := p.body(req)
+		if err != nil {
+			return nil, err
+		}
+		resp, err := p.ep.post(ctx, body, decodeOpenAI, onText, req.OnReasoning)
+		if err != nil && p.echo.refused(err, body) {
+			continue
+		}
+		return resp, err
 	}
-	return p.ep.post(ctx, body, decodeOpenAI, onText)
 }
 
 type openaiFunction struct {
@@ -75,15 +85,23 @@ type openaiCall struct {
 		Name      string `json:"name"`
 		Arguments string `json:"arguments"`
 	} `json:"function"`
+	// ExtraContent is what the endpoint attached to the call, sent back
+	// as it came (Gemini 3 refuses a call without its thought_signature).
+	ExtraContent json.RawMessage `json:"extra_content,omitempty"`
 }
 
 type openaiMessage struct {
 	Role string `json:"role"`
 	// Content is a *string, or (a user message carrying tool images)
 	// []openaiPart.
-	Content    any          `json:"content"`
-	ToolCalls  []openaiCall `json:"tool_calls,omitempty"`
-	ToolCallID string       `json:"tool_call_id,omitempty"`
+	Content any `json:"content"`
+	// The assistant's reasoning, sent back in the field it came in to the
+	// endpoint that sent it (DeepSeek's thinking mode refuses a tool call
+	// message without its reasoning_content).
+	ReasoningContent *string      `json:"reasoning_content,omitempty"`
+	Reasoning        *string      `json:"reasoning,omitempty"`
+	ToolCalls        []openaiCall `json:"tool_calls,omitempty"`
+	ToolCallID       string       `json:"tool_call_id,omitempty"`
 }
 
 // openaiPart is one part of a user message's content: text, or an image
@@ -135,7 +153,8 @@ func SaysError(content string) bool {
 // body builds the request JSON: the system prompt as a first system
 // message, assistant tool_use blocks as tool_calls (arguments as a JSON
 // string), tool_result blocks as "tool" messages right after them.
-// Thinking blocks are Anthropic's and are dropped.
+// Reasoning this endpoint sent goes back in its field; Anthropic's
+// thinking blocks and other endpoints' reasoning are dropped.
 func (p *openai) body(req Request) ([]byte, error) {
 	tools, err := p.tools.get(req.Tools, func(t []ToolDef) error { return checkTools("openai", t) }, encodeOpenAITools)
 	if err != nil {
@@ -182,16 +201,24 @@ func (p *openai) request(req Request) openaiRequest {
 		var calls []openaiCall
 		var results []openaiMessage
 		var images []openaiPart
+		var reasoning reasoningEcho
 		for _, b := range m.Content {
 			switch b.Type {
 			case "text":
 				if b.Text != "" {
 					texts = append(texts, b.Text)
 				}
+			case "thinking":
+				if b.Endpoint == p.ep.url && p.echo.sends(b.Field) {
+					reasoning.add(b)
+				}
 			case "tool_use":
 				c := openaiCall{ID: b.ID, Type: "function"}
 				c.Function.Name = b.Name
 				c.Function.Arguments = string(objectOrEmpty(b.Input))
+				if len(b.Extra) > 0 && b.Endpoint == p.ep.url && p.echo.sends("extra_content") {
+					c.ExtraContent = b.Extra
+				}
 				calls = append(calls, c)
 			case "tool_result":
 				sent, note := sieve.sift(b)
@@ -218,6 +245,9 @@ func (p *openai) request(req Request) openaiRequest {
 			continue
 		}
 		msg := openaiMessage{Role: m.Role, ToolCalls: calls}
+		if m.Role == "assistant" {
+			msg.ReasoningContent, msg.Reasoning = reasoning.fields()
+		}
 		if len(texts) > 0 {
 			s := strings.Join(texts, "\n\n")
 			msg.Content = &s

@@ -43,9 +43,21 @@ func TestOpenAICompatibleToolCallVariants(t *testing.T) {
 		{"a missing id gets one so results pair up",
 			chunk(`{"tool_calls":[{"index":0,"function":{"name":"x","arguments":"{}"}}]}`, "tool_calls") + "data: [DONE]\n\n",
 			[]Block{{Type: "tool_use", ID: "call_0", Name: "x", Input: []byte(`{}`)}}, "tool_use"},
-		{"reasoning deltas are not text",
+		{"reasoning deltas are not text: they are a thinking block, kept with their field",
 			chunk(`{"reasoning_content":"hmm"}`, "") + chunk(`{"content":"ok"}`, "stop") + "data: [DONE]\n\n",
-			[]Block{{Type: "text", Text: "ok"}}, "end_turn"},
+			[]Block{{Type: "thinking", Thinking: "hmm", Field: "reasoning_content"}, {Type: "text", Text: "ok"}}, "end_turn"},
+		{"reasoning (OpenRouter, Groq, Ollama) is kept with its own field",
+			chunk(`{"role":"assistant","content":"","reasoning":"hm"}`, "") + chunk(`{"content":"","reasoning":"m"}`, "") + chunk(`{"content":"ok"}`, "stop") + "data: [DONE]\n\n",
+			[]Block{{Type: "thinking", Thinking: "hmm", Field: "reasoning"}, {Type: "text", Text: "ok"}}, "end_turn"},
+		{"a delta carrying both fields (newer vLLM) is read once",
+			chunk(`{"reasoning_content":"hmm","reasoning":"hmm"}`, "") + chunk(`{"content":"ok"}`, "stop") + "data: [DONE]\n\n",
+			[]Block{{Type: "thinking", Thinking: "hmm", Field: "reasoning_content"}, {Type: "text", Text: "ok"}}, "end_turn"},
+		{"a refusal is the answer's text and stops as refusal",
+			chunk(`{"role":"assistant","content":null,"refusal":""}`, "") + chunk(`{"refusal":"I can't "}`, "") + chunk(`{"refusal":"help."}`, "") + chunk(`{}`, "stop") + "data: [DONE]\n\n",
+			[]Block{{Type: "text", Text: "I can't help."}}, "refusal"},
+		{"Gemini's extra_content on a call is kept as it came",
+			chunk(`{"role":"assistant","tool_calls":[{"extra_content":{"google":{"thought_signature":"c2ln"}},"function":{"arguments":"{}","name":"x"},"type":"function"}]}`, "") + chunk(`{"role":"assistant"}`, "stop") + "data: [DONE]\n\n",
+			[]Block{{Type: "tool_use", ID: "call_0", Name: "x", Input: []byte(`{}`), Extra: []byte(`{"google":{"thought_signature":"c2ln"}}`)}}, "tool_use"},
 		{"a stream ending without [DONE] after a finish_reason is complete",
 			chunk(`{"content":"ok"}`, "length"),
 			[]Block{{Type: "text", Text: "ok"}}, "max_tokens"},
@@ -53,7 +65,7 @@ func TestOpenAICompatibleToolCallVariants(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var text strings.Builder
-			got, err := decodeOpenAI(strings.NewReader(c.stream), func(s string) { text.WriteString(s) })
+			got, err := decodeOpenAI(strings.NewReader(c.stream), sink{text: func(s string) { text.WriteString(s) }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +77,8 @@ func TestOpenAICompatibleToolCallVariants(t *testing.T) {
 			}
 			for i, w := range c.want {
 				g := got.Content[i]
-				if g.Type != w.Type || g.ID != w.ID || g.Name != w.Name || string(g.Input) != string(w.Input) || g.Text != w.Text {
+				if g.Type != w.Type || g.ID != w.ID || g.Name != w.Name || string(g.Input) != string(w.Input) || g.Text != w.Text ||
+					g.Thinking != w.Thinking || g.Field != w.Field || string(g.Extra) != string(w.Extra) {
 					t.Errorf("block %d = %+v (input %s), want %+v (input %s)", i, g, g.Input, w, w.Input)
 				}
 			}

@@ -11,14 +11,22 @@ import (
 type openaiChunk struct {
 	Choices []struct {
 		Delta struct {
-			Content   string `json:"content"`
-			ToolCalls []struct {
+			Content string `json:"content"`
+			// The reasoning, by the field each server names it; some
+			// (newer vLLM) send both with the same text.
+			ReasoningContent string `json:"reasoning_content"`
+			Reasoning        string `json:"reasoning"`
+			Refusal          string `json:"refusal"` // OpenAI: the model declined; this is its text
+			ToolCalls        []struct {
 				Index    *int   `json:"index"`
 				ID       string `json:"id"`
 				Function struct {
 					Name      string `json:"name"`
 					Arguments string `json:"arguments"`
 				} `json:"function"`
+				// ExtraContent is what a provider attaches to the call
+				// (Gemini: {"google": {"thought_signature": ...}}).
+				ExtraContent json.RawMessage `json:"extra_content"`
 			} `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
@@ -31,13 +39,15 @@ type openaiChunk struct {
 type pendingCall struct {
 	id, name string
 	args     strings.Builder
+	extra    json.RawMessage
 }
 
 // decodeOpenAI reads a chat completions chunk stream into a Response.
-func decodeOpenAI(body io.Reader, emit func(string)) (*Response, error) {
+func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 	sse := newSSEReader(body)
 	out := &Response{}
-	var text strings.Builder
+	var text, reasoning, refusal strings.Builder
+	field := "" // the field the reasoning came in
 	var calls []*pendingCall
 	slot := map[int]int{} // delta index -> position in calls
 	finish := ""
@@ -74,9 +84,20 @@ func decodeOpenAI(body io.Reader, emit func(string)) (*Response, error) {
 			continue
 		}
 		ch := c.Choices[0]
+		if r, f := reasoningOf(ch.Delta.ReasoningContent, ch.Delta.Reasoning); r != "" {
+			if field == "" {
+				field = f
+			}
+			reasoning.WriteString(r)
+			emit.think(r)
+		}
 		if ch.Delta.Content != "" {
 			text.WriteString(ch.Delta.Content)
-			emit(ch.Delta.Content)
+			emit.say(ch.Delta.Content)
+		}
+		if ch.Delta.Refusal != "" {
+			refusal.WriteString(ch.Delta.Refusal)
+			emit.say(ch.Delta.Refusal)
 		}
 		for _, tc := range ch.Delta.ToolCalls {
 			idx := len(calls) // no index: a server sending whole calls
@@ -98,16 +119,22 @@ func decodeOpenAI(body io.Reader, emit func(string)) (*Response, error) {
 				p.name = tc.Function.Name
 			}
 			p.args.WriteString(tc.Function.Arguments)
+			if len(tc.ExtraContent) > 0 && string(tc.ExtraContent) != "null" {
+				p.extra = tc.ExtraContent
+			}
 		}
 		if ch.FinishReason != nil && *ch.FinishReason != "" {
 			finish = *ch.FinishReason
 		}
 	}
-	if text.Len() > 0 {
-		out.Content = append(out.Content, Block{Type: "text", Text: text.String()})
+	if reasoning.Len() > 0 {
+		out.Content = append(out.Content, Block{Type: "thinking", Thinking: reasoning.String(), Field: field})
+	}
+	if text.Len() > 0 || refusal.Len() > 0 {
+		out.Content = append(out.Content, Block{Type: "text", Text: text.String() + refusal.String()})
 	}
 	for i, p := range calls {
-		b := Block{Type: "tool_use", ID: p.id, Name: p.name}
+		b := Block{Type: "tool_use", ID: p.id, Name: p.name, Extra: p.extra}
 		if b.ID == "" { // some local servers send no id; results must still pair up
 			b.ID = fmt.Sprintf("call_%d", i)
 		}
@@ -115,7 +142,23 @@ func decodeOpenAI(body io.Reader, emit func(string)) (*Response, error) {
 		out.Content = append(out.Content, b)
 	}
 	out.StopReason = stopReason(finish, len(calls) > 0)
+	if refusal.Len() > 0 {
+		out.StopReason = "refusal"
+	}
 	return out, nil
+}
+
+// reasoningOf picks a delta's reasoning and the field it came in:
+// reasoning_content, else reasoning (a server sending both sends the same
+// text twice).
+func reasoningOf(reasoningContent, reasoning string) (string, string) {
+	if reasoningContent != "" {
+		return reasoningContent, "reasoning_content"
+	}
+	if reasoning != "" {
+		return reasoning, "reasoning"
+	}
+	return "", ""
 }
 
 // stopReason maps finish_reason onto the Anthropic-style names Response uses.

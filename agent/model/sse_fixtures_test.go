@@ -65,7 +65,7 @@ func TestDecodesDocumentedStreams(t *testing.T) {
 		for name, body := range variants {
 			t.Run(c.fixture+"/"+name, func(t *testing.T) {
 				var text strings.Builder
-				got, err := c.decode(bytes.NewReader(body), func(s string) { text.WriteString(s) })
+				got, err := c.decode(bytes.NewReader(body), sink{text: func(s string) { text.WriteString(s) }})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -92,7 +92,7 @@ func TestDecodesDocumentedErrorEvents(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.fixture, func(t *testing.T) {
-			_, err := c.decode(bytes.NewReader(readFixture(t, c.fixture)), func(string) {})
+			_, err := c.decode(bytes.NewReader(readFixture(t, c.fixture)), sink{})
 			var api *APIError
 			var se *streamError
 			if !errors.As(err, &api) || !errors.As(err, &se) {
@@ -117,7 +117,7 @@ func TestStreamCutShortIsAnError(t *testing.T) {
 		t.Run(c.fixture, func(t *testing.T) {
 			raw := readFixture(t, c.fixture)
 			cut := raw[:bytes.Index(raw, []byte(c.cutAt))]
-			_, err := c.decode(bytes.NewReader(cut), func(string) {})
+			_, err := c.decode(bytes.NewReader(cut), sink{})
 			var se *streamError
 			if !errors.As(err, &se) || !se.retry || !strings.Contains(err.Error(), "stream ended") {
 				t.Fatalf("err = %v, want a retryable 'stream ended' error", err)

@@ -40,6 +40,23 @@ type Block struct {
 	Thinking  string `json:"thinking,omitempty"`  // thinking (echoed back verbatim)
 	Signature string `json:"signature,omitempty"` // thinking
 	Data      string `json:"data,omitempty"`      // redacted_thinking
+
+	// Field (thinking) is the field of an OpenAI-compatible answer the
+	// reasoning came in ("reasoning_content": DeepSeek, Qwen, vLLM,
+	// llama.cpp; "reasoning": OpenRouter, Groq, Ollama), the field it is
+	// sent back in; "" for Anthropic's thinking blocks.
+	Field string `json:"field,omitempty"`
+	// Extra (tool_use) is what the provider attached to a tool call besides
+	// its id, name and arguments, as it came: Gemini's
+	// {"google": {"thought_signature": ...}} (OpenAI wire extra_content).
+	Extra json.RawMessage `json:"extra,omitempty"`
+	// Endpoint (thinking, redacted_thinking, tool_use) is the URL of the
+	// endpoint that produced the block. What a provider attached to it
+	// (reasoning, signatures, Extra) is sent back to that endpoint only: a
+	// signature means nothing to another, and strict servers refuse fields
+	// they do not know. "" (sessions stored before it was kept): Anthropic
+	// thinking with a signature is echoed on the Anthropic wire, as before.
+	Endpoint string `json:"endpoint,omitempty"`
 }
 
 // Image is an image in a tool result, as both APIs take it: a type among
@@ -90,6 +107,11 @@ type Request struct {
 	Messages  []Message
 	Tools     []ToolDef
 	MaxTokens int
+	// OnReasoning, when set, receives the model's reasoning as it streams
+	// (Anthropic thinking, reasoning_content or reasoning deltas), for the
+	// fronts to show folded and marked, never as the answer. Like text, it
+	// counts as streamed: a request is not retried once some was passed on.
+	OnReasoning func(delta string)
 }
 
 // Usage counts tokens as the provider reported them. InputTokens counts
@@ -105,8 +127,13 @@ type Usage struct {
 
 // Response is the assistant message a call produced.
 type Response struct {
-	Content    []Block
-	StopReason string // "end_turn" | "tool_use" | "max_tokens" | provider's own otherwise
+	Content []Block
+	// StopReason is "end_turn", "tool_use", "max_tokens" (the answer was
+	// cut at the request's token budget), "refusal" (the model declined:
+	// Anthropic's stop_reason, OpenAI's delta.refusal, whose text is the
+	// answer's text), or the provider's own otherwise (OpenAI's
+	// "content_filter").
+	StopReason string
 	Usage      Usage
 }
 

@@ -12,8 +12,8 @@ func anthropicMessage(a answer, model string) map[string]any {
 	if a.Thinking != "" {
 		content = append(content, map[string]any{"type": "thinking", "thinking": a.Thinking, "signature": anthropicSignature})
 	}
-	if a.Text != "" {
-		content = append(content, map[string]any{"type": "text", "text": a.Text})
+	if a.Text+a.Refusal != "" {
+		content = append(content, map[string]any{"type": "text", "text": a.Text + a.Refusal})
 	}
 	for _, c := range a.calls {
 		content = append(content, map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": rawOrEmpty(c.Input)})
@@ -57,6 +57,9 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 	}
 	w.event("message_start", mustJSON(map[string]any{"type": "message_start", "message": start}))
 	index := 0
+	// cut: the answer stops at max_tokens inside this block, which then
+	// never gets its content_block_stop (as the API streams it).
+	cut := false
 	block := func(cb map[string]any, deltas []map[string]any) {
 		w.event("content_block_start", mustJSON(map[string]any{"type": "content_block_start", "index": index, "content_block": cb}))
 		if index == 0 {
@@ -69,7 +72,9 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 				return
 			}
 		}
-		w.event("content_block_stop", mustJSON(map[string]any{"type": "content_block_stop", "index": index}))
+		if !cut {
+			w.event("content_block_stop", mustJSON(map[string]any{"type": "content_block_stop", "index": index}))
+		}
 		index++
 	}
 	if a.Thinking != "" {
@@ -80,9 +85,9 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 		ds = append(ds, map[string]any{"type": "signature_delta", "signature": anthropicSignature})
 		block(map[string]any{"type": "thinking", "thinking": ""}, ds)
 	}
-	if a.Text != "" || (a.Hang && len(a.calls) == 0) {
+	if a.Text != "" || a.Refusal != "" || (a.Hang && len(a.calls) == 0) {
 		var ds []map[string]any
-		for _, p := range a.textDeltas() {
+		for _, p := range append(a.textDeltas(), textDeltas(a.Refusal)...) {
 			ds = append(ds, map[string]any{"type": "text_delta", "text": p})
 		}
 		if len(ds) == 0 {
@@ -94,11 +99,12 @@ func streamAnthropic(w *sseWriter, a answer, model string) {
 		w.event("error", mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": a.ErrorType, "message": a.errorMessage()}}))
 		return
 	}
-	for _, c := range a.calls {
+	for i, c := range a.calls {
 		var ds []map[string]any
 		for _, p := range inputChunks(c.Input) {
 			ds = append(ds, map[string]any{"type": "input_json_delta", "partial_json": p})
 		}
+		cut = a.StopReason == "max_tokens" && i == len(a.calls)-1
 		block(map[string]any{"type": "tool_use", "id": c.ID, "name": c.Name, "input": map[string]any{}}, ds)
 	}
 	if w.dead {

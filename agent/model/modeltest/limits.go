@@ -57,6 +57,7 @@ func (s *Server) Billing() Billing {
 type refusal struct {
 	status              int
 	typ, code, param, m string
+	raw                 []byte // a whole body of the vendor's own shape, instead
 }
 
 // checkLimits says which limit, if any, the request breaks.
@@ -92,6 +93,10 @@ func (s *Server) checkLimits(format string, body []byte, inputTokens, marks int)
 func writeRefusal(w http.ResponseWriter, format string, r *refusal) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(r.status)
+	if r.raw != nil {
+		w.Write(r.raw)
+		return
+	}
 	if format == "anthropic" {
 		w.Write(mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": r.typ, "message": r.m}}))
 		return

@@ -18,6 +18,8 @@ func finishReason(stop string) string {
 		return "tool_calls"
 	case "max_tokens":
 		return "length"
+	case "refusal":
+		return "stop" // OpenAI's refusal is in the delta; the turn ends as usual
 	}
 	return stop
 }
@@ -32,10 +34,20 @@ func openaiCompletion(a answer, model string) map[string]any {
 	if a.Text != "" {
 		msg["content"] = a.Text
 	}
+	if a.Thinking != "" {
+		msg[a.vendor.reasoningField()] = a.Thinking
+	}
+	if a.Refusal != "" {
+		msg["refusal"] = a.Refusal
+	}
 	if len(a.calls) > 0 {
 		var calls []any
 		for _, c := range a.calls {
-			calls = append(calls, map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Input}})
+			call := map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Input}}
+			if a.vendor == Gemini {
+				call["extra_content"] = map[string]any{"google": map[string]any{"thought_signature": thoughtSignature(c.ID)}}
+			}
+			calls = append(calls, call)
 		}
 		msg["tool_calls"] = calls
 	}
@@ -48,13 +60,31 @@ func openaiCompletion(a answer, model string) map[string]any {
 
 func streamOpenAI(w *sseWriter, a answer, model string) {
 	chunk := func(delta map[string]any, finish any) []byte {
-		return mustJSON(map[string]any{
+		c := map[string]any{
 			"id": "chatcmpl-modeltest", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
 			"system_fingerprint": "fp_modeltest",
 			"choices":            []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}},
-		})
+		}
+		if a.vendor == Gemini { // Google's chunks: no fingerprint, no logprobs
+			delete(c, "system_fingerprint")
+			c["choices"] = []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}
+		}
+		return mustJSON(c)
 	}
-	w.event("", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil))
+	first := map[string]any{"role": "assistant", "content": "", "refusal": nil}
+	if a.Thinking != "" || a.Refusal != "" {
+		first = map[string]any{"role": "assistant", "content": nil}
+	}
+	w.event("", chunk(first, nil))
+	if a.Thinking != "" {
+		field := a.vendor.reasoningField()
+		for _, p := range textDeltas(a.Thinking) {
+			w.event("", chunk(map[string]any{"content": nil, field: p}, nil))
+		}
+	}
+	for _, p := range textDeltas(a.Refusal) {
+		w.event("", chunk(map[string]any{"content": nil, "refusal": p}, nil))
+	}
 	for i, p := range a.textDeltas() {
 		w.event("", chunk(map[string]any{"content": p}, nil))
 		if a.Hang && i == 0 {
@@ -71,6 +101,15 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 		return
 	}
 	for i, c := range a.calls {
+		if a.vendor == Gemini {
+			// Gemini sends each call whole, with no index and no id, and its
+			// thought signature beside the function.
+			w.event("", chunk(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{
+				"extra_content": map[string]any{"google": map[string]any{"thought_signature": thoughtSignature(c.ID)}},
+				"function":      map[string]any{"name": c.Name, "arguments": c.Input}, "type": "function",
+			}}}, nil))
+			continue
+		}
 		w.event("", chunk(map[string]any{"tool_calls": []any{map[string]any{
 			"index": i, "id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": ""},
 		}}}, nil))
@@ -80,7 +119,11 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 			}}}, nil))
 		}
 	}
-	w.event("", chunk(map[string]any{}, finishReason(a.StopReason)))
+	finish := finishReason(a.StopReason)
+	if a.vendor == Gemini && finish == "tool_calls" {
+		finish = "stop" // Gemini ends a tool call turn with "stop"
+	}
+	w.event("", chunk(map[string]any{}, finish))
 	w.event("", mustJSON(map[string]any{
 		"id": "chatcmpl-modeltest", "object": "chat.completion.chunk", "created": 1700000000, "model": model,
 		"system_fingerprint": "fp_modeltest", "choices": []any{}, "usage": openaiUsage(a),

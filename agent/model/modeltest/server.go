@@ -22,8 +22,16 @@ import (
 
 // Turn is one scripted model answer. The zero Turn is an empty end_turn.
 type Turn struct {
-	Text       string     // assistant text, streamed as several deltas
-	Thinking   string     // a thinking block before the text (Anthropic only)
+	Text string // assistant text, streamed as several deltas
+	// Thinking is the model's reasoning before the text: an Anthropic
+	// thinking block with its signature, or on the chat completions wire
+	// deltas of the vendor's reasoning field (reasoning_content; Groq and
+	// OpenRouter: reasoning).
+	Thinking string
+	// Refusal is the model declining: OpenAI's delta.refusal deltas (content
+	// null, finish_reason "stop"); on Anthropic, text then stop_reason
+	// "refusal".
+	Refusal    string
 	ToolCalls  []ToolCall // tool calls after the text
 	Status     int        // non-zero and not 200: an error response in the provider's format
 	ErrorType  string     // e.g. "overloaded_error"; with Status 0 or 200: an error event mid-stream, after the text
@@ -74,6 +82,10 @@ type Server struct {
 	answerFn func(Request) (Turn, bool)
 	cache    cacheState
 	billing  Billing
+	vendor   Vendor
+	// signatures are the thought signatures handed out (Gemini), and the
+	// thinking signatures (Anthropic): a request may only echo these.
+	signatures map[string]bool
 }
 
 // New starts a fake model endpoint on 127.0.0.1 (closed by t.Cleanup). It
@@ -182,6 +194,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if ref == nil {
 			ref = checkImages(format, body)
 		}
+		if ref == nil {
+			ref = s.checkVendor(format, body)
+		}
+		if ref == nil {
+			ref = checkThinking(format, body)
+		}
 		if ref != nil {
 			// Refused as the real API would, before any scripted turn is used.
 			s.mu.Lock()
@@ -236,6 +254,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ans := s.answer(turn, format, len(body))
+	if thinkingEnabled(format, body) && ans.Thinking == "" {
+		ans.Thinking = defaultThinking
+	}
+	s.issue(&ans)
 	s.bill(&ans, format, lin)
 	if !req.stream {
 		if format == "anthropic" {
@@ -275,8 +297,9 @@ func (s *Server) wait(ctx context.Context, d time.Duration) bool {
 // answer is a turn made concrete: ids assigned, inputs defaulted, usage set.
 type answer struct {
 	Turn
-	calls []ToolCall
-	cache cacheUsage
+	calls  []ToolCall
+	cache  cacheUsage
+	vendor Vendor
 }
 
 // textDeltas are the pieces the answer's text streams as.
@@ -332,12 +355,15 @@ func (s *Server) answer(t Turn, format string, reqSize int) answer {
 		if len(a.calls) > 0 {
 			a.StopReason = "tool_use"
 		}
+		if a.Refusal != "" {
+			a.StopReason = "refusal"
+		}
 	}
 	if a.InputTokens == 0 {
 		a.InputTokens = reqSize/4 + 1
 	}
 	if a.OutputTokens == 0 {
-		n := len(a.Text) + len(t.Thinking)
+		n := len(a.Text) + len(t.Thinking) + len(t.Refusal)
 		for _, c := range a.calls {
 			n += len(c.Name) + len(c.Input)
 		}
