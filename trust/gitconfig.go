@@ -18,7 +18,7 @@ var gitSafeKeys = map[string]bool{
 	"core.sparsecheckout": true, "core.sparsecheckoutcone": true, "core.checkstat": true,
 	"core.trustctime": true, "core.untrackedcache": true, "core.splitindex": true,
 	"core.commitgraph": true, "core.multipackindex": true, "core.abbrev": true,
-	"core.quotepath": true, "core.compression": true, "core.preloadindex": true,
+	"core.quotepath": true, "core.compression": true, "core.preloadindex": true, "core.worktree": true,
 	"init.defaultbranch": true, "push.default": true, "pull.rebase": true, "pull.ff": true,
 	"fetch.prune": true, "user.name": true, "user.email": true, "color.ui": true,
 	"gc.auto": true, "index.version": true, "feature.manyfiles": true,

@@ -23,6 +23,7 @@ func TestGitConfigRisks(t *testing.T) {
 		{"a fresh clone's config is fine", zlist("local", "core.repositoryformatversion\n0", "local", "core.filemode\ntrue", "local", "core.bare\nfalse",
 			"local", "core.logallrefupdates\ntrue", "local", "remote.origin.url\nhttps://example.com/x.git", "local", "remote.origin.fetch\n+refs/heads/*:refs/remotes/origin/*",
 			"local", "branch.main.remote\norigin", "local", "branch.main.merge\nrefs/heads/main"), nil},
+		{"what git submodule add writes is inert", zlist("local", "core.worktree\n../../../sub", "local", "submodule.sub.url\n/src", "local", "submodule.sub.active\ntrue"), nil},
 		{"the user's own config is trusted", zlist("global", "core.pager\nless", "system", "credential.helper\nstore", "global", "diff.tool.textconv\nx"), nil},
 		{"diff.external runs a program", zlist("local", "diff.external\n./pwn.sh"), []string{"diff.external"}},
 		{"core.fsmonitor runs a program", zlist("local", "core.fsmonitor\n./pwn.sh"), []string{"core.fsmonitor"}},

@@ -52,7 +52,7 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
-	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, commandEnv(env.HideEnv))
+	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, env.Workspace.Folders(), commandEnv(env.HideEnv))
 	d = guardLinks(d, classify, a.Shell, dir.Real, env.Workspace.Folders())
 	runEnv := commandEnv(env.HideEnv)
 	var confined *confinedCommand

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,6 +66,13 @@ func confineCommand(argv []string, folders []string, env []string) (*confinedCom
 	// git would fail on the refused read, so it gets none. TMPDIR is set
 	// by the launcher to the command's own folder.
 	out = append(out, "GIT_CONFIG_GLOBAL=/dev/null")
+	// Behind guardGit's check of every repository's config: whatever
+	// config a git in this command meets (a submodule's, one written
+	// since the check), it runs no fsmonitor hook, the setting git
+	// runs on every status and diff. Config from the environment
+	// outranks the repository's, and git hands it to the git it starts
+	// in a submodule.
+	out = withGitConfig(out, "core.fsmonitor", "false")
 	return &confinedCommand{policy: sandbox.Policy{Read: read}.WithSystem(), path: path, argv: argv, env: out}, nil
 }
 
@@ -84,4 +92,21 @@ func (c *confinedCommand) run(ctx context.Context, dir string, timeout time.Dura
 // command it cannot back with confinement: it asks.
 func cannotConfine(err error) trust.Decision {
 	return trust.Decision{Action: trust.Ask, Reason: "asks even under autopilot: commands run without a card only under the kernel's confinement, which is not available here (" + err.Error() + ")"}
+}
+
+// withGitConfig adds key=value to env's GIT_CONFIG_COUNT settings (after
+// any already there, which are kept).
+func withGitConfig(env []string, key, value string) []string {
+	n := 0
+	out := make([]string, 0, len(env)+3)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
+			if c, err := strconv.Atoi(v); err == nil && c > 0 {
+				n = c
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", n, key), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, value), fmt.Sprintf("GIT_CONFIG_COUNT=%d", n+1))
 }
