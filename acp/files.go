@@ -3,6 +3,8 @@ package acp
 import (
 	"context"
 	"time"
+
+	"github.com/agentls/agentls/agent"
 )
 
 // readTimeout bounds one fs/read_text_file: the agent's read falls back to
@@ -40,7 +42,12 @@ func (f editorFiles) OpenText(path string) (string, bool) {
 }
 
 // WriteFile writes through the editor; applied is false when it cannot.
-func (f editorFiles) WriteFile(ctx context.Context, path, text string) (bool, error) {
+// fs/write_text_file names no version: the write tools have just read the
+// file again through fs/read_text_file (the editor's buffer) and compared
+// it with base, under the file's write lock, so a change the user made
+// while the card was open is kept or the write refused; what ACP cannot
+// guard is a keystroke between that read and this write.
+func (f editorFiles) WriteFile(ctx context.Context, path string, _ agent.Snapshot, text string) (bool, error) {
 	if !f.write {
 		return false, nil
 	}

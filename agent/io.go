@@ -74,3 +74,10 @@ type EventSink interface {
 // land in the editor (and its undo). Implemented by server/ over LSP and by
 // cmd/agentls over the disk.
 type Workspace = tools.Workspace
+
+// Snapshot is a file as an edit was computed from it ([tools.Snapshot]).
+type Snapshot = tools.Snapshot
+
+// ErrFileChanged is what a Workspace's WriteFile wraps when the file is no
+// longer the Snapshot the edit was computed from ([tools.ErrFileChanged]).
+var ErrFileChanged = tools.ErrFileChanged

@@ -62,6 +62,7 @@ type clientInfo struct {
 	showDocument     bool
 	applyEdit        bool
 	createFiles      bool // documentChanges with a CreateFile operation
+	versionedEdits   bool // documentChanges: a TextDocumentEdit names the version it was computed from
 	codeActionLits   bool
 	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
 }
@@ -96,6 +97,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 		info.codeActionLits = c.TextDocument.CodeAction.CodeActionLiteralSupport != nil
 	}
 	if c.Workspace.WorkspaceEdit.DocumentChanges {
+		info.versionedEdits = true
 		for _, op := range c.Workspace.WorkspaceEdit.ResourceOperations {
 			if op == "create" {
 				info.createFiles = true

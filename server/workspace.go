@@ -99,6 +99,16 @@ func (w *workspace) OpenText(path string) (string, bool) {
 	return doc.text, true
 }
 
+// OpenVersion is the open buffer's text and the version the editor gave
+// it in didOpen or its last didChange (tools.VersionedBuffers).
+func (w *workspace) OpenVersion(path string) (string, int32, bool) {
+	doc, ok := w.s.docs.byPath(path)
+	if !ok {
+		return "", 0, false
+	}
+	return doc.text, doc.version, true
+}
+
 // applyEditParams is workspace/applyEdit's params with documentChanges
 // that may mix CreateFile and TextDocumentEdit (protocol's WorkspaceEdit
 // allows only the latter).
@@ -135,7 +145,13 @@ type textDocumentEdit struct {
 // whole document (the buffer if open, else the file on disk); a new file is
 // created with documentChanges when the client can. applied is false when
 // the client cannot apply edits, so the agent writes the disk itself.
-func (w *workspace) WriteFile(ctx context.Context, path, text string) (bool, error) {
+//
+// The edit was computed from base: a buffer (or file) that is no longer
+// base gets no edit (ErrFileChanged), and to a client with documentChanges
+// the edit is a TextDocumentEdit naming the buffer's version, so the
+// editor refuses it when a keystroke came after this check. An edit the
+// editor refused while the buffer moved on is ErrFileChanged too.
+func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snapshot, text string) (bool, error) {
 	s := w.s
 	s.mu.Lock()
 	info := s.client
@@ -151,15 +167,38 @@ func (w *workspace) WriteFile(ctx context.Context, path, text string) (bool, err
 		tool = "write"
 	}
 	p.Label = "agentls: " + tool + " " + path
+	// replace is one edit of the whole of old, versioned when it can be.
+	replace := func(uri string, version *int32, old string) {
+		edits := []textEdit{{Range: lspRange{End: endPosition(old)}, NewText: text}}
+		if !info.versionedEdits {
+			p.Edit.Changes = map[string][]textEdit{uri: edits}
+			return
+		}
+		var e textDocumentEdit
+		e.TextDocument.URI, e.TextDocument.Version, e.Edits = uri, version, edits
+		p.Edit.DocumentChanges = []any{e}
+	}
+	var sent *int32 // the buffer version the edit names
 	if doc, ok := s.docs.byPath(path); ok {
+		if !base.Exists || base.Version == nil || *base.Version != doc.version || base.Text != doc.text {
+			return false, fmt.Errorf("%w: the editor's buffer of %s is at version %d now", agent.ErrFileChanged, path, doc.version)
+		}
+		v := doc.version
+		sent = &v
 		uri = doc.uri
-		p.Edit.Changes = map[string][]textEdit{uri: {{Range: lspRange{End: endPosition(doc.text)}, NewText: text}}}
+		replace(uri, &v, doc.text)
 	} else {
 		old, err := os.ReadFile(path)
 		switch {
 		case err == nil:
-			p.Edit.Changes = map[string][]textEdit{uri: {{Range: lspRange{End: endPosition(string(old))}, NewText: text}}}
+			if !base.Exists || base.Version != nil || string(old) != base.Text {
+				return false, fmt.Errorf("%w: %s on disk is not the text the edit was computed from", agent.ErrFileChanged, path)
+			}
+			replace(uri, nil, string(old))
 		case errors.Is(err, fs.ErrNotExist):
+			if base.Exists {
+				return false, fmt.Errorf("%w: %s was deleted", agent.ErrFileChanged, path)
+			}
 			if !info.createFiles {
 				return false, nil
 			}
@@ -185,6 +224,11 @@ func (w *workspace) WriteFile(ctx context.Context, path, text string) (bool, err
 		reason := res.FailureReason
 		if reason == "" {
 			reason = "no reason given"
+		}
+		// A didChange the editor sent before its answer has been read by
+		// now: a buffer past the version sent is why it refused.
+		if doc, ok := s.docs.byPath(path); sent != nil && (!ok || doc.version != *sent) {
+			return false, fmt.Errorf("%w: the editor refused the edit of version %d (%s)", agent.ErrFileChanged, *sent, reason)
 		}
 		// Not written to disk behind the editor's back: the editor refused.
 		return false, fmt.Errorf("agentls: the editor did not apply the edit to %s: %s", path, reason)

@@ -74,12 +74,31 @@ func TestReadsSeeTheBufferAndWritesGoThroughTheEditor(t *testing.T) {
 		t.Errorf("edit_file's label = %q, want the tool that wrote", got)
 	}
 	want := []textEdit{{Range: lspRange{End: position{Line: 1}}, NewText: "new text\n"}}
-	if got := ed.Edit.Changes[uri]; len(got) != 1 || got[0] != want[0] {
-		t.Errorf("edit = %+v, want one edit replacing the whole buffer: %+v", ed.Edit.Changes, want)
+	if got := textDocumentEdits(t, ed); len(got) != 1 || got[0].TextDocument.URI != uri || got[0].TextDocument.Version == nil ||
+		*got[0].TextDocument.Version != 1 || len(got[0].Edits) != 1 || got[0].Edits[0] != want[0] {
+		t.Errorf("edit = %+v, want one TextDocumentEdit of version 1 (the buffer's) replacing the whole buffer: %+v", got, want)
 	}
 	if disk, _ := os.ReadFile(path); string(disk) != "on disk\n" {
 		t.Errorf("the disk changed to %q: the write must land in the editor's buffer", disk)
 	}
+}
+
+// textDocumentEdits are the TextDocumentEdits of an applyEdit's
+// documentChanges (a CreateFile among them has no edits).
+func textDocumentEdits(t *testing.T, p applyEditParams) []textDocumentEdit {
+	t.Helper()
+	raw, _ := json.Marshal(p.Edit.DocumentChanges)
+	var all []textDocumentEdit
+	if err := json.Unmarshal(raw, &all); err != nil {
+		t.Fatal(err)
+	}
+	var out []textDocumentEdit
+	for _, e := range all {
+		if e.TextDocument.URI != "" {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func TestNewFileIsCreatedThroughTheEditorWhenItCan(t *testing.T) {

@@ -25,7 +25,7 @@ func (w *testWorkspace) OpenText(p string) (string, bool) {
 	s, ok := w.buffers[p]
 	return s, ok
 }
-func (w *testWorkspace) WriteFile(_ context.Context, p, text string) (bool, error) {
+func (w *testWorkspace) WriteFile(_ context.Context, p string, _ Snapshot, text string) (bool, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.applies {

@@ -24,6 +24,9 @@ type toolTest struct {
 	deny    bool
 	nobody  bool // no approver: an ask is refused as it is with nobody to ask
 	allowed int  // Gate calls that were allowed without asking
+	// onAsk runs while a card is open, before it is answered: the user
+	// changing the file meanwhile.
+	onAsk func(card wire.Approval)
 }
 
 func newToolTest(t *testing.T) *toolTest {
@@ -45,6 +48,9 @@ func (tt *toolTest) Gate(_ context.Context, d trust.Decision, card wire.Approval
 		return "", &Denied{"ERROR: denied: " + d.Reason + ", and there is nobody to ask"}
 	}
 	tt.asks = append(tt.asks, card)
+	if tt.onAsk != nil {
+		tt.onAsk(card)
+	}
 	if tt.deny {
 		return "", &Denied{"ERROR: denied by the user"}
 	}

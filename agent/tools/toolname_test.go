@@ -15,11 +15,11 @@ type namingWorkspace struct {
 	names []string
 }
 
-func (w *namingWorkspace) WriteFile(ctx context.Context, p, text string) (bool, error) {
+func (w *namingWorkspace) WriteFile(ctx context.Context, p string, base Snapshot, text string) (bool, error) {
 	w.mu.Lock()
 	w.names = append(w.names, ToolNameFromContext(ctx))
 	w.mu.Unlock()
-	return w.testWorkspace.WriteFile(ctx, p, text)
+	return w.testWorkspace.WriteFile(ctx, p, base, text)
 }
 
 func TestWorkspaceWriteFileSeesWhichToolCalledIt(t *testing.T) {

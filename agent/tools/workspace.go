@@ -18,9 +18,14 @@ type Workspace interface {
 	Folders() []string
 	// OpenText returns the open buffer's text for an absolute path, if open.
 	OpenText(path string) (text string, ok bool)
-	// WriteFile replaces a file's whole text through the editor. applied is
-	// false when the editor cannot apply edits; the caller then writes the disk.
-	WriteFile(ctx context.Context, path, text string) (applied bool, err error)
+	// WriteFile replaces a file's whole text through the editor with text
+	// computed from base, the file as the caller read it just before (under
+	// its write lock). When the editor's buffer is no longer base, or the
+	// editor refuses the edit as stale (given base.Version), it returns an
+	// error wrapping [ErrFileChanged] and the editor keeps its text. applied
+	// is false when the editor cannot apply edits; the caller then writes
+	// the disk.
+	WriteFile(ctx context.Context, path string, base Snapshot, text string) (applied bool, err error)
 }
 
 // diskWorkspace is the Workspace of `agentls run`: one folder, no editor, so
@@ -33,7 +38,7 @@ func DiskWorkspace(folder string) Workspace { return diskWorkspace{root: folder}
 
 func (w diskWorkspace) Folders() []string              { return []string{w.root} }
 func (w diskWorkspace) OpenText(string) (string, bool) { return "", false }
-func (w diskWorkspace) WriteFile(context.Context, string, string) (bool, error) {
+func (w diskWorkspace) WriteFile(context.Context, string, Snapshot, string) (bool, error) {
 	return false, nil
 }
 
@@ -124,31 +129,14 @@ func within(dir, p string) bool {
 // readText is the file's text as the agent should see it: the editor's
 // unsaved buffer when open, else the disk.
 func readText(ws Workspace, t target) (string, error) {
-	if s, ok := ws.OpenText(t.Path); ok {
-		return s, nil
-	}
-	if t.Real != t.Path {
-		if s, ok := ws.OpenText(t.Real); ok {
-			return s, nil
-		}
-	}
-	b, err := os.ReadFile(t.Real)
+	snap, err := readSnapshot(ws, t)
 	if err != nil {
 		return "", err
 	}
-	return string(b), nil
-}
-
-// writeText writes through the editor when it can apply edits, else the disk.
-func writeText(ctx context.Context, ws Workspace, t target, text string) (where string, err error) {
-	applied, err := ws.WriteFile(ctx, t.Path, text)
-	if err != nil {
-		return "", fmt.Errorf("the editor could not apply the edit to %s: %w", t.Path, err)
+	if !snap.Exists {
+		return "", &fs.PathError{Op: "open", Path: t.Real, Err: fs.ErrNotExist}
 	}
-	if applied {
-		return "editor", nil
-	}
-	return "disk", writeDisk(t.Real, text)
+	return snap.Text, nil
 }
 
 // writeDisk replaces a file atomically, keeping its mode, creating parents.

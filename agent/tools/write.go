@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/wire"
-	"io/fs"
 	"strings"
 	"time"
 
@@ -41,11 +40,11 @@ func writeFile(ctx context.Context, env *Env, call Call, a *writeFileArgs) (stri
 	if err != nil {
 		return "", err
 	}
-	old, err := readText(env.Workspace, t)
-	exists := err == nil
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	base, err := readSnapshot(env.Workspace, t)
+	if err != nil {
 		return "", err
 	}
+	old, exists := base.Text, base.Exists
 	verb := "Create"
 	if exists {
 		verb = "Overwrite"
@@ -61,7 +60,9 @@ func writeFile(ctx context.Context, env *Env, call Call, a *writeFileArgs) (stri
 	if err := gateWrite(ctx, env, call, t, "write_file", fmt.Sprintf("%s %s?", verb, trust.Visible(t.Path)), detail, diff); err != nil {
 		return "", err
 	}
-	where, err := writeWithTimeout(WithToolName(ctx, "write_file"), env, t, *a.Content)
+	// A whole-file write cannot be re-applied: if the file changed since
+	// the card, writing would lose that change, so it is refused.
+	where, _, err := writeWithTimeout(ctx, env, "write_file", t, base, *a.Content, nil)
 	if err != nil {
 		return "", err
 	}
@@ -76,10 +77,14 @@ func editFile(ctx context.Context, env *Env, call Call, a *editFileArgs) (string
 	if err != nil {
 		return "", err
 	}
-	old, err := readText(env.Workspace, t)
+	base, err := readSnapshot(env.Workspace, t)
 	if err != nil {
 		return "", err
 	}
+	if !base.Exists {
+		return "", fmt.Errorf("edit_file: %s does not exist (use write_file to create a file)", a.Path)
+	}
+	old := base.Text
 	n := strings.Count(old, a.OldText)
 	switch {
 	case n == 0:
@@ -87,17 +92,38 @@ func editFile(ctx context.Context, env *Env, call Call, a *editFileArgs) (string
 	case n > 1 && !a.ReplaceAll:
 		return "", fmt.Errorf("edit_file: old_text occurs %d times in %s: add surrounding lines to make it unique, or set replace_all", n, a.Path)
 	}
-	updated := strings.Replace(old, a.OldText, a.NewText, map[bool]int{true: -1, false: 1}[a.ReplaceAll])
+	updated := a.apply(old)
 	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(a.OldText, a.NewText, true))
 	diff := &wire.FileDiff{Path: t.Path, OldText: &old, NewText: updated}
 	if err := gateWrite(ctx, env, call, t, "edit_file", fmt.Sprintf("Edit %s?", trust.Visible(t.Path)), detail, diff); err != nil {
 		return "", err
 	}
-	where, err := writeWithTimeout(WithToolName(ctx, "edit_file"), env, t, updated)
+	// The user may have changed the file while the card was open: the
+	// approved replacement is made again in the current text when old_text
+	// still occurs there as often as it did, so their change is kept.
+	rebase := func(current string) (string, error) {
+		if got := strings.Count(current, a.OldText); got != n {
+			return "", fmt.Errorf("old_text now occurs %d time(s) in it, not %d", got, n)
+		}
+		return a.apply(current), nil
+	}
+	where, rebased, err := writeWithTimeout(ctx, env, "edit_file", t, base, updated, rebase)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("replaced %d occurrence(s) in %s (%s)", n, t.Path, where), nil
+	msg := fmt.Sprintf("replaced %d occurrence(s) in %s (%s)", n, t.Path, where)
+	if rebased {
+		msg += "; the file had changed while the edit waited for approval, so the replacement was made in its current text and the other changes were kept: read it again before editing near them"
+	}
+	return msg, nil
+}
+
+// apply makes the replacement in text.
+func (a *editFileArgs) apply(text string) string {
+	if a.ReplaceAll {
+		return strings.ReplaceAll(text, a.OldText, a.NewText)
+	}
+	return strings.Replace(text, a.OldText, a.NewText, 1)
 }
 
 // gateWrite asks before a write when trust's decision says so. diff is the
@@ -110,10 +136,10 @@ func gateWrite(ctx context.Context, env *Env, call Call, t target, tool, title, 
 	})
 }
 
-func writeWithTimeout(ctx context.Context, env *Env, t target, text string) (string, error) {
+func writeWithTimeout(ctx context.Context, env *Env, tool string, t target, base Snapshot, text string, rebase rebaseFunc) (string, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
-	return writeText(ctx, env.Workspace, t, text)
+	return commitWrite(ctx, env, tool, t, base, text, rebase)
 }
 
 // previewDiff is a short line diff for an approval card: removed lines with
