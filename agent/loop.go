@@ -123,7 +123,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		// session, as any turn's prompt does.
 		return Result{StopReason: wire.StopCancelled}
 	}
-	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Autopilot: c.cfg.Agent.Autopilot,
+	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Autopilot: c.cfg.Agent.Autopilot, SandboxRead: c.cfg.Sandbox.Read,
 		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}

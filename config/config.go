@@ -158,6 +158,10 @@ type Server struct {
 	// Network lets a confined server use the network; false: no socket
 	// at all but TCP to no port. Meaningless (an error) with SandboxNone.
 	Network bool
+	// SandboxRead are the folders the user config's [sandbox] read names,
+	// which a confined server may read and run from besides its own
+	// grants (never set by a repository or an editor).
+	SandboxRead []string
 	// Err is non-empty when this entry is broken: it is listed as failed with
 	// this message and never started.
 	Err string
@@ -213,11 +217,21 @@ type PolicyRule struct {
 	Source  Source
 }
 
+// Sandbox is the [sandbox] table (user tier only): what every program
+// agentls confines (a repository's or an editor's MCP server, a command
+// autopilot runs) may reach besides its own grants.
+type Sandbox struct {
+	// Read are absolute folders (or files) to read and run from, links
+	// resolved when confined.
+	Read []string
+}
+
 // Config is the merged result of loading both tiers.
 type Config struct {
 	Model       Model
 	Agent       Agent
 	MCP         MCP
+	Sandbox     Sandbox
 	Diagnostics []Diagnostic
 	// Unusable are the diagnostics of files that exist but could not be
 	// read or are not valid TOML: nothing from them was used (each is in

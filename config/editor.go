@@ -49,6 +49,8 @@ func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagno
 			ListTimeout: DefaultListTimeout, CallTimeout: DefaultCallTimeout}
 		if e.URL != "" {
 			s.Cwd, s.URL = "", e.URL
+		} else {
+			s.SandboxRead = cfg.Sandbox.Read
 		}
 		if len(e.Env) > 0 {
 			// Literal, as headers are: a project's editor settings must not

@@ -242,6 +242,11 @@ func errorLineCol(src []byte, p toml.Position) (line, col int) {
 
 func (l *loader) finish() {
 	c := l.cfg
+	for i := range c.MCP.Servers {
+		if !c.MCP.Servers[i].Remote() {
+			c.MCP.Servers[i].SandboxRead = c.Sandbox.Read
+		}
+	}
 	sort.SliceStable(c.MCP.Servers, func(i, j int) bool { return c.MCP.Servers[i].Name < c.MCP.Servers[j].Name })
 	sort.SliceStable(c.MCP.Policy, func(i, j int) bool {
 		a, b := c.MCP.Policy[i], c.MCP.Policy[j]

@@ -9,7 +9,7 @@ import (
 )
 
 var (
-	topKeys   = []string{"model", "agent", "mcp"}
+	topKeys   = []string{"model", "agent", "mcp", "sandbox"}
 	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
 	mcpKeys   = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
@@ -32,6 +32,10 @@ func (l *loader) userTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.mcp(f, t)
 			}
+		case "sandbox":
+			if t := l.section(f, path, v); t != nil {
+				l.sandbox(f, t)
+			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
 		}
@@ -48,7 +52,7 @@ func (l *loader) workspaceTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.mcp(f, t)
 			}
-		case "model", "agent":
+		case "model", "agent", "sandbox":
 			l.userOnly(f, path, v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
@@ -76,6 +80,9 @@ func ignoredInWorkspace(path []string) string {
 	case path[0] == "model":
 		// Stops a cloned repo from sending prompts and the API key to its own endpoint.
 		why = "a repository must not choose the model, its base URL or which API key is sent"
+	case path[0] == "sandbox":
+		// Stops a repo from opening the user's folders to its own confined servers.
+		why = "a repository must not choose what confined programs may read"
 	case path[0] == "agent" && len(path) > 1 && path[1] == "autopilot":
 		// Stops a repo from switching off the approval prompts that guard it.
 		why = "a repository must not turn on autopilot"

@@ -272,3 +272,114 @@ func (f reachFixture) acceptedAfter(want int64) int64 {
 	}
 	return f.accepted.Load()
 }
+
+// TestARepositorysPATHOpensNoSecretFolder (issue 22 item 4): a repository's
+// server whose env.PATH names folders under the home folder (~/.ssh, the
+// user config's folder, agentls's state, ~/Documents) gets none of them:
+// each planted file there is refused by the kernel, though every folder on
+// a PATH is otherwise readable. Before, only the home folder itself and its
+// parents were dropped, and the server read ~/.ssh/id_ed25519.
+func TestARepositorysPATHOpensNoSecretFolder(t *testing.T) {
+	needLandlock(t)
+	f := newReachFixture(t)
+	home := realDir(t)
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	state := config.StateDir()
+	planted := map[string]string{}
+	for _, p := range []string{
+		filepath.Join(home, ".ssh", "id_ed25519"),
+		filepath.Join(home, ".aws", "credentials"),
+		filepath.Join(home, ".config", "agentls", "config.toml"),
+		filepath.Join(home, "Documents", "taxes.txt"),
+		filepath.Join(state, "sessions", "old.jsonl"),
+	} {
+		testenv.WriteFile(t, p, "SECRET "+filepath.Base(p)+"\n")
+		planted[filepath.Dir(p)] = p
+	}
+	repo := f.server(t, "repo", config.Workspace)
+	path := "/usr/bin:/bin"
+	for dir := range planted {
+		path += ":" + dir
+	}
+	repo.Env = map[string]string{"PATH": path}
+	r := startRegistry(t, []config.Server{repo}, Options{Gate: approveAll})
+	if st := serverInfo(t, r, "repo"); st.State != Connected {
+		t.Fatalf("state %s: %s\n%s", st.State, st.Error, st.StderrTail)
+	}
+	for _, file := range planted {
+		if res := call(t, r, "repo__try_read", `{"path":`+quote(file)+`}`); !isPermissionError(res.Text) || strings.Contains(res.Text, "SECRET") {
+			t.Errorf("a repository's server with %s on its PATH read %s: %q, want a permission error", filepath.Dir(file), file, res.Text)
+		}
+	}
+	if sum := trust.Confinement(repo, "").Summary(); strings.Contains(sum, home) {
+		t.Errorf("the card says the server reads under the home folder: %s", sum)
+	}
+}
+
+// toolchainServers are a repository's servers started through the version
+// managers' shims of tc (no env of their own: agentls's PATH): python3
+// through pyenv, node through nvm, and npx (nvm's) running a package
+// installed in the workspace.
+func toolchainServers(t *testing.T, ws string) []config.Server {
+	testenv.EchoServers(t, ws)
+	base := faultServer(t, "x")
+	mk := func(name, command string, args ...string) config.Server {
+		return config.Server{Name: name, Origin: config.Workspace, WorkspaceRoot: ws, Cwd: ws, Command: command, Args: args,
+			Env:            map[string]string{"npm_config_update_notifier": "false"},
+			ConnectTimeout: base.ConnectTimeout, ListTimeout: base.ListTimeout, CallTimeout: base.CallTimeout}
+	}
+	return []config.Server{
+		mk("py", "python3", filepath.Join(ws, "echo_server.py")),
+		mk("js", "node", filepath.Join(ws, "echo_server.js")),
+		mk("npx", "npx", "--offline", "echo-js"),
+	}
+}
+
+// TestToolchainShimsRunConfined: a repository's servers started through
+// pyenv's python3 shim, nvm's node and nvm's npx (the managers' layouts
+// built in a temporary home, each step a file under the manager's root)
+// start confined and answer a tool call. Before the toolchain roots were
+// readable, the pyenv shim failed with "Permission denied" (exit 126)
+// running ~/.pyenv/libexec/pyenv.
+func TestToolchainShimsRunConfined(t *testing.T) {
+	needLandlock(t)
+	f := newReachFixture(t)
+	tc := testenv.NewToolchains(t)
+	tc.Use(t)
+	servers := toolchainServers(t, f.ws)
+	r := startRegistry(t, servers, Options{Gate: approveAll})
+	for name, want := range map[string]string{"py": "python says hi", "js": "node says hi", "npx": "node says hi"} {
+		if st := serverInfo(t, r, name); st.State != Connected {
+			t.Errorf("%s: state %s: %s\n%s", name, st.State, st.Error, st.StderrTail)
+			continue
+		}
+		mustCall(t, r, name+"__echo", `{"text":"hi"}`, want)
+	}
+	// Still nothing of the home folder but the managers' roots.
+	testenv.WriteFile(t, filepath.Join(tc.Home, "notes.txt"), "SECRET\n")
+	sum := trust.Confinement(servers[0], "").Summary()
+	if !strings.Contains(sum, filepath.Join(tc.Home, ".pyenv")) || strings.Contains(sum, tc.Home+",") || strings.Contains(sum, tc.Home+";") {
+		t.Errorf("the card should name pyenv's root and not the home folder: %s", sum)
+	}
+}
+
+// TestRealPyenvRunsConfined is TestToolchainShimsRunConfined with this
+// machine's own pyenv, where there is one (a fresh CI machine has none:
+// the test above builds the same shape).
+func TestRealPyenvRunsConfined(t *testing.T) {
+	needLandlock(t)
+	home, _ := os.UserHomeDir()
+	shim := filepath.Join(home, ".pyenv", "shims", "python3")
+	if _, err := os.Stat(shim); err != nil {
+		t.Skipf("no pyenv in %s (%v): TestToolchainShimsRunConfined covers its shape", home, err)
+	}
+	f := newReachFixture(t)
+	s := toolchainServers(t, f.ws)[0]
+	s.Command = shim
+	r := startRegistry(t, []config.Server{s}, Options{Gate: approveAll})
+	if st := serverInfo(t, r, "py"); st.State != Connected {
+		t.Fatalf("the real pyenv's python3, confined: state %s: %s\n%s", st.State, st.Error, st.StderrTail)
+	}
+	mustCall(t, r, "py__echo", `{"text":"hi"}`, "python says hi")
+}

@@ -33,11 +33,16 @@ type ServerConfinement struct {
 //
 // A confined server may read and run programs from the system's trees
 // (/usr, /bin, /lib...), the folders on PATH, its own program's folder (the
-// package holding it, for a program inside node_modules) and the
-// workspace; it may write only its state folder, and the workspace with
-// sandbox = "workspace-write"; with network = false it may make no socket
-// but a TCP one, and connect or listen on no port. Its home folder, your
-// other projects, ~/.ssh, agentls's own state and /proc stay out of reach.
+// package holding it, for a program inside node_modules), the toolchain
+// managers' install roots (ToolchainDirs), the folders the user's config
+// names ([sandbox] read) and the workspace; it may write only its state
+// folder, and the workspace with sandbox = "workspace-write"; with network
+// = false it may make no socket but a TCP one, and connect or listen on no
+// port. Its home folder, your other projects, ~/.ssh and the other secret
+// folders (config.SecretDirs), agentls's own config and state and /proc stay out
+// of reach: no folder a repository or an editor names (its PATH, its
+// command) opens them, and below the home folder it names only what is on
+// agentls's own PATH, in a toolchain root or in [sandbox] read.
 func Confinement(s config.Server, program string) ServerConfinement {
 	c := ServerConfinement{Mode: s.SandboxMode()}
 	if c.Mode == config.SandboxNone {
@@ -52,50 +57,135 @@ func Confinement(s config.Server, program string) ServerConfinement {
 	}
 	c.Confined = true
 	c.StateDir = ServerStateDir(s)
+	g := newGrants(s.SandboxRead)
+	untrusted := s.Origin != config.User
 	var exec, write []string
-	add := func(list *[]string, p string) {
-		if p == "" || !filepath.IsAbs(p) {
-			return
-		}
-		p = filepath.Clean(p)
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			p = real
-		}
-		for _, have := range *list {
-			if have == p {
-				return
-			}
-		}
-		for _, sys := range sandbox.SystemExec() {
-			if within(sys, p) {
-				return // granted with the system's trees already
-			}
-		}
-		*list = append(*list, p)
-	}
 	if s.WorkspaceRoot != "" {
-		add(&exec, s.WorkspaceRoot)
+		exec = g.add(exec, s.WorkspaceRoot, false)
 	}
 	// A cwd outside the workspace gets no grant of its own: the server
 	// starts there but cannot read it (a user server's cwd is the folder
 	// of the user's config, which may hold other servers' tokens).
 	for _, dir := range programDirs(program) {
-		add(&exec, dir)
+		exec = g.add(exec, dir, untrusted)
 	}
-	for _, dir := range pathDirs(s) {
-		add(&exec, dir)
+	declared, own := pathDirs(s)
+	for _, dir := range declared {
+		exec = g.add(exec, dir, untrusted)
+	}
+	for _, dir := range own {
+		exec = g.add(exec, dir, false)
+	}
+	for _, dir := range g.toolchains {
+		exec = g.add(exec, dir, false)
+	}
+	for _, dir := range g.named {
+		exec = g.add(exec, dir, false)
 	}
 	if c.StateDir != "" {
 		// Its own folder is also runnable: npx and pip install the server
 		// there (HOME) and run it; what it runs inherits the confinement.
-		add(&write, c.StateDir)
-		add(&exec, c.StateDir)
+		write = appendNew(write, c.StateDir)
+		exec = appendNew(exec, c.StateDir)
 	}
 	if c.Mode == config.SandboxWorkspaceWrite && s.WorkspaceRoot != "" {
-		add(&write, s.WorkspaceRoot)
+		write = g.add(write, s.WorkspaceRoot, false)
 	}
 	c.Policy = sandbox.Policy{Exec: exec, Write: write, Network: s.Network}.WithSystem()
 	return c
+}
+
+// CommandExec are the folders a command autopilot runs confined may read
+// and run from besides the workspace and the system's trees: its
+// program's folder (program is where its name resolves on PATH, before
+// links), the folders on agentls's PATH, the toolchain roots and the
+// user's [sandbox] read (named), by the rules a repository's server gets
+// (the model wrote the command: its program's folder below the home
+// folder counts only where the user's own setup names it).
+func CommandExec(program string, named []string) []string {
+	g := newGrants(named)
+	var exec []string
+	for _, dir := range programDirs(program) {
+		exec = g.add(exec, dir, true)
+	}
+	for _, dirs := range [][]string{filepath.SplitList(g.path), g.toolchains, g.named} {
+		for _, dir := range dirs {
+			exec = g.add(exec, dir, false)
+		}
+	}
+	return exec
+}
+
+// grants decides which folders a confined program is given.
+type grants struct {
+	home       string
+	path       string   // agentls's own PATH
+	secrets    []string // SecretDirs
+	toolchains []string // ToolchainDirs
+	named      []string // the user config's [sandbox] read, resolved
+}
+
+func newGrants(named []string) grants {
+	g := grants{path: os.Getenv("PATH"), secrets: config.SecretDirs(), toolchains: ToolchainDirs()}
+	g.home, _ = os.UserHomeDir()
+	if g.home != "" {
+		g.home = filepath.Clean(g.home)
+		if r, err := filepath.EvalSymlinks(g.home); err == nil {
+			g.home = r
+		}
+	}
+	for _, d := range named {
+		if r, err := filepath.EvalSymlinks(d); err == nil && safeGrant(r, g.home, g.secrets) == "" {
+			g.named = appendNew(g.named, r)
+		}
+	}
+	return g
+}
+
+// add appends p (absolute; as its links resolve) to list unless the
+// system's trees hold it already or it may not be granted: it opens the
+// home folder or a secret one (safeGrant), or it comes from a repository
+// or an editor (untrusted) and lies below the home folder outside
+// agentls's own PATH, the toolchain roots and the folders the user named
+// (a PATH = "$HOME/Documents" written by a repository opens nothing).
+func (g grants) add(list []string, p string, untrusted bool) []string {
+	if p == "" || !filepath.IsAbs(p) {
+		return list
+	}
+	p = filepath.Clean(p)
+	real := p
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		real = r
+	}
+	if safeGrant(p, g.home, g.secrets) != "" || safeGrant(real, g.home, g.secrets) != "" {
+		return list
+	}
+	for _, sys := range sandbox.SystemExec() {
+		if within(sys, real) {
+			return list // granted with the system's trees already
+		}
+	}
+	if untrusted && underHome(real, g.home) && !g.userChose(p, real) {
+		return list
+	}
+	return appendNew(list, real)
+}
+
+// userChose reports whether the user's own setup names dir (as named, or
+// real): a folder on agentls's PATH, in a toolchain root or in [sandbox]
+// read.
+func (g grants) userChose(dir, real string) bool {
+	if onPath(dir, g.path) || onPath(real, g.path) {
+		return true
+	}
+	for _, list := range [][]string{g.toolchains, g.named} {
+		for _, root := range list {
+			if within(root, real) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Summary says in one line what the server may touch, for the launch card
@@ -167,44 +257,25 @@ func programDirs(path string) []string {
 			dirs = append(dirs, p[:i])
 		}
 	}
-	return keepSafe(dirs)
+	return dirs
 }
 
-// pathDirs are the absolute folders on the PATH the server gets (its
-// declared PATH, else agentls's), so a program found there (node for an
-// `#!/usr/bin/env node` script) can run.
-func pathDirs(s config.Server) []string {
+// pathDirs are the absolute folders on the PATH the server gets, so a
+// program found there (node for an `#!/usr/bin/env node` script) can run:
+// declared is the entry's own PATH (when it sets one without ${VAR}),
+// own agentls's PATH (used otherwise).
+func pathDirs(s config.Server) (declared, own []string) {
 	path, ok := s.Env["PATH"]
+	list := &declared
 	if !ok || strings.Contains(path, "$") {
-		path = os.Getenv("PATH")
+		path, list = os.Getenv("PATH"), &own
 	}
-	var dirs []string
 	for _, d := range filepath.SplitList(path) {
 		if filepath.IsAbs(d) {
-			dirs = append(dirs, d)
+			*list = append(*list, filepath.Clean(d))
 		}
 	}
-	return keepSafe(dirs)
-}
-
-// keepSafe drops folders that would open far more than a program's own
-// files: the root, the home folder or anything above it, and anything
-// holding agentls's state.
-func keepSafe(dirs []string) []string {
-	home, _ := os.UserHomeDir()
-	state := config.StateDir()
-	var out []string
-	for _, d := range dirs {
-		d = filepath.Clean(d)
-		switch {
-		case d == "/" || d == ".":
-		case home != "" && within(d, home):
-		case state != "" && within(d, state):
-		default:
-			out = append(out, d)
-		}
-	}
-	return out
+	return declared, own
 }
 
 // resolveProgram finds the command of s the way the spawner will, on the
@@ -213,7 +284,8 @@ func resolveProgram(s config.Server) string {
 	if p := programPath(s.Command, s.Cwd); p != "" {
 		return p
 	}
-	for _, dir := range pathDirs(s) {
+	declared, own := pathDirs(s)
+	for _, dir := range append(declared, own...) {
 		p := filepath.Join(dir, s.Command)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
 			return p

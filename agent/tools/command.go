@@ -57,7 +57,7 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	runEnv := commandEnv(env.HideEnv)
 	var confined *confinedCommand
 	if d.Action == trust.Allow {
-		c, err := confineCommand(argv, env.Workspace.Folders(), runEnv)
+		c, err := confineCommand(argv, env.Workspace.Folders(), runEnv, env.SandboxRead)
 		if err != nil {
 			d = cannotConfine(err)
 		} else {

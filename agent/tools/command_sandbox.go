@@ -15,8 +15,10 @@ import (
 )
 
 // confinedCommand is a command autopilot runs without a card, to start
-// under the kernel's confinement: it may read the workspace folders and the
-// system's programs and libraries, write only a private temporary folder
+// under the kernel's confinement: it may read the workspace folders, the
+// system's programs and libraries, and run what a confined server may
+// (its program's folder, agentls's PATH, the toolchain managers' roots and
+// the user's [sandbox] read: trust.CommandExec), write only a private temporary folder
 // of its own (removed afterwards), and use no network. The classifier
 // decides what may skip the card; confinement makes a classifier miss
 // harmless (a flag nobody listed that writes a file, runs a program or
@@ -31,11 +33,11 @@ type confinedCommand struct {
 
 // confinedNote ends the output of a confined command that failed, so the
 // model knows why a write or a read outside the workspace was refused.
-const confinedNote = "[ran without a card under autopilot, confined by the kernel: reads only the workspace and system files, writes nothing, no network; a permission error above means the command needs a card: run it without autopilot]"
+const confinedNote = "[ran without a card under autopilot, confined by the kernel: reads only the workspace, the system's files and programs and the toolchains on PATH, writes nothing, no network; a permission error above means the command needs a card: run it without autopilot]"
 
 // confineCommand prepares argv for a card-less run. It fails when this
 // system or binary cannot confine; the caller then asks instead.
-func confineCommand(argv []string, folders []string, env []string) (*confinedCommand, error) {
+func confineCommand(argv []string, folders []string, env []string, named []string) (*confinedCommand, error) {
 	if err := sandbox.CanSpawn(); err != nil {
 		return nil, err
 	}
@@ -46,6 +48,7 @@ func confineCommand(argv []string, folders []string, env []string) (*confinedCom
 	if !filepath.IsAbs(path) {
 		return nil, fmt.Errorf("%s resolves to a relative path (%s)", argv[0], path)
 	}
+	exec := trust.CommandExec(path, named)
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
@@ -73,7 +76,7 @@ func confineCommand(argv []string, folders []string, env []string) (*confinedCom
 	// outranks the repository's, and git hands it to the git it starts
 	// in a submodule.
 	out = withGitConfig(out, "core.fsmonitor", "false")
-	return &confinedCommand{policy: sandbox.Policy{Read: read}.WithSystem(), path: path, argv: argv, env: out}, nil
+	return &confinedCommand{policy: sandbox.Policy{Read: read, Exec: exec}.WithSystem(), path: path, argv: argv, env: out}, nil
 }
 
 // run runs c in dir like runProcess, started by the sandbox's long-lived

@@ -58,7 +58,7 @@ func TestConfinedGitRunsNoFsmonitorHook(t *testing.T) {
 	gitT(t, dir, "config", "core.fsmonitor", hostileHook(marker))
 	gitT(t, filepath.Join(dir, "sub"), "config", "core.fsmonitor", hostileHook(marker))
 	env := append(commandEnv(nil), "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=status.short", "GIT_CONFIG_VALUE_0=true")
-	c, err := confineCommand([]string{"git", "status", "--branch"}, []string{dir}, env)
+	c, err := confineCommand([]string{"git", "status", "--branch"}, []string{dir}, env, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,4 +72,58 @@ func TestConfinedGitRunsNoFsmonitorHook(t *testing.T) {
 	if !strings.HasPrefix(res.Output, "## main") {
 		t.Errorf("confined git status = %q; want the short form the user's GIT_CONFIG_COUNT asked for (its settings kept)", res.Output)
 	}
+}
+
+// TestConfinedCommandsRunThroughToolchainShims: a command run confined, as
+// autopilot runs one without a card, started from pyenv's python3 shim,
+// nvm's node and nvm's npx (the managers' layouts built in a temporary
+// home) starts and prints what it should; and autopilot's `go version`
+// through asdf's go shim runs without a card. Interpreters themselves
+// never skip the card (the classifier calls them unsafe), so the first
+// three go through confineCommand directly, the path autopilot takes.
+func TestConfinedCommandsRunThroughToolchainShims(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem {
+		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	tc := testenv.NewToolchains(t)
+	tc.Use(t)
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	testenv.EchoServers(t, ws)
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"python3", "-c", "print('python says', 6*7)"}, "python says 42"},
+		{[]string{"node", "-e", "console.log('node says', 6*7)"}, "node says 42"},
+		// npm's own version: a package of the workspace is no program a
+		// confined command may run (the workspace is read-only to it).
+		{[]string{"npx", "--offline", "--version"}, npmVersion(t)},
+	} {
+		cc, err := confineCommand(c.argv, []string{ws}, append(os.Environ(), "npm_config_update_notifier=false"), nil)
+		if err != nil {
+			t.Fatalf("%v: %v", c.argv, err)
+		}
+		res, err := cc.run(t.Context(), ws, time.Minute, 1<<16)
+		if err != nil || res.ExitCode != 0 || !strings.Contains(res.Output, c.want) {
+			t.Errorf("%v confined: exit %d, %v, output %q; want %q", c.argv, res.ExitCode, err, res.Output, c.want)
+		}
+	}
+
+	tt := newToolTest(t)
+	tt.env.Autopilot = true
+	tt.deny = true // a card is refused: only what runs without one succeeds
+	args, _ := jsonArgs(map[string]any{"command": "go version"})
+	out, isErr, status := tt.call("run_command", args)
+	if isErr || !strings.Contains(out, "go version go") || len(tt.asks) != 0 {
+		t.Errorf("autopilot `go version` through asdf's shim = %s %q (asks %d); want it run confined without a card", status, out, len(tt.asks))
+	}
+}
+
+// npmVersion is what `npx --version` prints, asked unconfined.
+func npmVersion(t *testing.T) string {
+	out, err := exec.Command("npx", "--offline", "--version").Output()
+	if err != nil {
+		t.Fatalf("npx --version: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 	}
 	if spec := os.Getenv(confinedHostEnv); spec != "" {
 		dir, c, _ := strings.Cut(spec, "\t")
-		cc, err := confineCommand([]string{"sh", "-c", c}, []string{dir}, os.Environ())
+		cc, err := confineCommand([]string{"sh", "-c", c}, []string{dir}, os.Environ(), nil)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -92,39 +92,20 @@ func NewSecrets(stateDir string) Secrets {
 			*list = append(*list, r)
 		}
 	}
-	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		for _, d := range []string{".ssh", ".aws", ".gnupg", ".docker", ".kube", ".azure", ".password-store",
-			".config/gcloud", ".config/gh", ".local/share/keyrings", ".config/agentls", ".local/state/agentls"} {
-			add(&s.dirs, filepath.Join(home, filepath.FromSlash(d)))
-		}
+	for _, d := range config.SecretDirs() {
+		add(&s.dirs, d)
 	}
 	add(&s.dirs, stateDir)
-	add(&s.dirs, config.StateDir())
 	if u := config.UserPath(); u != "" {
 		add(&s.files, u)
-		if filepath.Base(filepath.Dir(u)) == "agentls" {
-			add(&s.dirs, filepath.Dir(u))
-		}
 	}
 	add(&s.files, trust.DefaultStorePath())
 	return s
 }
 
 // secretName reports whether a path component names what holds secrets
-// wherever it is: a key folder, a credentials file, a private key.
-func secretName(base string) bool {
-	b := strings.ToLower(base)
-	switch b {
-	case ".ssh", ".aws", ".gnupg", ".netrc", "_netrc", ".git-credentials", ".pgpass", ".pypirc", ".password-store":
-		return true
-	}
-	for _, k := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"} {
-		if strings.HasPrefix(b, k) {
-			return true
-		}
-	}
-	return false
-}
+// wherever it is (config.SecretName).
+func secretName(base string) bool { return config.SecretName(base) }
 
 // reason says why reading p (a real or editor path) must ask, or "".
 func (s Secrets) reason(p string) string {

@@ -96,6 +96,9 @@ type Env struct {
 	Autopilot bool
 	HideEnv   []string // environment variables run_command must not pass on
 	Secrets   Secrets  // what read tools ask about before reading
+	// SandboxRead are the user config's [sandbox] read folders, which a
+	// command run confined may read and run from too.
+	SandboxRead []string
 	// Policy is the MCP call policy (nil, or returning nil: no rules, so
 	// everything asks).
 	Policy func() *trust.Policy
