@@ -68,6 +68,9 @@ type step struct {
 	MCPServers json.RawMessage `json:"mcpServers,omitempty"`
 	// AdditionalDirectories of a "new" step: more workspace roots.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// CancelOnText: a "prompt" step sends session/cancel at its first
+	// agent_message_chunk.
+	CancelOnText bool `json:"cancelOnText,omitempty"`
 }
 
 // clientRun is what the client printed.

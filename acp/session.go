@@ -75,8 +75,9 @@ func (a *Agent) loadSession(params json.RawMessage) (any, error) {
 	for _, e := range events {
 		if e.Type == "status" && e.Message != "" {
 			// ACP has no status update: a note on the stored conversation
-			// (lines a repair set aside) is said in the agent's text, marked
-			// as agentls's own, before the turns.
+			// (lines a repair set aside, before the turns; an answer cut
+			// off, after it) is said in the agent's text, marked as
+			// agentls's own.
 			for _, u := range chunk(updateAgentMessage, "[agentls: "+e.Message+"]\n\n") {
 				s.send(u)
 			}

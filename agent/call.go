@@ -45,6 +45,7 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block, plan 
 		c.running = true
 	}
 	o := tools.Run(ctx, env, t, plan.Timeout, c, u.Input)
+	r.journal.done(u.ID)
 	return c.finish(o.Text, o.IsError, o.Status, o.Images...)
 }
 

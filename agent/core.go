@@ -6,11 +6,12 @@
 //
 // The history invariant: every tool_use of a stored assistant message has
 // exactly one tool_result, in order, in the next user message (ValidHistory,
-// checked before every request). A cancel while the model streams drops the
-// partial assistant message (nothing of it is stored); a cancel while an
-// approval waits or a tool runs answers that call and every later call of
-// the message with "ERROR: cancelled". Deny, timeout and errors are answered
-// the same way, with their own ERROR text.
+// checked before every request). A cancel or an error while the model
+// streams stores what streamed as an interrupted answer (text only, never a
+// half tool call: interrupted.go); a cancel while an approval waits or a
+// tool runs answers that call and every later call of the message with
+// "ERROR: cancelled". Deny, timeout and errors are answered the same way,
+// with their own ERROR text.
 //
 // It must never run a tool the user did not allow, reach a file outside the
 // workspace folders, or leave a process or goroutine behind a task.
@@ -74,6 +75,7 @@ type Core struct {
 	lastTask  int
 	tasks     map[string]*Task         // running tasks
 	sessLocks map[string]chan struct{} // one task per session at a time
+	torn      map[string]bool          // sessions whose transcript a write failed for (transcript_rebuild.go)
 	approvals atomic.Int64
 
 	launchMu sync.Mutex
@@ -83,7 +85,7 @@ type Core struct {
 // New makes a Core. It starts nothing.
 func New(opts Options) (*Core, error) {
 	c := &Core{reg: opts.Registry, store: opts.Store, provider: opts.Provider, logf: opts.Logf,
-		tasks: map[string]*Task{}, sessLocks: map[string]chan struct{}{}}
+		tasks: map[string]*Task{}, sessLocks: map[string]chan struct{}{}, torn: map[string]bool{}}
 	if opts.Config != nil {
 		c.cfg = *opts.Config
 	}
@@ -337,6 +339,23 @@ func (c *Core) sessionLock(ctx context.Context, id string) (unlock func(), err e
 		return func() { <-ch }, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// trySessionLock takes a session only if no task holds it.
+func (c *Core) trySessionLock(id string) (unlock func(), ok bool) {
+	c.mu.Lock()
+	ch, found := c.sessLocks[id]
+	if !found {
+		ch = make(chan struct{}, 1)
+		c.sessLocks[id] = ch
+	}
+	c.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, true
+	default:
+		return nil, false
 	}
 }
 

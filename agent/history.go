@@ -82,12 +82,13 @@ func isJSONObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }
 
-// sendable joins consecutive user messages (a prompt after a cancelled or
-// cut-off turn follows the stored tool results) so roles alternate, keeping
-// tool_result blocks first.
+// sendable is stored as sent: interrupted turns settled (interrupted.go),
+// then consecutive user messages joined (a prompt after a turn cut off by
+// max_iterations follows the stored tool results) so roles alternate,
+// keeping tool_result blocks first.
 func sendable(stored []model.Message) []model.Message {
 	out := make([]model.Message, 0, len(stored))
-	for _, m := range stored {
+	for _, m := range settleInterrupted(stored) {
 		if n := len(out); n > 0 && m.Role == "user" && out[n-1].Role == "user" {
 			merged := append(append([]model.Block(nil), out[n-1].Content...), m.Content...)
 			out[n-1] = model.Message{Role: "user", Content: merged}

@@ -41,6 +41,16 @@ type run struct {
 	loadedMu  sync.Mutex      // guards loaded while the calls of a batch run
 	offered   map[string]bool // this request's tools when search narrowed them; nil: all
 	view      viewState       // how the session's history is sent (compact.go)
+
+	// The turn as stored (settle): its history once loaded, whether its
+	// prompt was stored, the text of a request that failed or was
+	// cancelled, and the journal that keeps what is not stored yet
+	// (turn_journal.go).
+	history  *[]model.Message
+	prompted bool
+	partial  string
+	journal  *turnJournal
+	unlock   func() // releases the session (sessionLock), once the turn is settled
 }
 
 func (r *run) emit(e Event) {
@@ -56,14 +66,29 @@ func (r *run) emit(e Event) {
 // runTask runs one task to its end and emits its done event.
 func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) Result {
 	r := &run{core: c, task: t, io: io, ws: io.Workspace, tr: openTranscript(c.stateDir, t.SessionID)}
+	r.tr.onFail = func(err error) {
+		c.markTorn(t.SessionID, true)
+		msg := transcriptFailed(r.tr.path, err)
+		c.logf("%s", msg)
+		r.emitStatus(msg)
+	}
 	if r.ws == nil {
 		r.ws = DiskWorkspace(c.root)
 	}
 	res := r.execute(ctx, req)
+	r.settle(res)
 	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
 	// The result goes to fronts (agent/run, ACP, the CLI) as events do.
 	res.Text = trust.Redact(res.Text)
 	r.tr.end(res.StopReason, res.Error, r.usage)
+	if r.unlock != nil {
+		if r.tr.failed() {
+			// The session file holds the whole turn now: if there is room
+			// again, the transcript is whole again.
+			r.repairTranscript()
+		}
+		r.unlock()
+	}
 	usage := r.usage
 	// Once a client sees done, agent/tasks no longer lists the task.
 	c.mu.Lock()
@@ -97,24 +122,33 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	if err != nil {
 		return Result{StopReason: wire.StopCancelled}
 	}
-	defer unlock()
+	r.unlock = unlock // runTask releases it once the turn is settled
 	provider, err := c.modelProvider()
 	if err != nil {
 		return fail("%v", err)
 	}
+	recovered := c.sessions.recoverTurn(r.task.SessionID)
 	history, note, err := c.sessions.load(r.task.SessionID)
 	if err != nil {
 		return fail("%v", err)
 	}
-	if note != "" {
-		c.logf("%s", note)
-		r.tr.note(note)
-		r.emitStatus(note)
+	r.history = &history
+	r.repairTranscript()
+	for _, n := range []string{recovered, note} {
+		if n != "" {
+			c.logf("%s", n)
+			r.tr.note(n)
+			r.emitStatus(n)
+		}
 	}
 	system := systemPrompt(ctx, r.ws, turnContext{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
 
 	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
 		return fail("%v", err)
+	}
+	r.prompted = true
+	if r.journal, err = c.sessions.openJournal(r.task.SessionID); err != nil {
+		c.logf("%v (an answer cut off by a crash would not be kept)", err)
 	}
 	r.tr.prompt(ctx, r.task.ID, req.Prompt)
 	if ctx.Err() != nil {
@@ -166,6 +200,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs, MaxTokens: c.cfg.Model.MaxTokens,
 			}, func(delta string) {
 				streamed.WriteString(delta)
+				r.journal.text(delta)
 				if out := redact.Write(delta); out != "" {
 					r.emit(Event{Type: wire.EventText, Delta: out})
 				}
@@ -186,8 +221,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			}
 		}
 		if err != nil {
-			// A partial assistant message is dropped, never stored: the
-			// history stays as it was before this request, which is valid.
+			// What streamed is stored by settle as an interrupted answer.
+			r.partial = streamed.String()
 			r.tr.assistant(streamed.String())
 			if ctx.Err() != nil {
 				return Result{StopReason: wire.StopCancelled, Text: streamed.String()}
@@ -223,7 +258,45 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 // store appends a message to the history and the session file.
 func (r *run) store(history *[]model.Message, m model.Message) error {
 	*history = append(*history, m)
-	return r.core.sessions.append(r.task.SessionID, m)
+	if err := r.core.sessions.append(r.task.SessionID, m); err != nil {
+		return err
+	}
+	r.journal.stored(r.core.sessions.size(r.task.SessionID))
+	return nil
+}
+
+// settle ends the turn in the session: a turn that was cancelled or failed
+// after its prompt was stored ends with an interrupted answer (what had
+// streamed, possibly nothing), so the history says so and the next prompt
+// does not merge into this one (interrupted.go). Then the journal goes;
+// it stays when the answer could not be stored, for the next load.
+func (r *run) settle(res Result) {
+	if !r.prompted {
+		r.journal.remove()
+		return
+	}
+	reason := ""
+	switch res.StopReason {
+	case wire.StopCancelled:
+		reason = interruptedCancelled
+	case wire.StopError:
+		reason = interruptedError
+	}
+	h := *r.history
+	if reason == "" || len(h) == 0 || h[len(h)-1].Role != "user" {
+		r.journal.remove()
+		return
+	}
+	m := model.Message{Role: "assistant", Content: []model.Block{}, Interrupted: reason}
+	if r.partial != "" {
+		m.Content = []model.Block{{Type: "text", Text: r.partial}}
+	}
+	if err := r.store(r.history, m); err != nil {
+		r.core.logf("session %s: the end of this %s turn was not saved: %v", r.task.SessionID, reason, err)
+		r.journal.close()
+		return
+	}
+	r.journal.remove()
 }
 
 // normalizeAssistant drops empty text blocks and gives every tool_use a

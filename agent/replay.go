@@ -27,15 +27,24 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 	if err := checkSessionID(sessionID); err != nil {
 		return nil, err
 	}
+	recovered := ""
+	if unlock, ok := c.trySessionLock(sessionID); ok {
+		// A turn that never ended is stored before it is shown; a turn
+		// running here now is not one (it holds the session).
+		recovered = c.sessions.recoverTurn(sessionID)
+		unlock()
+	}
 	msgs, note, err := c.sessions.load(sessionID)
 	if err != nil {
 		return nil, err
 	}
 	var out []Event
-	if note != "" {
-		// What the repair set aside is part of what the user must see, as
-		// a live task shows it.
-		out = append(out, Event{Type: "status", Message: note})
+	for _, n := range []string{recovered, note} {
+		if n != "" {
+			// What the repair set aside or recovered is part of what the
+			// user must see, as a live task shows it.
+			out = append(out, Event{Type: wire.EventStatus, Message: n})
+		}
 	}
 	type use struct {
 		name string
@@ -66,6 +75,9 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 					Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
 						Output: trust.Redact(tools.CapText(b.Content, previewMax)), Images: wireImages(b.Images)})
 			}
+		}
+		if m.Role == "assistant" && m.Interrupted != "" {
+			out = append(out, Event{Type: wire.EventStatus, Message: interruptedStatus(m)})
 		}
 	}
 	return out, nil

@@ -46,13 +46,16 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (CompactResult, er
 	if err != nil {
 		return res, err
 	}
+	recovered := c.sessions.recoverTurn(sessionID)
 	history, note, err := c.sessions.load(sessionID)
 	if err != nil {
 		return res, err
 	}
-	if note != "" {
-		c.logf("%s", note)
-		openTranscript(c.stateDir, sessionID).note(note)
+	for _, n := range []string{recovered, note} {
+		if n != "" {
+			c.logf("%s", n)
+			openTranscript(c.stateDir, sessionID).note(n)
+		}
 	}
 	view := c.sessions.loadView(sessionID, history)
 	res.TokensBefore = messageTokens(applyView(history, view))

@@ -2,7 +2,10 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"github.com/agentls/agentls/agent/tools"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +33,18 @@ func assertStoredValid(t *testing.T, f *fixture, sessionID string) []model.Messa
 	return msgs
 }
 
+// assertEndsInterrupted checks that a stored turn ends with an (empty)
+// interrupted answer, for why.
+func assertEndsInterrupted(t *testing.T, msgs []model.Message, why string) {
+	t.Helper()
+	if len(msgs) < 2 {
+		t.Fatalf("stored %+v, want a turn ending with an interrupted answer", msgs)
+	}
+	if last := msgs[len(msgs)-1]; last.Role != "assistant" || last.Interrupted != why {
+		t.Fatalf("last stored message = %+v, want an assistant message interrupted: %s", last, why)
+	}
+}
+
 // cancelOn cancels the task at the first event that matches.
 func cancelOn(f *fixture, ev *events, match func(Event) bool) {
 	done := false
@@ -41,7 +56,7 @@ func cancelOn(f *fixture, ev *events, match func(Event) bool) {
 	}
 }
 
-func TestCancelWhileStreamingDropsThePartialMessage(t *testing.T) {
+func TestCancelWhileStreamingKeepsThePartialAnswerMarked(t *testing.T) {
 	f := newFixture(t, "anthropic", nil)
 	f.model.Script(modeltest.Turn{Text: "partial answer that never ends", Hang: true})
 	ev := &events{}
@@ -51,8 +66,12 @@ func TestCancelWhileStreamingDropsThePartialMessage(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	if len(msgs) != 1 || msgs[0].Role != "user" {
-		t.Errorf("stored %+v, want only the prompt (the partial assistant message is dropped)", msgs)
+	if len(msgs) != 2 || msgs[1].Role != "assistant" || msgs[1].Interrupted != interruptedCancelled ||
+		!strings.HasPrefix(res.Text, textOf(msgs[1].Content)) || textOf(msgs[1].Content) == "" {
+		t.Errorf("stored %+v, want the prompt and what streamed (%q), marked interrupted: cancelled", msgs, res.Text)
+	}
+	if _, err := os.Stat(f.core.sessions.journalPath(res.SessionID)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the turn's journal outlives a turn that stored its end: %v", err)
 	}
 }
 
@@ -73,7 +92,8 @@ func TestCancelWhileWaitingForApprovalAnswersEveryToolUse(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	last := msgs[len(msgs)-1]
+	assertEndsInterrupted(t, msgs, interruptedCancelled)
+	last := msgs[len(msgs)-2]
 	if len(last.Content) != 2 || last.Content[0].Content != tools.Cancelled || last.Content[1].Content != tools.Cancelled {
 		t.Errorf("last stored message = %+v, want two ERROR: cancelled results", last)
 	}
@@ -104,7 +124,8 @@ func TestCancelWhileAToolRuns(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	if last := msgs[len(msgs)-1]; last.Content[0].Content != tools.Cancelled {
+	assertEndsInterrupted(t, msgs, interruptedCancelled)
+	if last := msgs[len(msgs)-2]; last.Content[0].Content != tools.Cancelled {
 		t.Errorf("result = %+v, want ERROR: cancelled", last.Content[0])
 	}
 	<-watching

@@ -15,10 +15,16 @@ import (
 // transcript is a session's Markdown log for people, written as the task
 // goes. Everything goes through trust.Redact first: transcripts are files a
 // user may paste anywhere, and tool arguments and results carry secrets.
+//
+// A write that fails (a full disk) is said once where the user sees it
+// (onFail), and later writes of the task are skipped rather than torn
+// further; the transcript is rebuilt whole from the session file, which
+// keeps every turn, as soon as it can be written again (transcript_rebuild.go).
 type transcript struct {
-	mu   sync.Mutex
-	path string
-	err  error // the first write error; later writes are skipped
+	mu     sync.Mutex
+	path   string
+	err    error       // the first write error; later writes are skipped
+	onFail func(error) // told of that first error; nil: nobody
 }
 
 func transcriptPath(stateDir, sessionID string) string {
@@ -40,18 +46,38 @@ func (t *transcript) writeRedacted(s string) {
 	if t.err != nil {
 		return
 	}
-	if t.err = os.MkdirAll(filepath.Dir(t.path), 0o700); t.err != nil {
+	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+		t.fail(err)
 		return
 	}
 	f, err := os.OpenFile(t.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		t.err = err
+		t.fail(err)
 		return
 	}
-	_, t.err = f.WriteString(s)
-	if err := f.Close(); t.err == nil {
-		t.err = err
+	_, err = f.WriteString(s)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
+	if err != nil {
+		t.fail(err)
+	}
+}
+
+// fail records the first write error and says it; t.mu is held.
+func (t *transcript) fail(err error) {
+	t.err = err
+	if t.onFail != nil {
+		t.onFail(err)
+	}
+}
+
+// failed says whether a write failed since the transcript was opened (or
+// last rebuilt).
+func (t *transcript) failed() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err != nil
 }
 
 // prompt writes the user's prompt. A prompt may be megabytes: its

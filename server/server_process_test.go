@@ -26,6 +26,16 @@ func startBinary(t *testing.T, marker string) (*testClient, *exec.Cmd, *env) {
 	t.Helper()
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	e := newEnv(t, fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\", %q]\n", everything, marker))
+	c, cmd := startServe(t, e)
+	c.initialize(e.root, caps(true, false, false))
+	c.waitState("everything", "connected")
+	return c, cmd, e
+}
+
+// startServe runs `agentls serve` for e and connects a client, not yet
+// initialized.
+func startServe(t *testing.T, e *env) (*testClient, *exec.Cmd) {
+	t.Helper()
 	cmd := exec.Command(testenv.Agentls(t), "serve")
 	cmd.Dir = e.root
 	cmd.Env = append(os.Environ(), "AGENTLS_CONFIG="+e.config, "XDG_STATE_HOME="+e.state)
@@ -50,9 +60,7 @@ func startBinary(t *testing.T, marker string) (*testClient, *exec.Cmd, *env) {
 		}
 		c.code <- code
 	}()
-	c.initialize(e.root, caps(true, false, false))
-	c.waitState("everything", "connected")
-	return c, cmd, e
+	return c, cmd
 }
 
 func TestNoProcessSurvivesTheServer(t *testing.T) {

@@ -91,6 +91,12 @@ const MaxImageTokens = 1600
 type Message struct {
 	Role    string  `json:"role"` // "user" | "assistant"
 	Content []Block `json:"content"`
+	// Interrupted, on a stored assistant message, says its turn ended
+	// before the answer was whole, and why: "cancelled", "error" or
+	// "stopped" (agentls itself stopped: a crash, a kill). Content is then
+	// what had streamed, possibly nothing. The providers' encoders never
+	// send it; the agent says it to the model in the message's text.
+	Interrupted string `json:"interrupted,omitempty"`
 }
 
 // ToolDef is a tool offered to the model. Schema is passed verbatim.

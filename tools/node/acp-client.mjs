@@ -12,12 +12,13 @@
 //        GET, redirects included, as the user's browser would),
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
 //               | {op: "new", cwd, mcpServers, additionalDirectories}
-//               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"]}
+//               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"], cancelOnText}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
 //               | {op: "waitCommand", text: commandName} | {op: "close"}]}
 // answers are used in order, one per session/request_permission: an option
 // id selects it, "cancelled" answers cancelled, "cancel" sends
-// session/cancel and then answers cancelled (as ACP asks of a client).
+// session/cancel and then answers cancelled (as ACP asks of a client);
+// cancelOnText sends session/cancel at the prompt's first agent_message_chunk.
 // Prints one JSON object: every step's result or error, the updates,
 // permission requests, fs calls, schema violations and the exit status;
 // with a marker, whether a process with it in its command line was alive at
@@ -112,9 +113,15 @@ function markerRunning() {
 }
 
 const answers = [];
-let cancelSession = null;
+let cancelOnText = false;
 const app = acp.client({ name: "agentls-test" })
-  .onNotification("session/update", ({ params }) => { out.updates.push(params); })
+  .onNotification("session/update", async ({ params, agent }) => {
+    out.updates.push(params);
+    if (cancelOnText && params.update?.sessionUpdate === "agent_message_chunk") {
+      cancelOnText = false;
+      await agent.notify("session/cancel", { sessionId: params.sessionId });
+    }
+  })
   .onRequest("session/request_permission", async ({ params, agent }) => {
     out.permissions.push({ ...params, markerRunning: markerRunning() });
     const a = answers.shift() ?? "cancelled";
@@ -164,6 +171,7 @@ await app.connectWith(stream, async (ctx) => {
           break;
         case "prompt":
           answers.push(...(step.answers ?? []));
+          cancelOnText = !!step.cancelOnText;
           rec.result = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: step.text }] });
           break;
         case "load":
