@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/model"
-	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Compaction keeps a long session inside the model's context window without
@@ -465,13 +465,12 @@ func (r *run) billUsage(u model.Usage) {
 	r.task.usage.Store(&snapshot)
 }
 
-// contextWindow is the window of the configured model (config.ContextWindowFor).
+// contextWindow is the window of the configured model (providers.ContextWindowFor).
 func (c *Core) contextWindow() int {
 	name := c.cfg.Model.Name
-	if name == "" {
-		if res, err := model.Resolve(c.cfg.Model, os.Getenv); err == nil {
-			name = res.Name
-		}
+	var d *providers.Provider
+	if res, err := model.Resolve(c.cfg.Model, os.Getenv); err == nil {
+		name, d = res.Name, res.Desc
 	}
-	return config.ContextWindowFor(c.cfg.Model.ContextWindow, name)
+	return providers.ContextWindowFor(d, c.cfg.Model.ContextWindow, name)
 }

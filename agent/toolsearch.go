@@ -228,7 +228,7 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // toolOfferFor is the offer rule of this run's model and window.
 func (c *Core) toolOfferFor(provider model.Provider, window int) toolOffer {
 	return toolOffer{
-		maxTools: config.MaxToolsFor(c.cfg.Model.MaxTools, provider.Name()),
+		maxTools: provider.Descriptor().MaxToolsFor(c.cfg.Model.MaxTools),
 		budget:   config.ToolBudgetFor(c.cfg.MCP.ToolBudgetTokens, window),
 	}
 }

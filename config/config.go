@@ -82,19 +82,19 @@ func (d Diagnostic) String() string {
 
 // Model is the [model] table (user tier only).
 type Model struct {
-	Provider  string // "anthropic" | "openai" | "" (auto, see docs/config.md)
+	Provider  string // a name of agent/model/providers.All, or "" (auto, see docs/config.md)
 	Name      string
 	BaseURL   string
 	APIKeyEnv string
 	MaxTokens int
 	// ContextWindow is the model's window in tokens; 0: guessed from the
-	// model's name (ContextWindowFor).
+	// model's name (providers.ContextWindowFor).
 	ContextWindow int
 	// MaxTools caps the tools one request offers; 0: the provider's limit
-	// (MaxToolsFor).
+	// (providers.Provider.MaxToolsFor).
 	MaxTools int
 	// Images says whether the model is shown the images tools return; nil:
-	// guessed from the provider and the model's name (ImagesFor).
+	// guessed from the provider and the model's name (providers.ImagesFor).
 	Images *bool
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // TestConfigDocNamesEveryKey keeps docs/config.md true: every key the
@@ -47,8 +49,8 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 	}
 	defaults := []struct{ heading, key, want string }{
 		{"## `[model]`", "max_tokens", fmt.Sprint(DefaultMaxTokens)},
-		{"## `[model]`", "context_window", fmt.Sprint(DefaultContextWindow)},
-		{"## `[model]`", "max_tools", fmt.Sprint(DefaultOpenAIMaxTools)},
+		{"## `[model]`", "context_window", fmt.Sprint(providers.DefaultContextWindow)},
+		{"## `[model]`", "max_tools", fmt.Sprint(providers.SpecOf(providers.ChatCompletions).MaxTools)},
 		{"## `[agent]`", "max_iterations", fmt.Sprint(DefaultMaxIterations)},
 		{"## `[agent]`", "approval_timeout", durationCell(DefaultApprovalTimeout)},
 		{"## `[mcp]`", "startup_wait", durationCell(DefaultStartupWait)},

@@ -290,7 +290,7 @@ func TestLoad(t *testing.T) {
 				if c.Model.Provider != "" || c.Model.BaseURL != "" || c.Model.APIKeyEnv != "" {
 					t.Errorf("invalid model values must not be used: %+v", c.Model)
 				}
-				wantContains(t, "message", diagFor(t, c, "model.provider").Message, `"anthropic" or "openai"`)
+				wantContains(t, "message", diagFor(t, c, "model.provider").Message, `"anthropic", "openai", `)
 				for _, d := range c.Diagnostics {
 					if strings.Contains(d.String(), "secretvalue") {
 						t.Errorf("diagnostic echoes the key: %s", d)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 var (
@@ -108,8 +110,8 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 		case "provider":
 			var s string
 			if s, err = asString(v); err == nil {
-				if s != "" && s != "anthropic" && s != "openai" {
-					err = fmt.Errorf("unknown provider %q: expected \"anthropic\" or \"openai\" (openai is any OpenAI-compatible endpoint: Ollama, vLLM, llama.cpp, OpenRouter, LM Studio), or leave it out to pick one from the environment", s)
+				if _, ok := providers.Lookup(s); s != "" && !ok {
+					err = fmt.Errorf("unknown provider %q: expected %s (\"openai\" with a base_url is any OpenAI-compatible endpoint), or leave it out to pick one from the environment and base_url", s, providers.Quoted())
 				} else {
 					m.Provider = s
 				}

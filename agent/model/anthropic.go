@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // anthropic is the Anthropic Messages client (POST {base}/v1/messages).
@@ -13,10 +15,11 @@ type anthropic struct {
 	maxTokens int
 	tools     toolBlock
 	noImages  bool // [model] images = false: tool images are only named
+	desc      *providers.Provider
 }
 
 // DefaultAnthropicURL is Anthropic's API base URL.
-const DefaultAnthropicURL = "https://api.anthropic.com"
+var DefaultAnthropicURL = providers.Anthropic.BaseURL
 
 func newAnthropic(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *anthropic {
 	h := http.Header{}
@@ -36,8 +39,16 @@ func newAnthropic(baseURL, model, key, keyEnv string, maxTokens int, client *htt
 	}
 }
 
-// Name is "anthropic".
-func (p *anthropic) Name() string { return "anthropic" }
+// Name is the provider's name ("anthropic" unless a descriptor says otherwise).
+func (p *anthropic) Name() string { return p.Descriptor().Name }
+
+// Descriptor is the provider's row of providers.All.
+func (p *anthropic) Descriptor() *providers.Provider {
+	if p.desc == nil {
+		return providers.Anthropic
+	}
+	return p.desc
+}
 
 // Stream sends one Messages request with "stream": true.
 func (p *anthropic) Stream(ctx context.Context, req Request, onText func(string)) (*Response, error) {

@@ -9,12 +9,20 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // format is one wire format under test, opened against a fake server.
 type format struct {
 	name string
 	open func(base string) (Provider, *[]time.Duration)
+}
+
+// wire is the wire format the provider named f.name speaks.
+func (f format) wire() providers.Wire {
+	p, _ := providers.Lookup(f.name)
+	return p.Wire
 }
 
 // baseOf is the base_url a format's users configure for a fake server.
@@ -88,7 +96,7 @@ func TestStreamsTextInBothFormats(t *testing.T) {
 				t.Errorf("usage %+v", resp.Usage)
 			}
 			reqs := s.Requests()
-			if len(reqs) != 1 || reqs[0].Format != f.name {
+			if len(reqs) != 1 || reqs[0].Format != f.wire() {
 				t.Fatalf("requests %+v", reqs)
 			}
 			if got := reqs[0].System(); got != "be brief" {

@@ -7,11 +7,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // DefaultOpenAIURL is OpenAI's API base URL; compatible servers are
 // configured with their own, ending in /v1 (Ollama: http://127.0.0.1:11434/v1).
-const DefaultOpenAIURL = "https://api.openai.com/v1"
+var DefaultOpenAIURL = providers.OpenAI.BaseURL
 
 // openai is the chat completions client (POST {base}/chat/completions),
 // for OpenAI and every compatible server.
@@ -24,6 +26,7 @@ type openai struct {
 	tools         toolBlock
 	noImages      bool // [model] images false (a text-only model): tool images are only named
 	echo          echoes
+	desc          *providers.Provider
 }
 
 func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.Client) *openai {
@@ -46,8 +49,16 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 	}
 }
 
-// Name is "openai".
-func (p *openai) Name() string { return "openai" }
+// Name is the provider's name ("openai-compatible" unless a descriptor says otherwise).
+func (p *openai) Name() string { return p.Descriptor().Name }
+
+// Descriptor is the provider's row of providers.All.
+func (p *openai) Descriptor() *providers.Provider {
+	if p.desc == nil {
+		return providers.Detect(providers.ChatCompletions, p.ep.url)
+	}
+	return p.desc
+}
 
 // Stream sends one chat completions request with "stream": true. An
 // endpoint that refuses a field sent back to it (Groq: "property

@@ -3,26 +3,29 @@ package model
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 
+	"github.com/agentls/agentls/agent/model/providers"
 	"github.com/agentls/agentls/config"
 )
 
-// Defaults of docs/config.md's [model] table.
-const (
-	DefaultAnthropicModel = "claude-sonnet-4-5"
-	DefaultOpenAIModel    = "gpt-4.1"
-	DefaultOllamaModel    = "qwen2.5-coder"
-	OllamaURL             = "http://127.0.0.1:11434/v1"
-	DefaultMaxTokens      = 8192
+// Defaults of docs/config.md's [model] table (the providers' descriptors hold them).
+var (
+	DefaultAnthropicModel = providers.Anthropic.Model
+	DefaultOpenAIModel    = providers.OpenAI.Model
+	DefaultOllamaModel    = providers.Ollama.Model
+	OllamaURL             = providers.Ollama.BaseURL
 )
+
+// DefaultMaxTokens is [model] max_tokens's default.
+const DefaultMaxTokens = 8192
 
 // Resolved is the provider agentls would use, after docs/config.md's defaults.
 type Resolved struct {
-	Provider  string // "anthropic" | "openai"
+	Provider  string // the provider's name (Desc.Name): "anthropic", "ollama", "openai-compatible", ...
+	Desc      *providers.Provider
 	Name      string
 	BaseURL   string
 	APIKeyEnv string // "" when no key is needed (local endpoint)
@@ -33,8 +36,22 @@ type Resolved struct {
 	// was guessed: errors reaching it then say what to configure instead.
 	Fallback bool
 	// Images: the model is shown the images tools return ([model] images,
-	// config.ImagesFor); otherwise it reads only the line naming each.
+	// providers.ImagesFor); otherwise it reads only the line naming each.
 	Images bool
+}
+
+// Wire is the wire format the resolved provider speaks.
+func (r Resolved) Wire() providers.Wire { return r.desc().Wire }
+
+// desc is Desc, or the provider Provider names when Desc was not filled in.
+func (r Resolved) desc() *providers.Provider {
+	if r.Desc != nil {
+		return r.Desc
+	}
+	if d, ok := providers.Lookup(r.Provider); ok {
+		return d
+	}
+	return providers.Compatible
 }
 
 // Resolve applies docs/config.md's defaults to the [model] table: with no provider,
@@ -55,78 +72,76 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 			return Resolved{}, fmt.Errorf("[model] base_url %q is not an http(s) URL: expected e.g. %q or %q", cfg.BaseURL, OllamaURL, DefaultAnthropicURL)
 		}
 	}
-	r.Provider = strings.ToLower(strings.TrimSpace(cfg.Provider))
-	switch r.Provider {
-	case "anthropic", "openai":
-		r.Why = fmt.Sprintf("[model] provider = %q in the config", r.Provider)
-	case "":
+	var d *providers.Provider
+	if name := strings.ToLower(strings.TrimSpace(cfg.Provider)); name != "" {
+		var ok bool
+		if d, ok = providers.Lookup(name); !ok {
+			return Resolved{}, fmt.Errorf(`[model] provider %q is unknown: expected %s ("openai" with a base_url is any OpenAI-compatible endpoint)`, cfg.Provider, providers.Quoted())
+		}
+		r.Why = fmt.Sprintf("[model] provider = %q in the config", name)
+		// "openai" named the chat completions wire before providers were
+		// told apart: with another server's base_url it is that server.
+		if d == providers.OpenAI && base != "" && !d.OwnsHost(base) {
+			d = providers.Detect(providers.ChatCompletions, base)
+			r.Why += fmt.Sprintf(" with the base_url of %s: an OpenAI-compatible endpoint", d.Title)
+		}
+	} else {
 		switch {
 		case base != "" && strings.Contains(hostOf(base), "anthropic.com"):
-			r.Provider, r.Why = "anthropic", "[model] base_url is Anthropic's (no provider set)"
+			d, r.Why = providers.Anthropic, "[model] base_url is Anthropic's (no provider set)"
 		case base != "":
-			r.Provider, r.Why = "openai", "[model] base_url is set without a provider: an OpenAI-compatible endpoint"
+			d = providers.Detect(providers.ChatCompletions, base)
+			r.Why = fmt.Sprintf("[model] base_url is set without a provider: an OpenAI-compatible endpoint (%s)", d.Title)
 		case strings.HasPrefix(r.Name, "claude"):
-			r.Provider, r.Why = "anthropic", fmt.Sprintf("[model] name %q is a Claude model (no provider set)", r.Name)
+			d, r.Why = providers.Anthropic, fmt.Sprintf("[model] name %q is a Claude model (no provider set)", r.Name)
 		case r.APIKeyEnv != "":
-			return Resolved{}, fmt.Errorf(`[model] api_key_env is set but provider is not: set [model] provider = "anthropic" or "openai"`)
-		case getenv("ANTHROPIC_API_KEY") != "":
-			r.Provider, r.Why = "anthropic", "no [model] provider configured; ANTHROPIC_API_KEY is set"
-		case getenv("OPENAI_API_KEY") != "":
-			r.Provider, r.Why = "openai", "no [model] provider configured; OPENAI_API_KEY is set (ANTHROPIC_API_KEY is not)"
+			return Resolved{}, fmt.Errorf(`[model] api_key_env is set but provider is not: set [model] provider to one of %s`, providers.Quoted())
+		case getenv(providers.Anthropic.KeyEnv) != "":
+			d, r.Why = providers.Anthropic, "no [model] provider configured; ANTHROPIC_API_KEY is set"
+		case getenv(providers.OpenAI.KeyEnv) != "":
+			d, r.Why = providers.OpenAI, "no [model] provider configured; OPENAI_API_KEY is set (ANTHROPIC_API_KEY is not)"
 		default:
-			r.Provider, r.BaseURL, r.Fallback = "openai", OllamaURL, true
+			r.Provider, r.Desc, r.BaseURL, r.Fallback = providers.Ollama.Name, providers.Ollama, OllamaURL, true
 			if r.Name == "" {
 				r.Name = DefaultOllamaModel
 			}
 			r.Why = fmt.Sprintf("no [model] configured and neither ANTHROPIC_API_KEY nor OPENAI_API_KEY is set: trying Ollama at %s with model %s", OllamaURL, r.Name)
-			r.Images = config.ImagesFor(cfg.Images, r.Provider, r.Name)
+			r.Images = providers.ImagesFor(r.Desc, cfg.Images, r.Name)
 			return r, nil
 		}
-	default:
-		return Resolved{}, fmt.Errorf(`[model] provider %q is unknown: expected "anthropic" or "openai" (any OpenAI-compatible endpoint)`, cfg.Provider)
 	}
+	r.Provider, r.Desc = d.Name, d
 
-	if r.Provider == "anthropic" {
+	r.BaseURL = base
+	if d.Wire == providers.Messages {
 		// Our path appends /v1/messages; accept a base written with /v1.
 		r.BaseURL = strings.TrimSuffix(base, "/v1")
-		if r.BaseURL == "" {
-			r.BaseURL = DefaultAnthropicURL
-		}
-		if r.Name == "" {
-			r.Name = DefaultAnthropicModel
-		}
-		if r.APIKeyEnv == "" {
-			r.APIKeyEnv = "ANTHROPIC_API_KEY"
-		}
-	} else {
-		r.BaseURL = base
-		if r.BaseURL == "" {
-			r.BaseURL = DefaultOpenAIURL
-		}
-		official := hostOf(r.BaseURL) == "api.openai.com"
-		// OPENAI_API_KEY goes only to OpenAI: a key sent to whatever base_url
-		// names would leak it to a third-party or attacker-run endpoint.
-		if r.APIKeyEnv == "" && official {
-			r.APIKeyEnv = "OPENAI_API_KEY"
-		}
-		if r.Name == "" {
-			switch {
-			case official:
-				r.Name = DefaultOpenAIModel
-			case portOf(r.BaseURL) == "11434":
-				r.Name = DefaultOllamaModel
-			default:
-				return Resolved{}, fmt.Errorf("[model] name is not set: name the model to use at %s", r.BaseURL)
-			}
+	}
+	if r.BaseURL == "" {
+		r.BaseURL = d.BaseURL
+	}
+	if r.BaseURL == "" {
+		return Resolved{}, fmt.Errorf("[model] base_url is not set: provider %q has no address of its own; set it to the server's, e.g. %q", d.Name, OllamaURL)
+	}
+	// A key goes by default only to its provider's own hosts: a key sent
+	// to whatever base_url names would leak it to a third-party or
+	// attacker-run endpoint. Anthropic's key also goes to a base_url set
+	// with provider "anthropic" (a gateway for Claude), as it always has.
+	if r.APIKeyEnv == "" && d.KeyEnv != "" && (d.OwnsHost(r.BaseURL) || d.KeyForAnyBaseURL) {
+		r.APIKeyEnv = d.KeyEnv
+	}
+	if r.Name == "" {
+		if r.Name = d.Model; r.Name == "" {
+			return Resolved{}, fmt.Errorf("[model] name is not set: name the model to use at %s", r.BaseURL)
 		}
 	}
 	if r.APIKeyEnv != "" {
 		r.KeySet = getenv(r.APIKeyEnv) != ""
-		if !r.KeySet && !isLocal(r.BaseURL) {
-			return Resolved{}, fmt.Errorf("set %s: the %s API key for %s is read from it (or set [model] api_key_env to the variable that holds it)", r.APIKeyEnv, r.Provider, r.BaseURL)
+		if !r.KeySet && !providers.IsLocal(r.BaseURL) {
+			return Resolved{}, fmt.Errorf("set %s: the %s API key for %s is read from it (or set [model] api_key_env to the variable that holds it)", r.APIKeyEnv, d.Title, r.BaseURL)
 		}
 	}
-	r.Images = config.ImagesFor(cfg.Images, r.Provider, r.Name)
+	r.Images = providers.ImagesFor(d, cfg.Images, r.Name)
 	return r, nil
 }
 
@@ -150,20 +165,24 @@ func Open(r Resolved, key string, client *http.Client) (Provider, error) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	switch r.Provider {
-	case "anthropic":
+	d := r.desc()
+	switch d.Wire {
+	case providers.Messages:
 		p := newAnthropic(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
+		p.desc = d
 		p.noImages = !r.Images
 		return p, nil
-	case "openai":
+	case providers.ChatCompletions:
 		p := newOpenAI(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
+		p.desc = d
+		p.newTokenField = d.Quirks.MaxCompletionTokens && d.OwnsHost(r.BaseURL)
 		p.noImages = !r.Images
 		if r.Fallback {
 			return &fallback{Provider: p, url: r.BaseURL, model: r.Name}, nil
 		}
 		return p, nil
 	}
-	return nil, fmt.Errorf("model: provider %q is unknown: expected \"anthropic\" or \"openai\"", r.Provider)
+	return nil, fmt.Errorf("model: provider %q speaks wire %q, which agentls has no client for", d.Name, d.Wire)
 }
 
 // noRedirects copies client so that it never follows a redirect: Go
@@ -184,25 +203,6 @@ func hostOf(raw string) string {
 		return ""
 	}
 	return strings.ToLower(u.Hostname())
-}
-
-func portOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return u.Port()
-}
-
-// isLocal reports whether a base URL names this machine; such endpoints
-// (Ollama, llama.cpp, vLLM) usually need no key.
-func isLocal(raw string) bool {
-	h := hostOf(raw)
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // NoModelError is the first call's error when nothing was configured and

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/model/providers"
 	"github.com/agentls/agentls/config"
 )
 
@@ -26,29 +27,37 @@ func TestResolveAppliesTheSpecDefaults(t *testing.T) {
 		want Resolved // Why is checked for non-emptiness only
 	}{
 		{"no config and ANTHROPIC_API_KEY: Anthropic", config.Model{}, env("ANTHROPIC_API_KEY", "a", "OPENAI_API_KEY", "o"),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
+			Resolved{Provider: "anthropic", Desc: providers.Anthropic, Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
 		{"no config and only OPENAI_API_KEY: OpenAI", config.Model{}, env("OPENAI_API_KEY", "o"),
-			Resolved{Provider: "openai", Name: DefaultOpenAIModel, BaseURL: DefaultOpenAIURL, APIKeyEnv: "OPENAI_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
+			Resolved{Provider: "openai", Desc: providers.OpenAI, Name: DefaultOpenAIModel, BaseURL: DefaultOpenAIURL, APIKeyEnv: "OPENAI_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
 		{"nothing at all: Ollama on localhost, no key", config.Model{}, env(),
-			Resolved{Provider: "openai", Name: DefaultOllamaModel, BaseURL: OllamaURL, MaxTokens: 8192, Fallback: true}},
+			Resolved{Provider: "ollama", Desc: providers.Ollama, Name: DefaultOllamaModel, BaseURL: OllamaURL, MaxTokens: 8192, Fallback: true}},
 		{"api_key_env overrides the variable", config.Model{Provider: "anthropic", APIKeyEnv: "MY_KEY", MaxTokens: 1000}, env("MY_KEY", "k"),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "MY_KEY", KeySet: true, MaxTokens: 1000, Images: true}},
+			Resolved{Provider: "anthropic", Desc: providers.Anthropic, Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "MY_KEY", KeySet: true, MaxTokens: 1000, Images: true}},
 		{"local base_url needs no key even when its variable is unset", config.Model{Provider: "openai", Name: "fake-model", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "AGENTLS_TEST_KEY"}, env(),
-			Resolved{Provider: "openai", Name: "fake-model", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "AGENTLS_TEST_KEY", MaxTokens: 8192}},
-		{"OPENAI_API_KEY is never sent to another host", config.Model{Provider: "openai", Name: "m", BaseURL: "https://openrouter.ai/api/v1/"}, env("OPENAI_API_KEY", "o"),
-			Resolved{Provider: "openai", Name: "m", BaseURL: "https://openrouter.ai/api/v1", MaxTokens: 8192}},
+			Resolved{Provider: "openai-compatible", Desc: providers.Compatible, Name: "fake-model", BaseURL: "http://127.0.0.1:9/v1", APIKeyEnv: "AGENTLS_TEST_KEY", MaxTokens: 8192}},
+		{"OPENAI_API_KEY is never sent to another host: OpenRouter's own is read", config.Model{Provider: "openai", Name: "m", BaseURL: "https://openrouter.ai/api/v1/"}, env("OPENAI_API_KEY", "o", "OPENROUTER_API_KEY", "r"),
+			Resolved{Provider: "openrouter", Desc: providers.OpenRouter, Name: "m", BaseURL: "https://openrouter.ai/api/v1", APIKeyEnv: "OPENROUTER_API_KEY", KeySet: true, MaxTokens: 8192}},
+		{"OPENAI_API_KEY is never sent to an unknown host", config.Model{Provider: "openai", Name: "m", BaseURL: "https://llm.example.com/v1"}, env("OPENAI_API_KEY", "o"),
+			Resolved{Provider: "openai-compatible", Desc: providers.Compatible, Name: "m", BaseURL: "https://llm.example.com/v1", MaxTokens: 8192}},
+		{"a provider named by its own name gets its address and key", config.Model{Provider: "deepseek"}, env("DEEPSEEK_API_KEY", "d", "OPENAI_API_KEY", "o"),
+			Resolved{Provider: "deepseek", Desc: providers.DeepSeek, Name: "deepseek-chat", BaseURL: "https://api.deepseek.com/v1", APIKeyEnv: "DEEPSEEK_API_KEY", KeySet: true, MaxTokens: 8192}},
+		{"a local server named by its own name needs no key", config.Model{Provider: "llamacpp", Name: "qwen"}, env("OPENAI_API_KEY", "o"),
+			Resolved{Provider: "llamacpp", Desc: providers.LlamaCpp, Name: "qwen", BaseURL: "http://127.0.0.1:8080/v1", MaxTokens: 8192}},
+		{"a named provider keeps its name on another address, and its key stays home", config.Model{Provider: "ollama", BaseURL: "http://gpu-box:11434/v1"}, env(),
+			Resolved{Provider: "ollama", Desc: providers.Ollama, Name: DefaultOllamaModel, BaseURL: "http://gpu-box:11434/v1", MaxTokens: 8192}},
 		{"Ollama's port gets Ollama's default model", config.Model{Provider: "openai", BaseURL: "http://localhost:11434/v1"}, env(),
-			Resolved{Provider: "openai", Name: DefaultOllamaModel, BaseURL: "http://localhost:11434/v1", MaxTokens: 8192}},
+			Resolved{Provider: "ollama", Desc: providers.Ollama, Name: DefaultOllamaModel, BaseURL: "http://localhost:11434/v1", MaxTokens: 8192}},
 		{"base_url without provider is OpenAI-compatible", config.Model{Name: "llama", BaseURL: "http://[::1]:8080/v1"}, env("ANTHROPIC_API_KEY", "a"),
-			Resolved{Provider: "openai", Name: "llama", BaseURL: "http://[::1]:8080/v1", MaxTokens: 8192}},
+			Resolved{Provider: "llamacpp", Desc: providers.LlamaCpp, Name: "llama", BaseURL: "http://[::1]:8080/v1", MaxTokens: 8192}},
 		{"a claude name without provider is Anthropic", config.Model{Name: "claude-opus-4-1"}, env("ANTHROPIC_API_KEY", "a"),
-			Resolved{Provider: "anthropic", Name: "claude-opus-4-1", BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
+			Resolved{Provider: "anthropic", Desc: providers.Anthropic, Name: "claude-opus-4-1", BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192, Images: true}},
 		{"an Anthropic base_url written with /v1 is accepted", config.Model{Provider: "anthropic", BaseURL: "http://127.0.0.1:5/v1"}, env(),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: "http://127.0.0.1:5", APIKeyEnv: "ANTHROPIC_API_KEY", MaxTokens: 8192, Images: true}},
+			Resolved{Provider: "anthropic", Desc: providers.Anthropic, Name: DefaultAnthropicModel, BaseURL: "http://127.0.0.1:5", APIKeyEnv: "ANTHROPIC_API_KEY", MaxTokens: 8192, Images: true}},
 		{"[model] images = false holds for Claude too", config.Model{Provider: "anthropic", Images: new(false)}, env("ANTHROPIC_API_KEY", "a"),
-			Resolved{Provider: "anthropic", Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192}},
+			Resolved{Provider: "anthropic", Desc: providers.Anthropic, Name: DefaultAnthropicModel, BaseURL: DefaultAnthropicURL, APIKeyEnv: "ANTHROPIC_API_KEY", KeySet: true, MaxTokens: 8192}},
 		{"[model] images = true for a local model agentls does not know", config.Model{Provider: "openai", Name: "my-vlm", BaseURL: "http://127.0.0.1:9/v1", Images: new(true)}, env(),
-			Resolved{Provider: "openai", Name: "my-vlm", BaseURL: "http://127.0.0.1:9/v1", MaxTokens: 8192, Images: true}},
+			Resolved{Provider: "openai-compatible", Desc: providers.Compatible, Name: "my-vlm", BaseURL: "http://127.0.0.1:9/v1", MaxTokens: 8192, Images: true}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,7 +86,7 @@ func TestResolveRejectsWhatCannotWork(t *testing.T) {
 		{"a configured key variable that is unset", config.Model{Provider: "anthropic", APIKeyEnv: "MY_KEY"}, env(), "set MY_KEY"},
 		{"anthropic chosen without its key", config.Model{Provider: "anthropic"}, env(), "set ANTHROPIC_API_KEY"},
 		{"openai chosen without its key", config.Model{Provider: "openai"}, env(), "set OPENAI_API_KEY"},
-		{"unknown provider", config.Model{Provider: "gemini"}, env(), `provider "gemini" is unknown: expected "anthropic" or "openai"`},
+		{"unknown provider", config.Model{Provider: "gemeni"}, env(), `provider "gemeni" is unknown: expected "anthropic", "openai", `},
 		{"base_url that is not http", config.Model{Provider: "openai", BaseURL: "127.0.0.1:11434"}, env(), "is not an http(s) URL"},
 		{"custom endpoint without a model name", config.Model{Provider: "openai", BaseURL: "https://example.com/v1"}, env(), "[model] name is not set"},
 		{"api_key_env without provider", config.Model{APIKeyEnv: "K"}, env("K", "v"), "set [model] provider"},

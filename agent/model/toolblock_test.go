@@ -56,7 +56,7 @@ func bodyOf(p Provider) func(Request) ([]byte, error) {
 	return p.(*anthropic).body
 }
 
-func providers() []Provider {
+func testClients() []Provider {
 	return []Provider{
 		newAnthropic(DefaultAnthropicURL, "claude-sonnet-4-5", "k", "ANTHROPIC_API_KEY", 8192, nil),
 		newOpenAI("http://127.0.0.1:11434/v1", "qwen2.5-coder", "", "", 8192, nil),
@@ -77,7 +77,7 @@ func checkBody(t *testing.T, p Provider, req Request, step string) {
 }
 
 func TestCachedToolsBlockIsNeverStale(t *testing.T) {
-	for _, p := range providers() {
+	for _, p := range testClients() {
 		t.Run(p.Name(), func(t *testing.T) {
 			req := conversation()
 			req.Tools = benchTools(30)
@@ -109,7 +109,7 @@ func TestCachedToolsBlockIsNeverStale(t *testing.T) {
 }
 
 func TestCachedToolsBlockStillRefusesBadNames(t *testing.T) {
-	for _, p := range providers() {
+	for _, p := range testClients() {
 		t.Run(p.Name(), func(t *testing.T) {
 			req := conversation()
 			req.Tools = benchTools(5)
@@ -130,7 +130,7 @@ func TestCachedToolsBlockStillRefusesBadNames(t *testing.T) {
 
 // Several tasks share one provider; run with -race.
 func TestCachedToolsBlockConcurrentSets(t *testing.T) {
-	for _, p := range providers() {
+	for _, p := range testClients() {
 		t.Run(p.Name(), func(t *testing.T) {
 			sets := [][]ToolDef{benchTools(3), benchTools(7), benchTools(12)}
 			want := make([][]byte, len(sets))
@@ -172,7 +172,7 @@ func TestCachedToolsBlockConcurrentSets(t *testing.T) {
 // BenchmarkBody is one request body with 1209 tools offered (figure 4 at
 // 100 servers), the same set each time as the agent sends it.
 func BenchmarkBody(b *testing.B) {
-	for _, p := range providers()[:2] {
+	for _, p := range testClients()[:2] {
 		b.Run(p.Name(), func(b *testing.B) {
 			req := conversation()
 			req.Tools = benchTools(1209)

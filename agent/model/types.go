@@ -13,6 +13,8 @@ package model
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Block is one content block of a message, in a provider-neutral shape.
@@ -148,5 +150,8 @@ type Response struct {
 // say what a person can do about them.
 type Provider interface {
 	Name() string
+	// Descriptor is the provider's row of providers.All: its defaults,
+	// tables, limits and quirks.
+	Descriptor() *providers.Provider
 	Stream(ctx context.Context, req Request, onText func(delta string)) (*Response, error)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/model/providers"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/sandbox"
 )
@@ -91,14 +92,14 @@ func (d *doctor) model(cfg *config.Config, userPath string) {
 		d.problem("%v", err)
 		return
 	}
-	d.printf("  provider  %s\n  model     %s\n  base URL  %s\n", r.Provider, r.Name, r.BaseURL)
-	window := config.ContextWindowFor(cfg.Model.ContextWindow, r.Name)
+	d.printf("  provider  %s (%s; wire %s)\n  model     %s\n  base URL  %s\n", r.Provider, r.Desc.Title, r.Wire(), r.Name, r.BaseURL)
+	window := providers.ContextWindowFor(r.Desc, cfg.Model.ContextWindow, r.Name)
 	how := "guessed from the model's name; set [model] context_window to the window your server really runs with"
 	if cfg.Model.ContextWindow > 0 {
 		how = "[model] context_window"
 	}
 	d.printf("  window    %d tokens (%s); compacts past %d\n", window, how, window*3/4)
-	if n := config.MaxToolsFor(cfg.Model.MaxTools, r.Provider); n > 0 {
+	if n := r.Desc.MaxToolsFor(cfg.Model.MaxTools); n > 0 {
 		d.printf("  tools     at most %d per request; past that or %d tokens of MCP definitions, tool search\n", n, config.ToolBudgetFor(cfg.MCP.ToolBudgetTokens, window))
 	} else {
 		d.printf("  tools     past %d tokens of MCP definitions per request, tool search\n", config.ToolBudgetFor(cfg.MCP.ToolBudgetTokens, window))

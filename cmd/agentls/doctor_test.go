@@ -57,7 +57,7 @@ func TestDoctor(t *testing.T) {
 			name:     "usable config exits 0",
 			user:     func(m string) string { return model(endpoint.URL+"/v1", "DOCTOR_TEST_KEY") + server("files", m) },
 			wantExit: 0,
-			want: []string{"no problems in the config", "provider  openai", "$DOCTOR_TEST_KEY is set",
+			want: []string{"no problems in the config", "provider  openai-compatible (OpenAI-compatible server; wire chat-completions)", "$DOCTOR_TEST_KEY is set",
 				"images    tool images are only named, not shown (guessed from the provider and the model's name; set [model] images = true for a vision model)",
 				"endpoint  answers (HTTP 404)", "files", "connected", "Everything is usable."},
 		},

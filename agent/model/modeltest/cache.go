@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Prompt caching, billed the way each API documents it. Both work on a
@@ -62,7 +64,7 @@ func tokensOf(bytes int) int { return bytes / 4 }
 
 // linearize builds the cacheable view of a request body and counts its
 // cache_control markers.
-func linearize(format string, body []byte) (linear, int) {
+func linearize(format providers.Wire, body []byte) (linear, int) {
 	var req struct {
 		System   json.RawMessage   `json:"system"`
 		Tools    []json.RawMessage `json:"tools"`
@@ -91,7 +93,7 @@ func linearize(format string, body []byte) (linear, int) {
 	for _, t := range req.Tools {
 		add(t)
 	}
-	if format == "anthropic" {
+	if format == providers.Messages {
 		var blocks []json.RawMessage
 		if json.Unmarshal(req.System, &blocks) == nil {
 			for _, b := range blocks {
@@ -140,8 +142,8 @@ func canonical(raw json.RawMessage) ([]byte, bool) {
 }
 
 // bill computes one request's cache read and write and updates the cache.
-func (c *cacheState) bill(format string, l linear) cacheUsage {
-	if format == "openai" {
+func (c *cacheState) bill(format providers.Wire, l linear) cacheUsage {
+	if format == providers.ChatCompletions {
 		return c.billOpenAI(l)
 	}
 	return c.billAnthropic(l)

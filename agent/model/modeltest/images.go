@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Image is one image a request carried, decoded from its wire form.
@@ -49,7 +51,7 @@ func (r Request) Images() []Image {
 
 // images walks the messages for images, and says what the real API would
 // refuse about them ("" when nothing).
-func images(format string, b body) ([]Image, string) {
+func images(format providers.Wire, b body) ([]Image, string) {
 	var out []Image
 	after := ""
 	for i, m := range b.Messages {
@@ -57,7 +59,7 @@ func images(format string, b body) ([]Image, string) {
 		json.Unmarshal(m.Content, &parts) // a string content has no images
 		for _, p := range parts {
 			switch {
-			case format == "anthropic" && p.Type == "tool_result":
+			case format == providers.Messages && p.Type == "tool_result":
 				var inner []wireImage
 				json.Unmarshal(p.Content, &inner)
 				for _, q := range inner {
@@ -73,14 +75,14 @@ func images(format string, b body) ([]Image, string) {
 						out = append(out, im)
 					}
 				}
-			case format == "anthropic" && p.Type == "image":
+			case format == providers.Messages && p.Type == "image":
 				im, bad := anthropicImage(p)
 				if bad != "" {
 					return nil, fmt.Sprintf("messages.%d: %s", i, bad)
 				}
 				im.Where = "user"
 				out = append(out, im)
-			case format == "openai" && p.Type == "image_url":
+			case format == providers.ChatCompletions && p.Type == "image_url":
 				if m.Role != "user" {
 					return nil, fmt.Sprintf("Invalid 'messages[%d]'. Image URLs are only allowed for messages with role 'user', but this message with role '%s' contains an image URL.", i, m.Role)
 				}
@@ -93,7 +95,7 @@ func images(format string, b body) ([]Image, string) {
 			}
 		}
 		after = ""
-		if format == "openai" && m.Role == "tool" {
+		if format == providers.ChatCompletions && m.Role == "tool" {
 			after = m.ToolCallID
 		}
 	}
@@ -142,7 +144,7 @@ func decodeImage(mime, data string) (Image, string) {
 }
 
 // checkImages is the refusal a real API gives for the request's images.
-func checkImages(format string, raw []byte) *refusal {
+func checkImages(format providers.Wire, raw []byte) *refusal {
 	var b body
 	if json.Unmarshal(raw, &b) != nil {
 		return nil // the body check answers that

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Limits makes the server refuse what the real APIs refuse. The zero value
@@ -61,15 +63,15 @@ type refusal struct {
 }
 
 // checkLimits says which limit, if any, the request breaks.
-func (s *Server) checkLimits(format string, body []byte, inputTokens, marks int) *refusal {
+func (s *Server) checkLimits(format providers.Wire, body []byte, inputTokens, marks int) *refusal {
 	s.mu.Lock()
 	l := s.limits
 	s.mu.Unlock()
-	if format == "anthropic" && marks > MaxCacheControl {
+	if format == providers.Messages && marks > MaxCacheControl {
 		return &refusal{status: 400, typ: "invalid_request_error",
 			m: fmt.Sprintf("A maximum of %d blocks with cache_control may be provided. Found %d.", MaxCacheControl, marks)}
 	}
-	if format == "openai" && l.MaxTools > 0 {
+	if format == providers.ChatCompletions && l.MaxTools > 0 {
 		var v struct {
 			Tools []json.RawMessage `json:"tools"`
 		}
@@ -80,7 +82,7 @@ func (s *Server) checkLimits(format string, body []byte, inputTokens, marks int)
 		}
 	}
 	if l.ContextWindow > 0 && inputTokens > l.ContextWindow {
-		if format == "anthropic" {
+		if format == providers.Messages {
 			return &refusal{status: 400, typ: "invalid_request_error",
 				m: fmt.Sprintf("prompt is too long: %d tokens > %d maximum", inputTokens, l.ContextWindow)}
 		}
@@ -90,14 +92,14 @@ func (s *Server) checkLimits(format string, body []byte, inputTokens, marks int)
 	return nil
 }
 
-func writeRefusal(w http.ResponseWriter, format string, r *refusal) {
+func writeRefusal(w http.ResponseWriter, format providers.Wire, r *refusal) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(r.status)
 	if r.raw != nil {
 		w.Write(r.raw)
 		return
 	}
-	if format == "anthropic" {
+	if format == providers.Messages {
 		w.Write(mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": r.typ, "message": r.m}}))
 		return
 	}

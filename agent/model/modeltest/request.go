@@ -3,6 +3,8 @@ package modeltest
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // ToolResult is one tool result found in a request's messages.
@@ -92,7 +94,7 @@ func (r Request) JSON() map[string]any {
 func (r Request) ToolNames() []string {
 	var out []string
 	for _, t := range r.decode().Tools {
-		if r.Format == "openai" {
+		if r.Format == providers.ChatCompletions {
 			out = append(out, t.Function.Name)
 		} else {
 			out = append(out, t.Name)
@@ -105,7 +107,7 @@ func (r Request) ToolNames() []string {
 func (r Request) ToolResults() []ToolResult {
 	var out []ToolResult
 	for _, m := range r.decode().Messages {
-		if r.Format == "openai" {
+		if r.Format == providers.ChatCompletions {
 			if m.Role == "tool" {
 				c := text(m.Content)
 				out = append(out, ToolResult{ToolUseID: m.ToolCallID, Content: c, IsError: saysError(c)})
@@ -125,7 +127,7 @@ func (r Request) ToolResults() []ToolResult {
 // system or developer messages).
 func (r Request) System() string {
 	b := r.decode()
-	if r.Format != "openai" {
+	if r.Format != providers.ChatCompletions {
 		return text(b.System)
 	}
 	var parts []string

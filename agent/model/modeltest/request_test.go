@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Bodies written after each provider's documented request format, using
@@ -46,11 +48,11 @@ func TestRequestHelpersReadBothFormats(t *testing.T) {
 		lastUser  string
 		modelName string
 	}{
-		{"anthropic", modeltest.Request{Format: "anthropic", Body: []byte(anthropicBody)},
+		{"anthropic", modeltest.Request{Format: providers.Messages, Body: []byte(anthropicBody)},
 			[]string{"get_weather", "fs__read_file"},
 			[]modeltest.ToolResult{{ToolUseID: "toolu_1", Content: "15 degrees"}, {ToolUseID: "toolu_2", Content: "boom", IsError: true}},
 			"You are terse.", "What's the weather?", "claude-sonnet-4-5"},
-		{"openai", modeltest.Request{Format: "openai", Body: []byte(openaiBody)},
+		{"openai", modeltest.Request{Format: providers.ChatCompletions, Body: []byte(openaiBody)},
 			[]string{"get_weather"},
 			[]modeltest.ToolResult{{ToolUseID: "call_1", Content: "15 degrees"}, {ToolUseID: "call_2", Content: "Error: boom", IsError: true},
 				// agentls sends a result that already says ERROR: (any case) unprefixed.

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Turn is one scripted model answer. The zero Turn is an empty end_turn.
@@ -61,7 +63,7 @@ type ToolCall struct{ ID, Name, Input string }
 
 // Request is one recorded HTTP request.
 type Request struct {
-	Format string // "anthropic" | "openai" | "" (another path)
+	Format providers.Wire // the wire format of a model request; "" for another path
 	Method string
 	Path   string
 	Header http.Header
@@ -156,29 +158,34 @@ func (s *Server) Requests() []Request {
 	return out
 }
 
-// ModelRequests returns the recorded requests of one format ("anthropic" or
-// "openai"), or of both when format is "".
-func (s *Server) ModelRequests(format string) []Request {
+// ModelRequests returns the recorded model requests of one wire format,
+// named by the wire (providers.Messages) or by a provider speaking it
+// ("anthropic", "openai", "ollama"), or of every format when name is "".
+func (s *Server) ModelRequests(name string) []Request {
+	want := providers.Wire(name)
+	if p, ok := providers.Lookup(name); ok {
+		want = p.Wire
+	}
 	var out []Request
 	for _, r := range s.Requests() {
-		if r.Format != "" && (format == "" || r.Format == format) {
+		if r.Format != "" && (name == "" || r.Format == want) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-func formatOf(method, path string) string {
+// formatOf is the wire format of a request, by the paths of
+// providers.Wires. Strict paths: a client with a wrong base_url must fail
+// here as it would against the real endpoint.
+func formatOf(method, path string) providers.Wire {
 	if method != http.MethodPost {
 		return ""
 	}
-	// Strict paths: a client with a wrong base_url must fail here as it
-	// would against the real endpoint.
-	switch path {
-	case "/v1/messages":
-		return "anthropic"
-	case "/v1/chat/completions":
-		return "openai"
+	for _, w := range providers.Wires {
+		if w.Path == path {
+			return w.Wire
+		}
 	}
 	return ""
 }
@@ -260,7 +267,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.issue(&ans)
 	s.bill(&ans, format, lin)
 	if !req.stream {
-		if format == "anthropic" {
+		if format == providers.Messages {
 			writeJSON(w, anthropicMessage(ans, req.model))
 		} else {
 			writeJSON(w, openaiCompletion(ans, req.model))
@@ -271,7 +278,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
-	if format == "anthropic" {
+	if format == providers.Messages {
 		streamAnthropic(sw, ans, req.model)
 	} else {
 		streamOpenAI(sw, ans, req.model)
@@ -311,7 +318,7 @@ func (a *answer) textDeltas() []string {
 }
 
 // bill charges an answered request to the prompt cache and the totals.
-func (s *Server) bill(a *answer, format string, l linear) {
+func (s *Server) bill(a *answer, format providers.Wire, l linear) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a.cache = s.cache.bill(format, l)
@@ -329,7 +336,7 @@ func (s *Server) bill(a *answer, format string, l linear) {
 	b.MaxToolCount = max(b.MaxToolCount, l.tools)
 }
 
-func (s *Server) answer(t Turn, format string, reqSize int) answer {
+func (s *Server) answer(t Turn, format providers.Wire, reqSize int) answer {
 	a := answer{Turn: t}
 	if len(t.Deltas) > 0 {
 		a.Text = strings.Join(t.Deltas, "")
@@ -338,7 +345,7 @@ func (s *Server) answer(t Turn, format string, reqSize int) answer {
 	for _, c := range t.ToolCalls {
 		s.ids++
 		if c.ID == "" {
-			if format == "anthropic" {
+			if format == providers.Messages {
 				c.ID = fmt.Sprintf("toolu_modeltest%03d", s.ids)
 			} else {
 				c.ID = fmt.Sprintf("call_modeltest%03d", s.ids)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"go.uber.org/goleak"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 func TestMain(m *testing.M) {
@@ -35,10 +37,8 @@ func post(t *testing.T, ctx context.Context, url, body string) *http.Response {
 	return resp
 }
 
-var endpoints = []struct{ format, path string }{
-	{"anthropic", "/v1/messages"},
-	{"openai", "/v1/chat/completions"},
-}
+// endpoints are the wire formats the fake answers: every row of providers.Wires.
+var endpoints = providers.Wires
 
 // events reads a whole SSE body into its data payloads (and event names).
 func events(t *testing.T, r io.Reader) (names, data []string) {
@@ -59,14 +59,14 @@ func events(t *testing.T, r io.Reader) (names, data []string) {
 
 func TestExhaustedScriptAnswers500SayingSo(t *testing.T) {
 	for _, e := range endpoints {
-		t.Run(e.format, func(t *testing.T) {
+		t.Run(string(e.Wire), func(t *testing.T) {
 			s := modeltest.New(t)
-			resp := post(t, context.Background(), s.URL()+e.path, `{"model":"m","stream":true}`)
+			resp := post(t, context.Background(), s.URL()+e.Path, `{"model":"m","stream":true}`)
 			body, _ := io.ReadAll(resp.Body)
 			if resp.StatusCode != 500 || !strings.Contains(string(body), "script exhausted") {
 				t.Errorf("status %d body %s", resp.StatusCode, body)
 			}
-			if rs := s.Requests(); len(rs) != 1 || rs[0].Format != e.format || rs[0].Path != e.path {
+			if rs := s.Requests(); len(rs) != 1 || rs[0].Format != e.Wire || rs[0].Path != e.Path {
 				t.Errorf("recorded %+v", rs)
 			}
 		})
@@ -254,8 +254,8 @@ func TestConcurrentRequestsEachConsumeOneTurn(t *testing.T) {
 	seen := make(chan string, n)
 	for i := range n {
 		wg.Go(func() {
-			e := endpoints[i%2]
-			resp, err := http.Post(s.URL()+e.path, "application/json", strings.NewReader(`{"model":"m"}`))
+			e := endpoints[i%len(endpoints)]
+			resp, err := http.Post(s.URL()+e.Path, "application/json", strings.NewReader(`{"model":"m"}`))
 			if err != nil {
 				seen <- err.Error()
 				return

@@ -3,6 +3,8 @@ package modeltest
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Anthropic's extended thinking ("thinking": {"type": "enabled",
@@ -35,8 +37,8 @@ type thinkingBlock struct {
 	Signature string `json:"signature"`
 }
 
-func thinkingEnabled(format string, body []byte) bool {
-	if format != "anthropic" {
+func thinkingEnabled(format providers.Wire, body []byte) bool {
+	if format != providers.Messages {
 		return false
 	}
 	var r thinkingRequest
@@ -48,7 +50,7 @@ func thinkingRefusal(m string) *refusal {
 }
 
 // checkThinking says which of extended thinking's rules the request breaks.
-func checkThinking(format string, body []byte) *refusal {
+func checkThinking(format providers.Wire, body []byte) *refusal {
 	if !thinkingEnabled(format, body) {
 		return nil
 	}

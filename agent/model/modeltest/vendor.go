@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Vendor is whose OpenAI-compatible endpoint the server plays on the
@@ -78,12 +80,12 @@ type sentMessages struct {
 }
 
 // checkVendor says which of the vendor's rules the request breaks, if any.
-func (s *Server) checkVendor(format string, body []byte) *refusal {
+func (s *Server) checkVendor(format providers.Wire, body []byte) *refusal {
 	s.mu.Lock()
 	v := s.vendor
 	issued := s.signatures
 	s.mu.Unlock()
-	if format != "openai" || v == OpenAI || v == OpenRouter {
+	if format != providers.ChatCompletions || v == OpenAI || v == OpenRouter {
 		return nil
 	}
 	var req sentMessages

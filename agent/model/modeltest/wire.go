@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // reqInfo is the little the server needs from a request body to answer.
@@ -77,7 +79,7 @@ func errorMessageFor(typ string) string {
 // writeError answers with an HTTP error in the provider's documented shape:
 // Anthropic {"type":"error","error":{"type","message"}}, OpenAI
 // {"error":{"message","type","param","code"}}.
-func (s *Server) writeError(w http.ResponseWriter, format string, t Turn, msg string) {
+func (s *Server) writeError(w http.ResponseWriter, format providers.Wire, t Turn, msg string) {
 	typ := t.ErrorType
 	if typ == "" {
 		typ = errorTypeFor(t.Status)
@@ -90,7 +92,7 @@ func (s *Server) writeError(w http.ResponseWriter, format string, t Turn, msg st
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(t.Status)
-	if format == "anthropic" {
+	if format == providers.Messages {
 		w.Write(mustJSON(map[string]any{"type": "error", "error": map[string]any{"type": typ, "message": msg}}))
 		return
 	}

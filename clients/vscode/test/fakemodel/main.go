@@ -82,7 +82,7 @@ func main() {
 		case `"requests"`, "requests":
 			reqs := []request{}
 			for _, r := range s.Requests() {
-				reqs = append(reqs, request{r.Format, r.Path, r.ToolNames(), r.ToolResults(), r.LastUserText()})
+				reqs = append(reqs, request{string(r.Format), r.Path, r.ToolNames(), r.ToolResults(), r.LastUserText()})
 			}
 			if err := out.Encode(reqs); err != nil {
 				tb.Fatalf("write requests: %v", err)

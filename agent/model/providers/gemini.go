@@ -1,0 +1,10 @@
+package providers
+
+// Gemini is Google's OpenAI-compatible endpoint for Gemini models.
+var Gemini = &Provider{
+	Name: "gemini", Title: "Gemini", Wire: ChatCompletions,
+	BaseURL: "https://generativelanguage.googleapis.com/v1beta/openai", Hosts: []string{"generativelanguage.googleapis.com"},
+	KeyEnv: "GEMINI_API_KEY", Model: "gemini-2.5-flash",
+	Windows: []Window{{"gemini", 1048576}},
+	Vision:  []string{"gemini"},
+}
