@@ -383,3 +383,43 @@ func TestRealPyenvRunsConfined(t *testing.T) {
 	}
 	mustCall(t, r, "py__echo", `{"text":"hi"}`, "python says hi")
 }
+
+// TestWorkspaceServerMakesNoSocketAnotherWay: a repository's confined
+// server (the default, network off) that runs a real io_uring probe (put in
+// its own folder, where it may run what it installs) reaches neither a
+// pathname unix socket outside its reach (an ssh-agent's) nor a UDP
+// listener: io_uring, which makes sockets without socket(2), is closed to
+// it like socket(2) is. The user's own server, unconfined, running the
+// same probe reaches both, so the refusals are the sandbox's.
+func TestWorkspaceServerMakesNoSocketAnotherWay(t *testing.T) {
+	needLandlock(t)
+	f := newReachFixture(t)
+	repo := f.server(t, "repo", config.Workspace)
+	user := f.server(t, "mine", config.User)
+	r := startRegistry(t, []config.Server{repo, user}, Options{Gate: approveAll})
+	probe := testenv.EscapeProbe(t)
+	b, err := os.ReadFile(probe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	installed := filepath.Join(trust.ServerStateDir(repo), "escapeprobe")
+	if err := os.WriteFile(installed, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	agent := testenv.UnixStreamSink(t, f.outside)
+	udp := testenv.PacketSink(t, "udp4", "127.0.0.1:0")
+	for _, tc := range []struct {
+		mode string
+		to   *testenv.Sink
+	}{{"uring-unix", agent}, {"uring-udp", udp}} {
+		args := `{"path":` + quote(installed) + `,"args":["` + tc.mode + `",` + quote(tc.to.Addr) + `]}`
+		res := call(t, r, "repo__try_exec", args)
+		if got, msg := tc.to.Reached(t); got || strings.Contains(res.Text, "ESCAPED") {
+			t.Errorf("confined server, %s: reached %s (received %q); the probe said %q", tc.mode, tc.to.Addr, msg, res.Text)
+		}
+		res = call(t, r, "mine__try_exec", `{"path":`+quote(probe)+`,"args":["`+tc.mode+`",`+quote(tc.to.Addr)+`]}`)
+		if got, _ := tc.to.Reached(t); !got {
+			t.Errorf("unconfined server, %s: did not reach %s (so this test shows nothing); the probe said %q", tc.mode, tc.to.Addr, res.Text)
+		}
+	}
+}

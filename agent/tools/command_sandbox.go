@@ -41,6 +41,12 @@ func confineCommand(argv []string, folders []string, env []string, named []strin
 	if err := sandbox.CanSpawn(); err != nil {
 		return nil, err
 	}
+	// Without the seccomp filter (an architecture it is not written for)
+	// Landlock alone leaves unix sockets and UDP open: an ssh-agent or
+	// docker.sock would be one connect away, so the command asks instead.
+	if s := sandbox.Supported(); !s.SocketFilter {
+		return nil, fmt.Errorf("the kernel can confine files here but not sockets (%s)", s)
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return nil, err

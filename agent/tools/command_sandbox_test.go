@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/trust"
 )
 
 // TestConfinedCommandGroupDiesWithAgentlsKilled: a command autopilot runs
@@ -126,4 +127,73 @@ func npmVersion(t *testing.T) string {
 		t.Fatalf("npx --version: %v", err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestConfinedCommandMakesNoSocketAnotherWay: code that got to run inside
+// a command autopilot runs without a card (here the real io_uring probe,
+// its folder added to what the command may run, standing in for a
+// classifier miss) reaches neither a pathname unix socket outside the
+// workspace (an ssh-agent's) nor a UDP listener: the long-lived launcher
+// applies the same filter as every confined start.
+func TestConfinedCommandMakesNoSocketAnotherWay(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem || !s.SocketFilter {
+		testenv.Missing(t, "Landlock and the socket filter ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled, on amd64 or arm64")
+	}
+	ws, outside := t.TempDir(), t.TempDir()
+	probe := testenv.EscapeProbe(t)
+	agent := testenv.UnixStreamSink(t, outside)
+	udp := testenv.PacketSink(t, "udp4", "127.0.0.1:0")
+	for _, tc := range []struct {
+		mode string
+		to   *testenv.Sink
+	}{{"uring-unix", agent}, {"uring-udp", udp}, {"socket-unix", agent}} {
+		cc, err := confineCommand([]string{probe, tc.mode, tc.to.Addr}, []string{ws}, []string{"PATH=/usr/bin:/bin"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cc.policy.Exec = append(cc.policy.Exec, filepath.Dir(cc.path))
+		res, err := cc.run(t.Context(), ws, time.Minute, 64<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, msg := tc.to.Reached(t); got || strings.Contains(res.Output, "ESCAPED") {
+			t.Errorf("confined command, %s: reached %s (received %q); the probe said:\n%s", tc.mode, tc.to.Addr, msg, res.Output)
+		}
+		if !strings.Contains(res.Output, "socket: ") {
+			t.Errorf("the probe did not run: %s", res.Output)
+		}
+		// Unconfined, the same probe gets through: the refusal is the sandbox's.
+		plain, err := runProcess(t.Context(), []string{probe, tc.mode, tc.to.Addr}, ws, nil, time.Minute, 64<<10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := tc.to.Reached(t); !got {
+			t.Errorf("unconfined, %s did not reach %s (so this test shows nothing): %s", tc.mode, tc.to.Addr, plain.Output)
+		}
+	}
+}
+
+// TestConfineCommandNeedsTheSocketFilter: where the seccomp filter is
+// missing (an architecture it is not written for), Landlock alone would
+// leave unix sockets and UDP open to a command run without a card, so
+// autopilot does not run one: confineCommand fails saying why, and the
+// command asks.
+func TestConfineCommandNeedsTheSocketFilter(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem {
+		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	real := sandbox.Supported
+	sandbox.Supported = func() sandbox.Support {
+		s := real()
+		s.SocketFilter = false
+		return s
+	}
+	t.Cleanup(func() { sandbox.Supported = real })
+	_, err := confineCommand([]string{"ls"}, []string{t.TempDir()}, nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "not sockets") {
+		t.Fatalf("confineCommand without the socket filter: %v, want an error saying sockets cannot be confined", err)
+	}
+	if d := cannotConfine(err); d.Action != trust.Ask {
+		t.Errorf("decision %v, want ask", d.Action)
+	}
 }

@@ -18,11 +18,16 @@ var (
 	tryWrite   = flag.String("write", "", "add a tool try_write that creates this file (or the one its path argument names) with a line in it, answering what the system said")
 	tryRead    = flag.String("read", "", "add a tool try_read that reads this file (or the one its path argument names), answering its content or the error")
 	tryConnect = flag.String("connect", "", "add a tool try_connect that opens a TCP connection to this HOST:PORT, answering what the system said")
-	tryExec    = flag.Bool("exec", false, "add a tool try_exec that runs the program its path argument names, answering its output or the error")
+	tryExec    = flag.Bool("exec", false, "add a tool try_exec that runs the program its path argument names (with its args), answering its output or the error")
 )
 
 type pathIn struct {
 	Path string `json:"path,omitempty"`
+}
+
+type execIn struct {
+	Path string   `json:"path"`
+	Args []string `json:"args,omitempty"`
 }
 
 func addReach(s *mcp.Server) {
@@ -54,9 +59,9 @@ func addReach(s *mcp.Server) {
 			})
 	}
 	if *tryExec {
-		mcp.AddTool(s, &mcp.Tool{Name: "try_exec", Description: "Runs the program named by path."},
-			func(_ context.Context, _ *mcp.CallToolRequest, in pathIn) (*mcp.CallToolResult, any, error) {
-				out, err := exec.Command(in.Path).CombinedOutput()
+		mcp.AddTool(s, &mcp.Tool{Name: "try_exec", Description: "Runs the program named by path with args."},
+			func(_ context.Context, _ *mcp.CallToolRequest, in execIn) (*mcp.CallToolResult, any, error) {
+				out, err := exec.Command(in.Path, in.Args...).CombinedOutput()
 				if err != nil {
 					return text("exec failed: " + err.Error() + ": " + string(out)), nil, nil
 				}

@@ -1,8 +1,11 @@
 // Package sandbox confines a program the agent starts without a card, with
 // the kernel's help: Landlock limits which files it may read, run and write
-// and which TCP ports it may use, and a seccomp filter refuses the sockets
-// Landlock cannot judge (UDP, raw, unix sockets) unless the policy allows
-// network.
+// and which TCP ports it may use, and a seccomp filter closes every other
+// way to a socket unless the policy allows network: UDP, raw and unix
+// sockets from socket(2), any socket made by io_uring (which never calls
+// socket(2)), datagram socketpairs, accept on an inherited socket. The
+// filter is an allow list (see syscallFilter): a system call newer than
+// the ones it was reviewed against fails with ENOSYS instead of passing.
 //
 // The rules are applied in a launcher, this binary re-executed with a hidden
 // first argument (see [Hook]), between fork and exec of the target: never in

@@ -24,8 +24,9 @@ func confineAndExec(p Policy, path string, argv []string) error {
 
 // confineThread restricts the calling thread, which the caller has locked
 // and never unlocks, to p: no_new_privs, a Landlock domain of its own and,
-// unless p allows the network, the socket filter. What the thread execs or
-// forks inherits all three and can never lift them.
+// unless p allows the network, the seccomp filter (see syscallFilter).
+// What the thread execs or forks inherits all three and can never lift
+// them.
 func confineThread(p Policy) error {
 	abi := landlockABI()
 	if err := restrictThread(p, abi); err != nil {
@@ -34,7 +35,7 @@ func confineThread(p Policy) error {
 	if !p.Network {
 		// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made
 		// and the port rules decide; without them no socket at all.
-		if err := installSocketFilter(abi >= 4 && len(p.Connect)+len(p.Bind) > 0); err != nil {
+		if err := installFilter(filterRules{tcp: abi >= 4 && len(p.Connect)+len(p.Bind) > 0}); err != nil {
 			return err
 		}
 	}

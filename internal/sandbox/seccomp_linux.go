@@ -7,74 +7,176 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// socketFilter is a seccomp program that refuses socket(2) with EACCES for
-// everything Landlock cannot judge: UDP (DNS tunnels, exfiltration), raw
-// and packet sockets, netlink, multipath TCP (which Landlock's TCP rules do
-// not cover) and unix sockets (an ssh-agent or a container daemon listening
-// on a path would hand out keys or root). Plain TCP sockets are let through
-// only when tcp is true, for Landlock's port rules to decide. A system call
-// from another architecture (x32, i386 on amd64) is refused outright, so
-// the filter cannot be stepped around. nil when this architecture has no
-// filter (see auditArch).
-func socketFilter(tcp bool) []unix.SockFilter {
+// The seccomp filter is the part of confinement Landlock cannot do. It is
+// an allow list: a system call passes only if its number is one this
+// package was reviewed against (up to lastSyscall: a system call added to
+// Linux later fails with ENOSYS, which every program must expect on older
+// kernels) and it is not one of those below, which pass only in the forms
+// named. With the network off:
+//
+//   - socket(2) makes nothing but, when the policy allows TCP ports, a
+//     plain TCP socket for Landlock's port rules to judge: no UDP (DNS
+//     tunnels, exfiltration), raw, packet, netlink or multipath TCP
+//     socket, and no unix socket (ssh-agent, gpg-agent, the D-Bus session
+//     bus or docker.sock, listening on a path, hand out keys or root);
+//   - io_uring_setup, io_uring_enter and io_uring_register fail with
+//     ENOSYS: IORING_OP_SOCKET makes a socket inside the kernel, where no
+//     filter on socket(2) looks, and IORING_OP_ACCEPT takes connections;
+//     programs (libuv, liburing users) fall back to plain system calls;
+//   - socketpair(2) makes only a unix stream or seqpacket pair: each end is
+//     connected to the other for good, so it reaches nothing the program
+//     does not already hold (asyncio's self-pipe and libuv's child pipes
+//     are such pairs); a datagram pair is refused, since a datagram socket
+//     may send to any other one by its path (journald's /dev/log);
+//   - accept(2) and accept4(2) fail unless the policy allows TCP ports: a
+//     listening socket the program inherited yields no connection;
+//   - pidfd_getfd(2) fails: no descriptor is copied out of another process.
+//
+// A system call of another architecture (i386's int 0x80 on amd64, x32)
+// is refused outright, so the filter cannot be stepped around.
+
+// lastSyscall is the highest system call number reviewed for this filter:
+// file_setattr, Linux 6.17 (numbers from 424 on are the same on every
+// architecture). Raise it only after reading what the new calls do.
+const lastSyscall = 469
+
+// filterRules say which variant of the filter a program gets.
+type filterRules struct {
+	network bool // any socket: no socket rules at all
+	tcp     bool // TCP sockets and accept allowed, for Landlock's port rules
+}
+
+// bpf assembles a seccomp program with named jump targets.
+type bpf struct {
+	prog   []unix.SockFilter
+	labels map[string]int
+	fix    []bpfFix
+}
+
+type bpfFix struct {
+	at     int
+	jt, jf string
+}
+
+func (b *bpf) ld(off uint32) {
+	b.prog = append(b.prog, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
+}
+
+func (b *bpf) and(k uint32) {
+	b.prog = append(b.prog, unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k})
+}
+
+// jump compares the accumulator with k (op JEQ, JGE or JGT) and goes to
+// label jt when true, jf when false; "" is the next instruction. BPF
+// jumps only forward, at most 255 instructions.
+func (b *bpf) jump(op uint16, k uint32, jt, jf string) {
+	b.fix = append(b.fix, bpfFix{at: len(b.prog), jt: jt, jf: jf})
+	b.prog = append(b.prog, unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+}
+
+func (b *bpf) ret(k uint32) {
+	b.prog = append(b.prog, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k})
+}
+
+func (b *bpf) label(name string) { b.labels[name] = len(b.prog) }
+
+func (b *bpf) assemble() []unix.SockFilter {
+	for _, f := range b.fix {
+		off := func(l string) uint8 {
+			if l == "" {
+				return 0
+			}
+			to, ok := b.labels[l]
+			d := to - f.at - 1
+			if !ok || d < 0 || d > 255 {
+				panic("sandbox: bad seccomp jump to " + l)
+			}
+			return uint8(d)
+		}
+		b.prog[f.at].Jt, b.prog[f.at].Jf = off(f.jt), off(f.jf)
+	}
+	return b.prog
+}
+
+// syscallFilter is the seccomp program for r; nil when this architecture
+// has no filter (see auditArch).
+func syscallFilter(r filterRules) []unix.SockFilter {
 	if auditArch == 0 {
 		return nil
 	}
 	const (
 		offNr   = 0
 		offArch = 4
-		offArg0 = 16 // domain
-		offArg1 = 24 // type
-		offArg2 = 32 // protocol
-		allow   = unix.SECCOMP_RET_ALLOW
-		deny    = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+		offArg0 = 16 // socket: domain
+		offArg1 = 24 // socket: type
+		offArg2 = 32 // socket: protocol
 	)
-	ld := func(off uint32) unix.SockFilter {
-		return unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off}
+	b := &bpf{labels: map[string]int{}}
+	b.ld(offArch)
+	b.jump(unix.BPF_JEQ, auditArch, "", "eacces")
+	b.ld(offNr)
+	b.jump(unix.BPF_JGE, x32Bit, "eacces", "")
+	b.jump(unix.BPF_JGT, lastSyscall, "enosys", "")
+	if !r.network {
+		b.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "enosys", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_ENTER, "enosys", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_REGISTER, "enosys", "")
+		b.jump(unix.BPF_JEQ, unix.SYS_PIDFD_GETFD, "eperm", "")
+		if !r.tcp {
+			b.jump(unix.BPF_JEQ, unix.SYS_ACCEPT, "eacces", "")
+			b.jump(unix.BPF_JEQ, unix.SYS_ACCEPT4, "eacces", "")
+		}
 	}
-	jeq := func(k uint32, jt, jf uint8) unix.SockFilter {
-		return unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JEQ | unix.BPF_K, K: k, Jt: jt, Jf: jf}
+	b.ret(unix.SECCOMP_RET_ALLOW)
+	if !r.network {
+		b.label("socket")
+		if r.tcp {
+			b.ld(offArg0)
+			b.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
+			b.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "eacces")
+			b.label("inet")
+			b.ld(offArg1)
+			b.and(0xf) // SOCK_NONBLOCK and SOCK_CLOEXEC off: the type
+			b.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "", "eacces")
+			b.ld(offArg2)
+			b.jump(unix.BPF_JEQ, 0, "ok", "")
+			b.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "ok", "eacces")
+		} else {
+			b.ret(deny(unix.EACCES))
+		}
+		b.label("socketpair")
+		b.ld(offArg0)
+		b.jump(unix.BPF_JEQ, unix.AF_UNIX, "", "eacces")
+		b.ld(offArg1)
+		b.and(0xf)
+		b.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "ok", "")
+		b.jump(unix.BPF_JEQ, unix.SOCK_SEQPACKET, "ok", "eacces")
+		b.label("ok") // jumps go forward only: a second allow
+		b.ret(unix.SECCOMP_RET_ALLOW)
 	}
-	ret := func(k uint32) unix.SockFilter { return unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k} }
-
-	prog := []unix.SockFilter{
-		ld(offArch),
-		jeq(auditArch, 1, 0),
-		ret(deny),
-		ld(offNr),
-		{Code: unix.BPF_JMP | unix.BPF_JGE | unix.BPF_K, K: x32Bit, Jt: 0, Jf: 1},
-		ret(deny),
-		jeq(uint32(unix.SYS_SOCKET), 1, 0),
-		ret(allow),
-	}
-	if !tcp {
-		return append(prog, ret(deny))
-	}
-	return append(prog,
-		ld(offArg0),
-		jeq(unix.AF_INET, 1, 0),
-		jeq(unix.AF_INET6, 0, 7),
-		ld(offArg1),
-		unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: 0xf}, // SOCK_NONBLOCK|SOCK_CLOEXEC off
-		jeq(unix.SOCK_STREAM, 0, 4),
-		ld(offArg2),
-		jeq(0, 1, 0),
-		jeq(unix.IPPROTO_TCP, 0, 1),
-		ret(allow),
-		ret(deny),
-	)
+	b.label("eacces")
+	b.ret(deny(unix.EACCES))
+	b.label("eperm")
+	b.ret(deny(unix.EPERM))
+	b.label("enosys")
+	b.ret(deny(unix.ENOSYS))
+	return b.assemble()
 }
 
-// installSocketFilter applies socketFilter(tcp) to the calling thread;
+func deny(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
+
+// installFilter applies syscallFilter(r) to the calling thread;
 // no_new_privs must be set already.
-func installSocketFilter(tcp bool) error {
-	f := socketFilter(tcp)
+func installFilter(r filterRules) error {
+	f := syscallFilter(r)
 	if f == nil {
 		return nil
 	}
 	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
 	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp socket filter: %w", err)
+		return fmt.Errorf("seccomp filter: %w", err)
 	}
 	return nil
 }

@@ -2,7 +2,7 @@
 
 package sandbox
 
-// No socket filter on this architecture (see socketFilter): Support says so.
+// No socket filter on this architecture (see syscallFilter): Support says so.
 const (
 	auditArch = 0
 	x32Bit    = 0

@@ -1,0 +1,18 @@
+// Command escapeprobe is what the confinement tests run inside the
+// sandbox: a program that tries, with real system calls, the ways out of
+// confinement that an attacker would, and prints what the kernel said.
+// It is a test fixture, never shipped or started by agentls.
+//
+//	escapeprobe uring-unix PATH       socket by io_uring, connect to a unix socket, send
+//	escapeprobe uring-udp HOST:PORT   socket by io_uring, send a UDP datagram
+//	escapeprobe socket-unix PATH      socket(2), connect to a unix socket, send
+//	escapeprobe socket-udp HOST:PORT  socket(2), send a UDP datagram
+//	escapeprobe pair-dgram PATH       socketpair(2) of datagram sockets, send to a unix datagram socket
+//	escapeprobe pair-stream           socketpair(2) of stream sockets, one message across
+//	escapeprobe accept FD             accept(2) on an inherited descriptor
+//	escapeprobe daemon PROGRAM ARGS   double fork under setsid (each refusal ignored), run PROGRAM
+//	escapeprobe setpgid PROGRAM ARGS  a child in a process group of its own, run PROGRAM
+//
+// Each mode prints one line per step, "STEP: ok" or "STEP: ERROR", and
+// "ESCAPED" when the whole attempt worked; it exits 0 either way.
+package main

@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+const payload = "ESCAPED-PAYLOAD\n"
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: escapeprobe MODE ARGS (see the package comment)")
+		os.Exit(2)
+	}
+	mode, args := os.Args[1], os.Args[2:]
+	need := func(n int) {
+		if len(args) < n {
+			fmt.Fprintf(os.Stderr, "escapeprobe %s: needs %d arguments\n", mode, n)
+			os.Exit(2)
+		}
+	}
+	switch mode {
+	case "uring-unix":
+		need(1)
+		if fd, ok := step("io_uring socket", func() (int, error) { return uringSocket(unix.AF_UNIX, unix.SOCK_STREAM, 0) }); ok {
+			sendUnix(fd, args[0])
+		}
+	case "uring-udp":
+		need(1)
+		if fd, ok := step("io_uring socket", func() (int, error) { return uringSocket(unix.AF_INET, unix.SOCK_DGRAM, 0) }); ok {
+			sendUDP(fd, args[0])
+		}
+	case "socket-unix":
+		need(1)
+		if fd, ok := step("socket", func() (int, error) { return unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0) }); ok {
+			sendUnix(fd, args[0])
+		}
+	case "socket-udp":
+		need(1)
+		if fd, ok := step("socket", func() (int, error) { return unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0) }); ok {
+			sendUDP(fd, args[0])
+		}
+	case "pair-dgram":
+		need(1)
+		var fds [2]int
+		if _, ok := step("socketpair", func() (int, error) {
+			var err error
+			fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_DGRAM, 0)
+			return fds[0], err
+		}); ok {
+			// A datagram socket is never stuck with its peer: sendto names
+			// any other socket (journald's /dev/log, a notify socket).
+			if _, ok := step("sendto", func() (int, error) {
+				return 0, unix.Sendto(fds[0], []byte(payload), 0, &unix.SockaddrUnix{Name: args[0]})
+			}); ok {
+				fmt.Println("ESCAPED")
+			}
+		}
+	case "pair-stream":
+		var fds [2]int
+		if _, ok := step("socketpair", func() (int, error) {
+			var err error
+			fds, err = unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+			return fds[0], err
+		}); ok {
+			step("write", func() (int, error) { return unix.Write(fds[0], []byte("pair\n")) })
+			buf := make([]byte, 16)
+			if n, ok := step("read", func() (int, error) { return unix.Read(fds[1], buf) }); ok && string(buf[:n]) == "pair\n" {
+				fmt.Println("PAIR-WORKS")
+			}
+		}
+	case "accept":
+		need(1)
+		fd, err := strconv.Atoi(args[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "escapeprobe accept: FD must be a number")
+			os.Exit(2)
+		}
+		if c, ok := step("accept", func() (int, error) { nfd, _, err := unix.Accept(fd); return nfd, err }); ok {
+			if _, ok := step("write", func() (int, error) { return unix.Write(c, []byte(payload)) }); ok {
+				fmt.Println("ESCAPED")
+			}
+		}
+	case "daemon", "daemon-middle":
+		need(1)
+		daemon(mode == "daemon-middle", args)
+	case "setpgid":
+		need(1)
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		if _, ok := step("child in a group of its own", func() (int, error) { return 0, cmd.Start() }); ok {
+			fmt.Println("ESCAPED")
+		} else {
+			cmd = exec.Command(args[0], args[1:]...)
+			step("child in the same group", func() (int, error) { return 0, cmd.Start() })
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "escapeprobe: unknown mode %q\n", mode)
+		os.Exit(2)
+	}
+}
+
+// step runs one attempt and prints what the system said.
+func step(name string, f func() (int, error)) (int, bool) {
+	n, err := f()
+	if err != nil {
+		fmt.Printf("%s: %v\n", name, err)
+		return n, false
+	}
+	fmt.Printf("%s: ok\n", name)
+	return n, true
+}
+
+func sendUnix(fd int, path string) {
+	if _, ok := step("connect", func() (int, error) { return 0, unix.Connect(fd, &unix.SockaddrUnix{Name: path}) }); !ok {
+		return
+	}
+	if _, ok := step("write", func() (int, error) { return unix.Write(fd, []byte(payload)) }); ok {
+		fmt.Println("ESCAPED")
+	}
+}
+
+func sendUDP(fd int, hostport string) {
+	addr, err := net.ResolveUDPAddr("udp4", hostport)
+	if err != nil || addr.IP.To4() == nil {
+		fmt.Fprintf(os.Stderr, "escapeprobe: %q is not an IPv4 HOST:PORT\n", hostport)
+		os.Exit(2)
+	}
+	sa := &unix.SockaddrInet4{Port: addr.Port}
+	copy(sa.Addr[:], addr.IP.To4())
+	if _, ok := step("sendto", func() (int, error) { return 0, unix.Sendto(fd, []byte(payload), 0, sa) }); ok {
+		fmt.Println("ESCAPED")
+	}
+}
+
+// daemon is the classic double fork: a middle process in a session of its
+// own starts the program, again in a new session, and exits at once, so
+// the program is orphaned outside the group it was started in. A refused
+// setsid is ignored (the program is started anyway), as a careless daemon
+// would: what the test checks is that the program ends with its group.
+func daemon(middle bool, argv []string) {
+	start := func(name string, args ...string) {
+		cmd := exec.Command(name, args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		if _, ok := step("setsid", func() (int, error) { return 0, cmd.Start() }); ok {
+			return
+		}
+		cmd = exec.Command(name, args...)
+		step("start without setsid", func() (int, error) { return 0, cmd.Start() })
+	}
+	if middle {
+		start(argv[0], argv[1:]...)
+		return // exits without waiting: the program is orphaned
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Println("executable:", err)
+		return
+	}
+	cmd := exec.Command(self, append([]string{"daemon-middle"}, argv...)...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Run(); err != nil {
+		fmt.Println("setsid:", err)
+		cmd = exec.Command(self, append([]string{"daemon-middle"}, argv...)...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		step("middle without setsid", func() (int, error) { return 0, cmd.Run() })
+	}
+	fmt.Println("daemon started")
+}

@@ -1,0 +1,193 @@
+package sandbox
+
+import (
+	"bytes"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/internal/testenv"
+)
+
+// escapeProbe builds internal/escapeprobe, a real program that tries the
+// ways to a socket an attacker would, and returns it with a policy that
+// lets it run and read the workspace and nothing else.
+func escapeProbe(t *testing.T, f fixture) (string, Policy) {
+	t.Helper()
+	probe := testenv.EscapeProbe(t)
+	return probe, Policy{Read: []string{f.ws}, Exec: []string{filepath.Dir(probe)}}.WithSystem()
+}
+
+// TestConfinedMakesNoSocketAnotherWay: with the network off, a confined
+// program gets no socket by any route: not by socket(2), not by io_uring
+// (IORING_OP_SOCKET makes the socket inside the kernel, where a filter on
+// socket(2) never looks), not by a datagram socketpair (a datagram socket
+// may send to any other one by name). So it reaches neither a pathname
+// unix socket in a folder it cannot read (ssh-agent, D-Bus, docker.sock)
+// nor a UDP listener nor a unix datagram socket (/dev/log). A stream
+// socketpair, which talks only to its other end, still works: Python's
+// asyncio and libuv's child pipes are made of them. The same probe run
+// unconfined reaches every listener, so each refusal is the sandbox's.
+func TestConfinedMakesNoSocketAnotherWay(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	ports := p
+	ports.Connect = []uint16{1} // TCP allowed to a port: Landlock decides TCP, nothing else opens
+	agent := testenv.UnixStreamSink(t, f.outside)
+	udp := testenv.PacketSink(t, "udp4", "127.0.0.1:0")
+	syslog := testenv.PacketSink(t, "unixgram", filepath.Join(f.outside, "log.sock"))
+
+	for _, tc := range []struct {
+		name string
+		p    Policy
+		argv []string
+		to   *testenv.Sink
+	}{
+		{"io_uring socket to a unix socket", p, []string{"uring-unix", agent.Addr}, agent},
+		{"io_uring socket to UDP", p, []string{"uring-udp", udp.Addr}, udp},
+		{"socket(2) to a unix socket", p, []string{"socket-unix", agent.Addr}, agent},
+		{"socket(2) to UDP", p, []string{"socket-udp", udp.Addr}, udp},
+		{"datagram socketpair to a unix datagram socket", p, []string{"pair-dgram", syslog.Addr}, syslog},
+		{"TCP ports allowed: io_uring socket to UDP", ports, []string{"uring-udp", udp.Addr}, udp},
+		{"TCP ports allowed: io_uring socket to a unix socket", ports, []string{"uring-unix", agent.Addr}, agent},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if !viaSpawn {
+				// The probe itself works: unconfined, it gets through.
+				out, _ := exec.Command(probe, tc.argv...).CombinedOutput()
+				if got, _ := tc.to.Reached(t); !got || !strings.Contains(string(out), "ESCAPED") {
+					t.Fatalf("unconfined, the probe did not get through (so this test shows nothing): %s", out)
+				}
+			}
+			out, code := runConfined(t, tc.p, f.ws, append([]string{probe}, tc.argv...)...)
+			if got, msg := tc.to.Reached(t); got || strings.Contains(out, "ESCAPED") {
+				t.Errorf("confined with the network off, the probe reached %s (received %q); it printed (exit %d):\n%s", tc.to.Addr, msg, code, out)
+			}
+		})
+	}
+	t.Run("stream socketpair still works", func(t *testing.T) {
+		out, _ := runConfined(t, p, f.ws, probe, "pair-stream")
+		if !strings.Contains(out, "PAIR-WORKS") {
+			t.Errorf("a stream socketpair confined: %s", out)
+		}
+	})
+}
+
+// TestConfinedCannotAcceptOnAnInheritedSocket: a listening socket handed
+// down by whoever started the program (an inherited descriptor) yields no
+// connection while the network is off.
+func TestConfinedCannotAcceptOnAnInheritedSocket(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	ln, err := net.Listen("unix", filepath.Join(f.outside, "inherited.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	lf, err := ln.(*net.UnixListener).File()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	// A client already waiting: accept would return at once.
+	c, err := net.Dial("unix", filepath.Join(f.outside, "inherited.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	exe, args, err := Wrap(p, probe, []string{probe, "accept", "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	cmd := &exec.Cmd{Path: exe, Args: args, Dir: f.ws, Stdout: &out, Stderr: &out, ExtraFiles: []*os.File{lf}}
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if strings.Contains(out.String(), "ESCAPED") || !strings.Contains(out.String(), "accept: ") {
+		t.Errorf("confined accept on an inherited listening socket: %s", out.String())
+	}
+}
+
+// TestSyscallFilterAssembles: every variant of the filter assembles (its
+// jumps go forward and fit), so no launcher fails on a policy for it.
+func TestSyscallFilterAssembles(t *testing.T) {
+	for _, network := range []bool{false, true} {
+		for _, tcp := range []bool{false, true} {
+			r := filterRules{network: network, tcp: tcp}
+			if f := syscallFilter(r); auditArch != 0 && (len(f) == 0 || len(f) > 255) {
+				t.Errorf("%+v: %d instructions", r, len(f))
+			}
+		}
+	}
+}
+
+// TestConfinedRealProgramsStillRun: the filter's allow list breaks no
+// ordinary program: Node.js starting a child (libuv's pipes are a
+// socketpair, and it may try io_uring), Python's asyncio (its self-pipe is
+// a socketpair) running a subprocess, and git making and reading a
+// repository, all confined with the network off.
+func TestConfinedRealProgramsStillRun(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	repo := filepath.Join(f.outside, "repo")
+	if err := os.Mkdir(repo, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Policy{Read: []string{f.ws}, Write: []string{repo}}.WithSystem()
+	for _, tc := range []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"node", []string{testenv.Tool(t, "node"), "-e", `const r = require("child_process").spawnSync("echo", ["CHILD"]); require("fs").promises.readFile("notes.txt", "utf8").then(s => console.log(r.stdout.toString().trim(), s.trim()))`}, "CHILD workspace text"},
+		{"python3 asyncio", []string{"/usr/bin/python3", "-c", `import asyncio
+async def main():
+    p = await asyncio.create_subprocess_exec("echo", "CHILD", stdout=asyncio.subprocess.PIPE)
+    out, _ = await p.communicate()
+    print(out.decode().strip(), open("notes.txt").read().strip())
+asyncio.run(main())`}, "CHILD workspace text"},
+		{"git", []string{testenv.Tool(t, "git"), "-C", repo, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main", "init", "-q"}, ""},
+		{"git commit and status", []string{"/bin/sh", "-c", "cd " + repo + " && echo x > f && git add f && git -c user.name=t -c user.email=t@t commit -qm one && git status --short && git log --format=%s"}, "one"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code := runConfined(t, p, f.ws, tc.argv...)
+			if code != 0 || !strings.Contains(out, tc.want) {
+				t.Errorf("%s confined: exit %d, output:\n%s\nwant %q in it", tc.name, code, out, tc.want)
+			}
+		})
+	}
+}
+
+// TestFilterHoldsForEveryLauncher runs the filter's tests again through
+// Spawn (the long-lived launcher autopilot's commands start from) and
+// through agentls-sandbox (the launcher the installed agentls uses): the
+// same filter whichever program applies it.
+func TestFilterHoldsForEveryLauncher(t *testing.T) {
+	needLandlock(t)
+	t.Run("through Spawn", func(t *testing.T) {
+		viaSpawn = true
+		t.Cleanup(func() { viaSpawn = false })
+		t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
+		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
+	})
+	t.Run("through agentls-sandbox", func(t *testing.T) {
+		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { UseLauncher("") })
+		t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
+		t.Run("no accept on an inherited socket", TestConfinedCannotAcceptOnAnInheritedSocket)
+		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
+		t.Run("through Spawn", func(t *testing.T) {
+			viaSpawn = true
+			t.Cleanup(func() { viaSpawn = false })
+			t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
+		})
+	})
+}
