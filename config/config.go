@@ -96,6 +96,13 @@ type Model struct {
 	// Images says whether the model is shown the images tools return; nil:
 	// guessed from the provider and the model's name (providers.ImagesFor).
 	Images *bool
+	// StreamIdleTimeout is how long an answer may send nothing before the
+	// attempt fails (and is retried as any failed attempt is).
+	StreamIdleTimeout time.Duration
+	// MaxTokensField names the request field of the output budget on the
+	// chat completions wire ("max_tokens" or "max_completion_tokens"); "":
+	// chosen by the provider and by what the endpoint refuses.
+	MaxTokensField string
 }
 
 // Agent is the [agent] table.

@@ -51,6 +51,7 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 		{"## `[model]`", "max_tokens", fmt.Sprint(DefaultMaxTokens)},
 		{"## `[model]`", "context_window", fmt.Sprint(providers.DefaultContextWindow)},
 		{"## `[model]`", "max_tools", fmt.Sprint(providers.SpecOf(providers.ChatCompletions).MaxTools)},
+		{"## `[model]`", "stream_idle_timeout", durationCell(DefaultStreamIdleTimeout)},
 		{"## `[agent]`", "max_iterations", fmt.Sprint(DefaultMaxIterations)},
 		{"## `[agent]`", "approval_timeout", durationCell(DefaultApprovalTimeout)},
 		{"## `[mcp]`", "startup_wait", durationCell(DefaultStartupWait)},

@@ -29,7 +29,14 @@ const (
 	DefaultListTimeout         = 30 * time.Second
 	DefaultCallTimeout         = 120 * time.Second
 	DefaultMCPLogLevel         = "warning"
+	// DefaultStreamIdleTimeout is how long a model's answer may send
+	// nothing, headers included: generous, since a local server on a CPU
+	// may process a long prompt for minutes before its first byte.
+	DefaultStreamIdleTimeout = 5 * time.Minute
 )
+
+// MaxTokensFields are the values [model] max_tokens_field takes.
+var MaxTokensFields = []string{"max_tokens", "max_completion_tokens"}
 
 // MCPLogLevels are the values [mcp] log_level takes, least severe first.
 var MCPLogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
@@ -37,7 +44,7 @@ var MCPLogLevels = []string{"debug", "info", "notice", "warning", "error", "crit
 // Defaults is the configuration with no file at all.
 func Defaults() *Config {
 	return &Config{
-		Model: Model{MaxTokens: DefaultMaxTokens},
+		Model: Model{MaxTokens: DefaultMaxTokens, StreamIdleTimeout: DefaultStreamIdleTimeout},
 		Agent: Agent{MaxIterations: DefaultMaxIterations, ApprovalTimeout: DefaultApprovalTimeout},
 		MCP: MCP{
 			StartupWait:         DefaultStartupWait,

@@ -121,7 +121,7 @@ func TestLoad(t *testing.T) {
 			roots: []string{ws("none")},
 			diags: []string{},
 			check: func(t *testing.T, c *Config) {
-				wantModel := Model{Provider: "anthropic", Name: "claude-sonnet-4-5", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "ANTHROPIC_API_KEY", MaxTokens: 4096}
+				wantModel := Model{Provider: "anthropic", Name: "claude-sonnet-4-5", BaseURL: "http://127.0.0.1:11434/v1", APIKeyEnv: "ANTHROPIC_API_KEY", MaxTokens: 4096, StreamIdleTimeout: DefaultStreamIdleTimeout}
 				if c.Model != wantModel {
 					t.Errorf("Model = %+v; want %+v", c.Model, wantModel)
 				}
@@ -276,6 +276,26 @@ func TestLoad(t *testing.T) {
 					t.Errorf("policy = %v; want %v", rules, want)
 				}
 				wantContains(t, "message", diagFor(t, c, "mcp.policy.everything__echo").Message, `invalid action "yes"`, `"allow", "ask" or "deny"`)
+			},
+		},
+		{
+			name: "stream_idle_timeout and max_tokens_field are read",
+			user: "user_model_wire.toml",
+			check: func(t *testing.T, c *Config) {
+				if c.Model.Provider != "llamacpp" || c.Model.StreamIdleTimeout != 15*time.Minute || c.Model.MaxTokensField != "max_completion_tokens" {
+					t.Errorf("Model = %+v", c.Model)
+				}
+			},
+		},
+		{
+			name:  "a bad stream_idle_timeout or max_tokens_field keeps the default and says what is expected",
+			user:  "user_model_wire_bad.toml",
+			diags: []string{"user_model_wire_bad.toml:2 error model.stream_idle_timeout", "user_model_wire_bad.toml:3 error model.max_tokens_field"},
+			check: func(t *testing.T, c *Config) {
+				if c.Model.StreamIdleTimeout != DefaultStreamIdleTimeout || c.Model.MaxTokensField != "" {
+					t.Errorf("Model = %+v; want the defaults", c.Model)
+				}
+				wantContains(t, "message", diagFor(t, c, "model.max_tokens_field").Message, `expected "max_tokens" or "max_completion_tokens"`)
 			},
 		},
 		{

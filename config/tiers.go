@@ -12,7 +12,7 @@ import (
 
 var (
 	topKeys   = []string{"model", "agent", "mcp", "sandbox"}
-	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images"}
+	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
 	mcpKeys   = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
@@ -160,6 +160,20 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 			var b bool
 			if b, err = asBool(v); err == nil {
 				m.Images = &b
+			}
+		case "stream_idle_timeout":
+			var d time.Duration
+			if d, err = asDuration(v); err == nil {
+				m.StreamIdleTimeout = d
+			}
+		case "max_tokens_field":
+			var s string
+			if s, err = asString(v); err == nil {
+				if !slices.Contains(MaxTokensFields, s) {
+					err = fmt.Errorf("max_tokens_field %q: expected %q or %q (the chat completions field of the output budget)", s, MaxTokensFields[0], MaxTokensFields[1])
+				} else {
+					m.MaxTokensField = s
+				}
 			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))

@@ -25,6 +25,9 @@ type endpoint struct {
 	header   http.Header
 	client   *http.Client
 	retry    retryPolicy
+	// idle is how long an answer may send nothing before the attempt is
+	// given up ([model] stream_idle_timeout; 0: never).
+	idle time.Duration
 	// message decodes a whole JSON answer, for servers that ignore
 	// "stream": true and answer application/json.
 	message func(raw []byte) (*Response, error)
@@ -183,7 +186,9 @@ func (e *endpoint) stamp(resp *Response) {
 // attempt makes one request. wait is negative when retrying cannot help,
 // else the server's Retry-After (0 when it sent none).
 func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emit sink) (*Response, time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
+	watch := watchIdle(ctx, e.idle)
+	defer watch.stop()
+	req, err := http.NewRequestWithContext(watch.ctx, http.MethodPost, e.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, -1, fmt.Errorf("%s: bad base_url: %w", e.provider, err)
 	}
@@ -196,6 +201,9 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 		if ctx.Err() != nil {
 			return nil, -1, ctx.Err()
 		}
+		if watch.stalled() {
+			return nil, 0, watch.err(e)
+		}
 		cerr := &ConnectError{Provider: e.provider, URL: e.url, Err: err}
 		if transient(err) {
 			return nil, 0, cerr
@@ -203,14 +211,19 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 		return nil, -1, cerr
 	}
 	defer resp.Body.Close()
-	// Closing the body on cancel unblocks a read stuck on a silent server.
-	stop := context.AfterFunc(ctx, func() { resp.Body.Close() })
+	// Closing the body on cancel (or a stall) unblocks a read stuck on a
+	// silent server.
+	stop := context.AfterFunc(watch.ctx, func() { resp.Body.Close() })
 	defer stop()
+	resp.Body = watch.reader(resp.Body)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, -1, fmt.Errorf("%s: %s redirects (%d) to %q: redirects are not followed (the key would go along): set [model] base_url to the final address", e.provider, e.url, resp.StatusCode, resp.Header.Get("Location"))
 	}
 	if resp.StatusCode != http.StatusOK {
 		raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		if watch.stalled() {
+			return nil, 0, watch.err(e)
+		}
 		err := e.statusError(resp.StatusCode, raw)
 		var api *APIError
 		if errors.As(err, &api) && api.retryable() {
@@ -224,6 +237,9 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 	}
 	if ctx.Err() != nil {
 		return nil, -1, ctx.Err()
+	}
+	if watch.stalled() {
+		return nil, 0, &streamError{err: watch.err(e), retry: true}
 	}
 	var se *streamError
 	if errors.As(err, &se) && se.retry {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
-
 	"github.com/agentls/agentls/agent/model/providers"
 )
 

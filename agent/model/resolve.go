@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/agentls/agentls/agent/model/providers"
 	"github.com/agentls/agentls/config"
@@ -38,6 +39,10 @@ type Resolved struct {
 	// Images: the model is shown the images tools return ([model] images,
 	// providers.ImagesFor); otherwise it reads only the line naming each.
 	Images bool
+	// IdleTimeout is [model] stream_idle_timeout (0: the default).
+	IdleTimeout time.Duration
+	// TokenField is [model] max_tokens_field ("": chosen per endpoint).
+	TokenField string
 }
 
 // Wire is the wire format the resolved provider speaks.
@@ -61,7 +66,8 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	r := Resolved{Name: strings.TrimSpace(cfg.Name), MaxTokens: cfg.MaxTokens, APIKeyEnv: strings.TrimSpace(cfg.APIKeyEnv)}
+	r := Resolved{Name: strings.TrimSpace(cfg.Name), MaxTokens: cfg.MaxTokens, APIKeyEnv: strings.TrimSpace(cfg.APIKeyEnv),
+		IdleTimeout: cfg.StreamIdleTimeout, TokenField: cfg.MaxTokensField}
 	if r.MaxTokens <= 0 {
 		r.MaxTokens = DefaultMaxTokens
 	}
@@ -165,18 +171,24 @@ func Open(r Resolved, key string, client *http.Client) (Provider, error) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
+	idle := r.IdleTimeout
+	if idle <= 0 {
+		idle = config.DefaultStreamIdleTimeout
+	}
 	d := r.desc()
 	switch d.Wire {
 	case providers.Messages:
 		p := newAnthropic(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
 		p.desc = d
 		p.noImages = !r.Images
+		p.ep.idle = idle
 		return p, nil
 	case providers.ChatCompletions:
 		p := newOpenAI(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
 		p.desc = d
 		p.newTokenField = d.Quirks.MaxCompletionTokens && d.OwnsHost(r.BaseURL)
 		p.noImages = !r.Images
+		p.ep.idle = idle
 		if r.Fallback {
 			return &fallback{Provider: p, url: r.BaseURL, model: r.Name}, nil
 		}
