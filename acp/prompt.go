@@ -17,6 +17,8 @@ var stopReasons = map[wire.StopReason]StopReason{
 	wire.StopEndTurn:       StopEndTurn,
 	wire.StopCancelled:     StopCancelled,
 	wire.StopMaxIterations: StopMaxTurnRequests,
+	wire.StopMaxTokens:     StopMaxTokens,
+	wire.StopRefusal:       StopRefusal,
 }
 
 // prompt runs one turn: session/update for everything it does, then the

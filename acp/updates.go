@@ -41,8 +41,10 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 	switch e.Type {
 	case agent.EventPrompt:
 		return chunk(updateUserMessage, e.Text)
-	case "text":
+	case wire.EventText:
 		return chunk(updateAgentMessage, e.Delta)
+	case wire.EventReasoning:
+		return chunk(updateAgentThought, e.Delta)
 	case wire.EventToolCall:
 		st := toolStatuses[e.Status]
 		last, seen := t.status[e.ToolCallID]

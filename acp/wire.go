@@ -49,6 +49,7 @@ const (
 const (
 	updateUserMessage       = "user_message_chunk"
 	updateAgentMessage      = "agent_message_chunk"
+	updateAgentThought      = "agent_thought_chunk"
 	updateToolCall          = "tool_call"
 	updateToolCallUpdate    = "tool_call_update"
 	updateAvailableCommands = "available_commands_update"

@@ -190,21 +190,35 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		if err := ValidHistory(msgs); err != nil {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
 		}
-		var streamed strings.Builder
+		var streamed, reasoned strings.Builder
 		send := func() (*model.Response, error) {
-			// The model may echo a secret a tool returned: its text is
-			// redacted like every event, a secret cut across two deltas
-			// included (the redactor holds back what could still be one).
-			var redact trust.StreamRedactor
+			// The model may echo a secret a tool returned: its text and its
+			// reasoning are redacted like every event, a secret cut across
+			// two deltas included (the redactor holds back what could still
+			// be one).
+			var redact, redactReasoning trust.StreamRedactor
+			flushReasoning := func() {
+				if out := redactReasoning.Flush(); out != "" {
+					r.emit(Event{Type: wire.EventReasoning, Delta: out})
+				}
+			}
 			resp, err := provider.Stream(ctx, model.Request{
 				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs, MaxTokens: c.cfg.Model.MaxTokens,
+				OnReasoning: func(delta string) {
+					reasoned.WriteString(delta)
+					if out := redactReasoning.Write(delta); out != "" {
+						r.emit(Event{Type: wire.EventReasoning, Delta: out})
+					}
+				},
 			}, func(delta string) {
+				flushReasoning() // the answer has begun: what was held back of the reasoning goes first
 				streamed.WriteString(delta)
 				r.journal.text(delta)
 				if out := redact.Write(delta); out != "" {
 					r.emit(Event{Type: wire.EventText, Delta: out})
 				}
 			})
+			flushReasoning()
 			if out := redact.Flush(); out != "" {
 				r.emit(Event{Type: wire.EventText, Delta: out})
 			}
@@ -220,6 +234,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				resp, err = send()
 			}
 		}
+		r.tr.reasoning(reasoned.String())
+		reasoned.Reset()
 		if err != nil {
 			// What streamed is stored by settle as an interrupted answer.
 			r.partial = streamed.String()

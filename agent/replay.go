@@ -14,8 +14,8 @@ import (
 const EventPrompt = "prompt"
 
 // Replay is a stored session as the events a front shows for it, oldest
-// first: each user prompt (EventPrompt, Text), the assistant's text (one
-// "text" event per message, Delta), and every tool call as its first
+// first: each user prompt (EventPrompt, Text), the assistant's reasoning
+// and text (one "reasoning" and one "text" event per block, Delta), and every tool call as its first
 // tool_call (redacted arguments, kind, files) then its final tool_call and
 // tool_result, in the order a live turn emits them. Tool results carry their
 // capped, redacted preview; the final status is completed or failed (the
@@ -58,6 +58,8 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 				out = append(out, Event{Type: EventPrompt, Text: b.Text})
 			case b.Type == "text":
 				out = append(out, Event{Type: wire.EventText, Delta: trust.Redact(b.Text)})
+			case b.Type == "thinking" && b.Thinking != "":
+				out = append(out, Event{Type: wire.EventReasoning, Delta: trust.Redact(b.Thinking)})
 			case b.Type == "tool_use":
 				args := trust.RedactJSON(b.Input)
 				calls[b.ID] = use{b.Name, args}

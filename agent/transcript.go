@@ -97,6 +97,15 @@ func (t *transcript) assistant(text string) {
 	}
 }
 
+// reasoning writes the model's reasoning folded (a <details> block, closed
+// by default where the Markdown is rendered) and marked as reasoning, so
+// nobody reads it as the answer.
+func (t *transcript) reasoning(text string) {
+	if strings.TrimSpace(text) != "" {
+		t.write("\n<details><summary>Reasoning</summary>\n\n" + fence("", text) + "\n\n</details>\n")
+	}
+}
+
 func (t *transcript) toolCall(title string, redactedArgs []byte) {
 	t.write(fmt.Sprintf("\n### Tool call: %s\n\n%s\n", title, fence("json", string(redactedArgs))))
 }

@@ -23,6 +23,14 @@ type TextEvent struct {
 	Delta string `json:"delta"`
 }
 
+// ReasoningEvent is a reasoning event: the model's reasoning as it
+// streams, secrets redacted, for a front to show folded and marked as
+// reasoning, never as the answer.
+type ReasoningEvent struct {
+	EventHeader
+	Delta string `json:"delta"`
+}
+
 // ToolCallEvent is a tool_call event. Every update repeats the call's
 // (redacted) arguments, {} when it had none; Message is an MCP server's
 // progress for the call ("3/5: message").
@@ -82,6 +90,8 @@ func EventParams(e Event) any {
 	switch e.Type {
 	case EventText:
 		return &TextEvent{EventHeader: h, Delta: e.Delta}
+	case EventReasoning:
+		return &ReasoningEvent{EventHeader: h, Delta: e.Delta}
 	case EventToolCall:
 		args := e.Arguments
 		if len(args) == 0 {

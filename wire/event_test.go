@@ -16,6 +16,7 @@ func TestEventParamsCarryEveryFieldOfTheirType(t *testing.T) {
 		fields []string
 	}{
 		{EventText, []string{"delta"}},
+		{EventReasoning, []string{"delta"}},
 		{EventToolCall, []string{"toolCallId", "tool", "title", "arguments", "status"}},
 		{EventToolResult, []string{"toolCallId", "status", "output", "isError"}},
 		{EventApproval, []string{"approvalId", "state"}},

@@ -39,7 +39,11 @@ type EventType string
 
 // The event types.
 const (
-	EventText       EventType = "text"
+	EventText EventType = "text"
+	// EventReasoning is the model's reasoning as it streams (Anthropic's
+	// thinking, reasoning_content, reasoning): shown folded and marked as
+	// reasoning, never as the answer.
+	EventReasoning  EventType = "reasoning"
 	EventToolCall   EventType = "tool_call"
 	EventToolResult EventType = "tool_result"
 	EventApproval   EventType = "approval"
@@ -80,6 +84,12 @@ const (
 	StopCancelled     StopReason = "cancelled"
 	StopMaxIterations StopReason = "max_iterations"
 	StopError         StopReason = "error"
+	// StopMaxTokens: the model's answer was cut at [model] max_tokens
+	// (a reasoning model may spend all of it thinking).
+	StopMaxTokens StopReason = "max_tokens"
+	// StopRefusal: the model (or the provider's content filter) declined;
+	// the done event's text is what it said.
+	StopRefusal StopReason = "refusal"
 )
 
 // ApprovalKind is what an approval card asks about.

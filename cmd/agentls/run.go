@@ -88,7 +88,7 @@ func cmdRun(args []string) int {
 	if isTerminal(os.Stdin) {
 		ap = &terminalApprover{in: os.Stdin, out: os.Stderr}
 	}
-	var sink agent.EventSink = &textSink{out: os.Stdout, info: os.Stderr}
+	var sink agent.EventSink = &textSink{out: os.Stdout, info: os.Stderr, dim: isTerminal(os.Stderr)}
 	if *asJSON {
 		sink = &jsonSink{enc: json.NewEncoder(os.Stdout)}
 	}
@@ -138,18 +138,30 @@ func cmdRun(args []string) int {
 }
 
 // textSink streams the assistant's text to stdout and a line per tool call
-// and result to stderr, so stdout holds only what the model said.
+// and result to stderr, so stdout holds only what the model said. The
+// model's reasoning goes to stderr too, each line marked with
+// reasoningMark (and dim on a terminal), never into the answer on stdout.
 type textSink struct {
 	out, info io.Writer
+	dim       bool // stderr is a terminal: reasoning is shown dim
 	mu        sync.Mutex
 	midLine   bool            // stdout does not end with a newline
+	reasoning bool            // stderr is in the middle of a reasoning line
 	shown     map[string]bool // tool calls whose line went out, until their result
 }
+
+// reasoningMark starts each line of the model's reasoning on stderr.
+const reasoningMark = "┆ "
 
 func (s *textSink) Event(e agent.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e.Type != wire.EventReasoning {
+		s.endReasoning()
+	}
 	switch e.Type {
+	case wire.EventReasoning:
+		s.think(e.Delta)
 	case wire.EventText:
 		io.WriteString(s.out, e.Delta)
 		s.midLine = !strings.HasSuffix(e.Delta, "\n")
@@ -175,6 +187,33 @@ func (s *textSink) Event(e agent.Event) {
 	}
 }
 
+// think writes reasoning to stderr, every line marked, dim on a terminal.
+func (s *textSink) think(delta string) {
+	if delta == "" {
+		return
+	}
+	var b strings.Builder
+	if !s.reasoning {
+		s.newline()
+		b.WriteString(reasoningMark)
+		s.reasoning = true
+	}
+	b.WriteString(strings.ReplaceAll(delta, "\n", "\n"+reasoningMark))
+	out := b.String()
+	if s.dim {
+		out = "\x1b[2m" + out + "\x1b[22m"
+	}
+	io.WriteString(s.info, out)
+}
+
+// endReasoning ends the reasoning's last line before anything else is shown.
+func (s *textSink) endReasoning() {
+	if s.reasoning {
+		io.WriteString(s.info, "\n")
+		s.reasoning = false
+	}
+}
+
 func (s *textSink) newline() {
 	if s.midLine {
 		io.WriteString(s.out, "\n")
@@ -185,6 +224,7 @@ func (s *textSink) newline() {
 func (s *textSink) finish() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.endReasoning()
 	s.newline()
 }
 

@@ -219,4 +219,23 @@ lib.main(function()
     lib.lines(transcript.find("s10")), {
       "# agentls session s10", "", "## task t10", "", "> fs · read a.txt (running)", "", "Not streamed.", "", "--- end_turn", "",
     })
+
+  for _, ev in ipairs({
+    { type = "reasoning", delta = "First thought.\nSec" },
+    { type = "reasoning", delta = "ond thought." },
+    { type = "text", delta = "The answer." },
+    { type = "done", stopReason = "end_turn", text = "The answer." },
+  }) do
+    ev.taskId, ev.sessionId = "t11", "s11"
+    transcript.on_event(ev)
+  end
+  check("reasoning is marked line by line, apart from the answer",
+    lib.lines(transcript.find("s11")), {
+      "# agentls session s11", "", "## task t11", "", "┆ First thought.", "┆ Second thought.", "", "The answer.", "", "--- end_turn", "",
+    })
+  transcript.open("s11")
+  local w = vim.api.nvim_get_current_win()
+  check("a window on the transcript folds the reasoning away",
+    { vim.fn.foldclosed(5), vim.fn.foldclosedend(5), vim.fn.foldclosed(8) }, { 5, 6, -1 })
+  vim.api.nvim_win_close(w, true)
 end)

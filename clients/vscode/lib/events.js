@@ -11,15 +11,39 @@ function preview(text) {
   return one.length > MAX_PREVIEW ? one.slice(0, MAX_PREVIEW) + '…' : one;
 }
 
+// REASONING_MARK starts every line of the model's reasoning in the view, so it
+// never reads as the answer.
+const REASONING_MARK = '┆ ';
+
 /**
  * formatEvent returns the output-view text for one event. Text deltas are
- * returned as they are (they concatenate into the answer); every other event
- * is one line prefixed by its task.
+ * returned as they are (they concatenate into the answer); reasoning deltas
+ * come under a "[task] reasoning:" line with every line marked (state, one per
+ * view, remembers whether a reasoning block is open); every other event is
+ * one line prefixed by its task.
  */
-function formatEvent(ev) {
+function formatEvent(ev, state = {}) {
   if (!ev || typeof ev !== 'object') return '';
   const who = `[${ev.taskId || '?'}]`;
+  let lead = '';
+  if (ev.type !== 'reasoning' && state.reasoning) {
+    state.reasoning = undefined;
+    lead = '\n';
+  }
+  return lead + formatOne(ev, who, state);
+}
+
+function formatOne(ev, who, state) {
   switch (ev.type) {
+    case 'reasoning': {
+      if (typeof ev.delta !== 'string' || ev.delta === '') return '';
+      let head = '';
+      if (state.reasoning !== ev.taskId) {
+        head = `${state.reasoning ? '\n' : ''}\n${who} reasoning:\n${REASONING_MARK}`;
+        state.reasoning = ev.taskId;
+      }
+      return head + ev.delta.replace(/\n/g, '\n' + REASONING_MARK);
+    }
     case 'text':
       return typeof ev.delta === 'string' ? ev.delta : '';
     case 'tool_call': {
@@ -62,6 +86,9 @@ class TaskTracker {
         break;
       case 'status':
         task.activity = preview(ev.message).slice(0, 60);
+        break;
+      case 'reasoning':
+        task.activity = 'reasoning';
         break;
       case 'text':
         task.activity = 'writing';
@@ -111,12 +138,13 @@ function eventView(vscode) {
   };
   refresh();
   item.show();
+  const state = {};
   const onEvent = (ev) => {
-    const text = formatEvent(ev);
+    const text = formatEvent(ev, state);
     if (text) channel.append(text);
     if (tracker.update(ev)) refresh();
   };
   return { onEvent, tracker, channel, item, refresh };
 }
 
-module.exports = { formatEvent, TaskTracker, eventView, preview };
+module.exports = { formatEvent, TaskTracker, eventView, preview, REASONING_MARK };

@@ -157,6 +157,18 @@ test('events', async (t) => {
     assert.equal(formatEvent({ taskId: 't1', type: 'tool_call', tool: 'write_file', status: 'awaiting_approval', title: 'write a.go' }), '\n[t1] tool write_file awaiting_approval: write a.go\n');
     assert.equal(formatEvent({ taskId: 't1', type: 'done', stopReason: 'end_turn', usage: { inputTokens: 5, outputTokens: 7 } }), '\n[t1] done: end_turn (5 in, 7 out)\n');
   });
+  await t.test('reasoning is marked line by line under its own heading, never run into the answer', () => {
+    const state = {};
+    const out = [
+      { taskId: 't1', type: 'reasoning', delta: 'First thought.\nSec' },
+      { taskId: 't1', type: 'reasoning', delta: 'ond thought.' },
+      { taskId: 't1', type: 'text', delta: 'The answer.' },
+    ].map((ev) => formatEvent(ev, state)).join('');
+    assert.equal(out, '\n[t1] reasoning:\n┆ First thought.\n┆ Second thought.\nThe answer.');
+    const tr = new TaskTracker();
+    tr.update({ taskId: 't1', type: 'reasoning', delta: 'x' });
+    assert.equal(tr.statusText(), '$(sync~spin) agentls: reasoning');
+  });
   await t.test('a long tool result is capped in the view', () => {
     const line = formatEvent({ taskId: 't1', type: 'tool_result', toolCallId: 'c1', status: 'completed', output: 'x'.repeat(10000) });
     assert.ok(line.length < 500, `line is ${line.length} chars`);

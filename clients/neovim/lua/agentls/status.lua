@@ -44,6 +44,8 @@ function M.on_event(ev)
       -- Answered elsewhere (:AgentApprove, another path, a timeout).
       approvals[ev.approvalId] = nil
     end
+  elseif ev.type == "reasoning" then
+    t.message = "reasoning"
   elseif ev.type == "text" then
     t.message = "writing"
   elseif ev.type == "status" and ev.message then

@@ -15,6 +15,13 @@ local calls = {}
 -- after_block marks buffers whose last entry was a block line (tool call,
 -- result...): the next streamed text starts after a blank line.
 local after_block = {}
+-- reasoning marks buffers in the middle of a block of the model's reasoning.
+local reasoning = {}
+
+--- reasoning_mark starts every line of the model's reasoning: it is marked,
+--- and a window showing the transcript folds those lines away (M.open), so
+--- it never reads as the answer.
+M.reasoning_mark = "┆ "
 
 --- preview_chars caps a tool result's one-line preview.
 M.preview_chars = 200
@@ -116,6 +123,24 @@ end
 
 local function render(b, ev)
   local task = tasks[ev.taskId or ""]
+  if ev.type == "reasoning" then
+    local d = str(ev.delta)
+    if d == "" then
+      return
+    end
+    if not reasoning[b] then
+      add_lines(b, { M.reasoning_mark })
+      reasoning[b] = true
+    end
+    append(b, (d:gsub("\n", "\n" .. M.reasoning_mark)))
+    return
+  end
+  if reasoning[b] then
+    -- The reasoning block ends: what follows starts after a blank line.
+    reasoning[b] = nil
+    add_lines(b, { "" })
+    after_block[b] = false
+  end
   if ev.type == "text" then
     if after_block[b] then
       add_lines(b, { "" })
@@ -195,8 +220,18 @@ function M.open(session)
   end
   vim.cmd("botright split")
   vim.api.nvim_win_set_buf(0, b)
+  M.fold_reasoning(vim.api.nvim_get_current_win())
   follow(b)
   return b
+end
+
+--- fold_reasoning makes window w fold the reasoning lines of the transcript
+--- it shows, closed until opened (zo).
+function M.fold_reasoning(w)
+  vim.wo[w].foldmethod = "expr"
+  vim.wo[w].foldexpr = "getline(v:lnum)=~'^" .. M.reasoning_mark .. "'?1:0"
+  vim.wo[w].foldlevel = 0
+  vim.wo[w].foldenable = true
 end
 
 return M
