@@ -122,7 +122,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	cctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()
-	deadline := newCallDeadline(timeout, func() { cancelCause(errCallTimeout) })
+	deadline := r.newDeadline(timeout, func() { cancelCause(errCallTimeout) })
 	defer deadline.stop()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
@@ -174,7 +174,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	}
 	var werr *jsonrpc.Error
 	switch {
-	case errors.As(err, &werr):
+	case errors.As(err, &werr) && werr.Code != codeRejectedByTransport:
 		// The server answered: it is alive, the call failed.
 		return errorResult(name, capText(werr.Message, r.opts.ResultMaxBytes))
 	case ctx.Err() != nil && !c.hasExited():
@@ -195,12 +195,18 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 	// The connection broke. Decide from the process whether it died.
 	what := fmt.Sprintf("the connection broke during the call (%v); stopped the server", err)
 	if c.proc == nil {
+		// A remote server: its HTTP exchange failed (the server went away,
+		// the connection was reset), whatever the SDK calls it.
 		what = fmt.Sprintf("the connection broke during the call (%v)", err)
 	} else if c.waitExit(500 * time.Millisecond) {
 		what = "exited during the call: " + c.exitDescription()
 		c.drainStderr()
 	}
-	return errorResult(name, r.markFailed(srv, c, what)+"; it will be restarted on next use")
+	again := "; it will be restarted on next use"
+	if c.proc == nil {
+		again = "; it will be connected again on next use"
+	}
+	return errorResult(name, r.markFailed(srv, c, what)+again)
 }
 
 // unreadable reports whether a call failed on decoding its answer: invalid
@@ -273,6 +279,11 @@ func (t *trackedListener) settle(d time.Duration) {
 		}
 	}
 }
+
+// codeRejectedByTransport is the code the SDK's HTTP transports give a
+// request whose exchange failed (a refused or broken connection, an answer
+// that never came): not an answer from the server, so never read as one.
+const codeRejectedByTransport = -32005
 
 // errCallTimeout ends a call that ran past its server's call_timeout.
 var errCallTimeout = errors.New("call_timeout")

@@ -129,13 +129,16 @@ type Registry struct {
 	listing listingGen // ToolsGeneration's counter
 	roots   []*sdk.Root
 	rootsMu sync.Mutex // serializes pushing roots to connections (syncRoots)
+	// newDeadline starts a call's call_timeout (newCallDeadline); a test
+	// may read the timeout given and expire it at once.
+	newDeadline func(d time.Duration, expire func()) *callDeadline
 }
 
 // NewRegistry makes a registry for the given servers; it starts nothing.
 func NewRegistry(servers []config.Server, opts Options) *Registry {
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &Registry{opts: opts.withDefaults(), ctx: ctx, cancel: cancel,
-		servers: map[string]*server{}, changed: make(chan struct{})}
+		servers: map[string]*server{}, changed: make(chan struct{}), newDeadline: newCallDeadline}
 	r.roots = rootsOf(opts.Roots)
 	for _, s := range servers {
 		if _, dup := r.servers[s.Name]; dup {

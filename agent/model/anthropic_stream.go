@@ -108,6 +108,8 @@ func decodeAnthropic(body io.Reader, emit sink) (*Response, error) {
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				err = errors.New("stream ended before message_stop")
+			} else {
+				err = brokenOff("message_stop", err)
 			}
 			return nil, &streamError{err: fmt.Errorf("anthropic: %w", err), retry: true}
 		}

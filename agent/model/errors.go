@@ -136,3 +136,13 @@ type streamError struct {
 
 func (e *streamError) Error() string { return e.err.Error() }
 func (e *streamError) Unwrap() error { return e.err }
+
+// brokenOff says a stream that was read for a while broke off (the
+// connection closed or reset mid-body) before its end, which it names,
+// rather than only "unexpected EOF".
+func brokenOff(end string, err error) error {
+	if !transient(err) {
+		return err
+	}
+	return fmt.Errorf("stream ended before %s: the connection broke off mid-answer (%w)", end, err)
+}

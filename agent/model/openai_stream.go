@@ -60,7 +60,7 @@ func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 			break // some servers end without [DONE]
 		}
 		if err != nil {
-			return nil, &streamError{err: fmt.Errorf("openai: %w", err), retry: true}
+			return nil, &streamError{err: fmt.Errorf("openai: %w", brokenOff("a finish_reason", err)), retry: true}
 		}
 		if strings.TrimSpace(ev.Data) == "[DONE]" {
 			if finish == "" {

@@ -92,6 +92,9 @@ func main() {
 			}
 		})
 	}
+	if *httpAddr != "" {
+		serveHTTP(s)
+	}
 	var transport mcp.Transport = &mcp.StdioTransport{MaxLineLength: -1}
 	if *media {
 		transport = corrupting{transport}

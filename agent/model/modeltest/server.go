@@ -43,6 +43,11 @@ type Turn struct {
 	Delay        time.Duration // before the response starts
 	ChunkDelay   time.Duration // between SSE events
 	Hang         bool          // start streaming, then block until the client goes away
+	// Tear, when > 0, closes the connection right after the stream's
+	// Tear-th event: a torn stream, with no terminal event (the first event
+	// is message_start on Anthropic, the role chunk on OpenAI; the first
+	// text delta is the 4th and the 2nd).
+	Tear int
 	// Deltas, when set, is the assistant text streamed as exactly these
 	// pieces (leave Text empty: the text is their join), so a test can cut
 	// a word, say a token, where it likes.
@@ -274,7 +279,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	sw := &sseWriter{w: w, ctx: r.Context(), stop: s.stop, delay: turn.ChunkDelay}
+	sw := &sseWriter{w: w, ctx: r.Context(), stop: s.stop, delay: turn.ChunkDelay, tear: turn.Tear}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
@@ -386,6 +391,7 @@ type sseWriter struct {
 	ctx   context.Context
 	stop  chan struct{}
 	delay time.Duration
+	tear  int // close the connection after this many events (Turn.Tear)
 	n     int
 	dead  bool
 }
@@ -421,6 +427,11 @@ func (e *sseWriter) event(name string, data []byte) {
 	}
 	if f, ok := e.w.(http.Flusher); ok {
 		f.Flush()
+	}
+	if e.tear > 0 && e.n == e.tear {
+		// Ends the handler and closes the connection mid-body, as a
+		// proxy or a crashed server does.
+		panic(http.ErrAbortHandler)
 	}
 }
 

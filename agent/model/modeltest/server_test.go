@@ -227,6 +227,19 @@ func TestHangIsReleasedByClose(t *testing.T) {
 	<-done
 }
 
+func TestTearClosesTheConnectionAfterThatEvent(t *testing.T) {
+	for _, w := range []struct{ path, first string }{{"/v1/messages", "event: message_start"}, {"/v1/chat/completions", "data: "}} {
+		s := modeltest.New(t)
+		s.Script(modeltest.Turn{Text: "never finished", Tear: 1})
+		resp := post(t, context.Background(), s.URL()+w.path, `{"model":"m","stream":true}`)
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !errors.Is(err, io.ErrUnexpectedEOF) || !strings.HasPrefix(string(body), w.first) || strings.Count(string(body), "data: ") != 1 {
+			t.Errorf("%s: read %q, %v; want one event, then the connection torn (unexpected EOF)", w.path, body, err)
+		}
+	}
+}
+
 func TestClientCancelDuringDelayEndsTheHandler(t *testing.T) {
 	s := modeltest.New(t)
 	s.Script(modeltest.Turn{Delay: 1 << 62})
