@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/wire"
@@ -388,19 +387,10 @@ func renderForSummary(msgs []model.Message, limit int) string {
 }
 
 // IsContextLengthError reports whether err is a provider refusing a request
-// for being longer than the model's context window.
+// for being longer than the model's context window (model.ContextExceeded).
 func IsContextLengthError(err error) bool {
-	var api *model.APIError
-	if !errors.As(err, &api) || (api.Status != 400 && api.Status != 413) {
-		return false
-	}
-	m := strings.ToLower(api.Message + " " + api.Type)
-	for _, s := range []string{"prompt is too long", "context_length_exceeded", "maximum context length", "context window", "too many tokens", "exceeds the context", "context length"} {
-		if strings.Contains(m, s) {
-			return true
-		}
-	}
-	return false
+	_, ok := model.ContextExceeded(err)
+	return ok
 }
 
 // compact shrinks the run's view of history and saves it; on failure the

@@ -44,10 +44,10 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 	var c struct {
 		Choices []struct {
 			Message struct {
-				Content          *string `json:"content"`
-				ReasoningContent string  `json:"reasoning_content"`
-				Reasoning        string  `json:"reasoning"`
-				Refusal          string  `json:"refusal"`
+				Content          json.RawMessage `json:"content"` // a string, or Mistral's parts
+				ReasoningContent string          `json:"reasoning_content"`
+				Reasoning        string          `json:"reasoning"`
+				Refusal          string          `json:"refusal"`
 				ToolCalls        []struct {
 					ID       string `json:"id"`
 					Function struct {
@@ -66,13 +66,18 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 	}
 	ch := c.Choices[0]
 	out := &Response{Usage: c.Usage.usage()}
-	if r, field := reasoningOf(ch.Message.ReasoningContent, ch.Message.Reasoning); r != "" {
+	content, thought, err := contentParts(ch.Message.Content)
+	if err != nil {
+		return nil, fmt.Errorf("openai: bad chat completion %.200q: %w", raw, err)
+	}
+	r, field := reasoningOf(ch.Message.ReasoningContent, ch.Message.Reasoning)
+	if r == "" && thought != "" {
+		r, field = thought, "thinking"
+	}
+	if r != "" {
 		out.Content = append(out.Content, Block{Type: "thinking", Thinking: r, Field: field})
 	}
-	text := ch.Message.Refusal
-	if ch.Message.Content != nil {
-		text = *ch.Message.Content + text
-	}
+	text := content + ch.Message.Refusal
 	if text != "" {
 		out.Content = append(out.Content, Block{Type: "text", Text: text})
 	}

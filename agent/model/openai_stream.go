@@ -11,7 +11,9 @@ import (
 type openaiChunk struct {
 	Choices []struct {
 		Delta struct {
-			Content string `json:"content"`
+			// Content is a string, or (Mistral's reasoning models) an array
+			// of {type: "text"|"thinking"} parts: see contentParts.
+			Content json.RawMessage `json:"content"`
 			// The reasoning, by the field each server names it; some
 			// (newer vLLM) send both with the same text.
 			ReasoningContent string `json:"reasoning_content"`
@@ -33,6 +35,49 @@ type openaiChunk struct {
 	} `json:"choices"`
 	Usage *openaiUsage    `json:"usage"`
 	Error json.RawMessage `json:"error"`
+	// vLLM before 0.10 sends a mid-stream error as its ErrorResponse,
+	// {"object":"error","message":...,"type":...,"code":400}, with no
+	// "error" key.
+	Object  string `json:"object"`
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Code    any    `json:"code"`
+}
+
+// contentParts reads a delta's content: a string (the usual), or an array
+// of parts, {type: "text", text} and {type: "thinking", thinking: string or
+// [{type: "text", text}]} (Mistral's Magistral). It returns the answer's
+// text and the reasoning's.
+func contentParts(raw json.RawMessage) (text, thinking string, err error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", "", nil
+	}
+	if raw[0] == '"' {
+		err = json.Unmarshal(raw, &text)
+		return text, "", err
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking json.RawMessage `json:"thinking"`
+	}
+	if err := json.Unmarshal(raw, &parts); err != nil {
+		return "", "", fmt.Errorf("content is neither a string nor an array of parts: %w", err)
+	}
+	var t, th strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			t.WriteString(p.Text)
+		case "thinking":
+			inner, _, err := contentParts(p.Thinking)
+			if err != nil {
+				return "", "", err
+			}
+			th.WriteString(inner)
+		}
+	}
+	return t.String(), th.String(), nil
 }
 
 // pendingCall is a tool call being assembled from deltas.
@@ -77,6 +122,14 @@ func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 			api := &APIError{Provider: "openai", Status: openaiStatus(typ), Type: typ, Message: msg}
 			return nil, &streamError{err: api, retry: api.retryable()}
 		}
+		if c.Object == "error" {
+			status := openaiStatus(c.Type)
+			if n, ok := c.Code.(float64); ok && n >= 400 && n < 600 {
+				status = int(n)
+			}
+			api := &APIError{Provider: "openai", Status: status, Type: c.Type, Message: c.Message}
+			return nil, &streamError{err: api, retry: api.retryable()}
+		}
 		if c.Usage != nil {
 			out.Usage = c.Usage.usage()
 		}
@@ -84,16 +137,26 @@ func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 			continue
 		}
 		ch := c.Choices[0]
-		if r, f := reasoningOf(ch.Delta.ReasoningContent, ch.Delta.Reasoning); r != "" {
+		content, thought, err := contentParts(ch.Delta.Content)
+		if err != nil {
+			return nil, &streamError{err: fmt.Errorf("openai: bad chunk %.200q: %w", ev.Data, err)}
+		}
+		r, f := reasoningOf(ch.Delta.ReasoningContent, ch.Delta.Reasoning)
+		if r == "" && thought != "" {
+			// Mistral's thinking parts: shown as reasoning, never sent back
+			// (echo knows no "thinking" field).
+			r, f = thought, "thinking"
+		}
+		if r != "" {
 			if field == "" {
 				field = f
 			}
 			reasoning.WriteString(r)
 			emit.think(r)
 		}
-		if ch.Delta.Content != "" {
-			text.WriteString(ch.Delta.Content)
-			emit.say(ch.Delta.Content)
+		if content != "" {
+			text.WriteString(content)
+			emit.say(content)
 		}
 		if ch.Delta.Refusal != "" {
 			refusal.WriteString(ch.Delta.Refusal)
