@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // toolTurn is one tool call turn of a reasoning model and its follow-up.
@@ -161,5 +162,24 @@ func TestAGoogleErrorArrayIsRead(t *testing.T) {
 	var api *APIError
 	if !errors.As(err, &api) || api.Status != 400 || !strings.HasPrefix(api.Message, "Function call is missing a thought_signature in functionCall parts.") {
 		t.Fatalf("err = %v: want the 400 with Google's message, not its raw JSON", err)
+	}
+}
+
+func TestReasoningIsNeverSentToAProviderKnownToRefuseIt(t *testing.T) {
+	s := modeltest.New(t)
+	s.SetVendor(modeltest.Groq)
+	toolTurn(s)
+	p := newOpenAI(s.URL()+"/v1", "qwen/qwen3-32b", "k", "GROQ_API_KEY", 1000, &http.Client{})
+	p.desc = providers.Groq
+	history := []Message{userText("read a.txt")}
+	first, _, err := stream(t, p, Request{Messages: history})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := stream(t, p, Request{Messages: continueWith(history, first)}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(s.ModelRequests("openai")); n != 2 {
+		t.Errorf("%d requests, want 2: Groq's descriptor says it refuses its reasoning back, so none is refused", n)
 	}
 }

@@ -207,6 +207,7 @@ func (p *openai) request(req Request) openaiRequest {
 		out.Messages = append(out.Messages, openaiMessage{Role: "system", Content: &req.System})
 	}
 	sieve := newImageSieve(req.Messages, p.noImages)
+	quirks := p.Descriptor().Quirks
 	for _, m := range req.Messages {
 		var texts []string
 		var calls []openaiCall
@@ -220,7 +221,7 @@ func (p *openai) request(req Request) openaiRequest {
 					texts = append(texts, b.Text)
 				}
 			case "thinking":
-				if b.Endpoint == p.ep.url && p.echo.sends(b.Field) {
+				if b.Endpoint == p.ep.url && !quirks.NoReasoningEcho && p.echo.sends(b.Field) {
 					reasoning.add(b)
 				}
 			case "tool_use":

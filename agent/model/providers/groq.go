@@ -5,4 +5,5 @@ var Groq = &Provider{
 	Name: "groq", Title: "Groq", Wire: ChatCompletions,
 	BaseURL: "https://api.groq.com/openai/v1", Hosts: []string{"api.groq.com"},
 	KeyEnv: "GROQ_API_KEY",
+	Quirks: Quirks{NoReasoningEcho: true},
 }

@@ -118,6 +118,13 @@ type Quirks struct {
 	// MaxCompletionTokens: the output budget goes in max_completion_tokens,
 	// not max_tokens (OpenAI's reasoning models refuse max_tokens).
 	MaxCompletionTokens bool
+	// NoReasoningEcho: it streams its reasoning but refuses it sent back on
+	// an assistant message (Groq: "property 'reasoning' is unsupported"),
+	// so agentls never sends it there. Other endpoints get their reasoning
+	// back in the field it came in (DeepSeek's thinking mode refuses a tool
+	// call message without its reasoning_content); one that refuses it
+	// anyway is asked again without it, once.
+	NoReasoningEcho bool
 }
 
 // All lists every provider, one row each. Order matters where two could
