@@ -212,10 +212,12 @@ func (e *endpoint) attempt(ctx context.Context, body []byte, decode decoder, emi
 	}
 	defer resp.Body.Close()
 	// Closing the body on cancel (or a stall) unblocks a read stuck on a
-	// silent server.
-	stop := context.AfterFunc(watch.ctx, func() { resp.Body.Close() })
+	// silent server. The closure holds the body itself: resp.Body is
+	// replaced by the watching reader below, on this goroutine.
+	raw := resp.Body
+	stop := context.AfterFunc(watch.ctx, func() { raw.Close() })
 	defer stop()
-	resp.Body = watch.reader(resp.Body)
+	resp.Body = watch.reader(raw)
 	if resp.StatusCode >= 300 && resp.StatusCode < 400 {
 		return nil, -1, fmt.Errorf("%s: %s redirects (%d) to %q: redirects are not followed (the key would go along): set [model] base_url to the final address", e.provider, e.url, resp.StatusCode, resp.Header.Get("Location"))
 	}
