@@ -123,6 +123,10 @@ func interruptedWhy(reason string) string {
 		return "the request to the model failed"
 	case interruptedStopped:
 		return "agentls stopped (a crash or a kill) before the turn finished"
+	case interruptedMaxTokens:
+		return "the model spent its whole output budget (max_tokens)"
+	case interruptedRefused:
+		return "the model declined to answer"
 	}
 	return "the user cancelled the turn"
 }

@@ -191,6 +191,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
 		}
 		var streamed, reasoned strings.Builder
+		budget := outputBudget(c.cfg.Model.MaxTokens)
 		send := func() (*model.Response, error) {
 			// The model may echo a secret a tool returned: its text and its
 			// reasoning are redacted like every event, a secret cut across
@@ -203,7 +204,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				}
 			}
 			resp, err := provider.Stream(ctx, model.Request{
-				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs, MaxTokens: c.cfg.Model.MaxTokens,
+				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs, MaxTokens: budget,
 				OnReasoning: func(delta string) {
 					reasoned.WriteString(delta)
 					if out := redactReasoning.Write(delta); out != "" {
@@ -234,6 +235,27 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				resp, err = send()
 			}
 		}
+		if err == nil && cutCall(resp) != "" {
+			// The budget ran out inside a tool call's arguments: they are not
+			// the model's mistake, and not worth a turn telling it so. Ask
+			// again once with twice the budget.
+			r.addUsage(resp.Usage)
+			r.emitStatus(fmt.Sprintf("the answer reached max_tokens (%d tokens) inside the arguments of %s: asking again with %d", budget, cutCall(resp), 2*budget))
+			r.tr.reasoning(reasoned.String())
+			r.tr.assistant(streamed.String())
+			reasoned.Reset()
+			streamed.Reset()
+			budget *= 2
+			resp, err = send()
+			if err == nil && cutCall(resp) != "" {
+				r.addUsage(resp.Usage)
+				r.tr.reasoning(reasoned.String())
+				r.partial = streamed.String()
+				r.tr.assistant(r.partial)
+				return Result{StopReason: wire.StopMaxTokens, Text: r.partial,
+					Error: fmt.Sprintf("the answer reached max_tokens inside the arguments of %s twice (at %d and %d tokens), so nothing was run: raise [model] max_tokens", cutCall(resp), budget/2, budget)}
+			}
+		}
 		r.tr.reasoning(reasoned.String())
 		reasoned.Reset()
 		if err != nil {
@@ -250,6 +272,22 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		content, uses := normalizeAssistant(resp.Content, iter)
 		lastText = textOf(content)
 		r.tr.assistant(lastText)
+		if why := refused(resp.StopReason); why != "" {
+			// A refused answer is not kept (Anthropic asks that it not be sent
+			// back); the session says the model declined (settle).
+			return Result{StopReason: wire.StopRefusal, Text: lastText, Error: why}
+		}
+		if resp.StopReason == "max_tokens" && len(uses) == 0 {
+			if strings.TrimSpace(lastText) == "" {
+				return Result{StopReason: wire.StopMaxTokens,
+					Error: fmt.Sprintf("the model spent all of max_tokens (%d tokens) before it answered (a reasoning model may spend it all thinking): raise [model] max_tokens", budget)}
+			}
+			if err := r.store(&history, model.Message{Role: "assistant", Content: content}); err != nil {
+				return fail("%v", err)
+			}
+			return Result{StopReason: wire.StopMaxTokens, Text: lastText,
+				Error: fmt.Sprintf("the answer was cut at max_tokens (%d tokens): raise [model] max_tokens, or ask the model to go on", budget)}
+		}
 		if len(content) == 0 {
 			return Result{StopReason: wire.StopEndTurn}
 		}
@@ -297,6 +335,10 @@ func (r *run) settle(res Result) {
 		reason = interruptedCancelled
 	case wire.StopError:
 		reason = interruptedError
+	case wire.StopMaxTokens:
+		reason = interruptedMaxTokens
+	case wire.StopRefusal:
+		reason = interruptedRefused
 	}
 	h := *r.history
 	if reason == "" || len(h) == 0 || h[len(h)-1].Role != "user" {
@@ -313,6 +355,40 @@ func (r *run) settle(res Result) {
 		return
 	}
 	r.journal.remove()
+}
+
+// outputBudget is the output budget of a request: [model] max_tokens, or
+// the default when unset.
+func outputBudget(configured int) int {
+	if configured > 0 {
+		return configured
+	}
+	return model.DefaultMaxTokens
+}
+
+// cutCall names the tool whose arguments the answer's token budget cut
+// (the stream stopped at max_tokens inside them: not a JSON object), or "".
+func cutCall(resp *model.Response) string {
+	if resp.StopReason != "max_tokens" {
+		return ""
+	}
+	for _, b := range resp.Content {
+		if b.Type == "tool_use" && b.InvalidInput != "" {
+			return b.Name
+		}
+	}
+	return ""
+}
+
+// refused says why an answer with this stop reason was declined, or "".
+func refused(stop string) string {
+	switch stop {
+	case "refusal":
+		return "the model declined to answer (stop reason refusal)"
+	case "content_filter":
+		return "the provider's content filter stopped the answer (finish_reason content_filter)"
+	}
+	return ""
 }
 
 // normalizeAssistant drops empty text blocks and gives every tool_use a

@@ -253,6 +253,8 @@ const (
 	interruptedCancelled = "cancelled"
 	interruptedError     = "error"
 	interruptedStopped   = "stopped"
+	interruptedMaxTokens = "max_tokens" // the answer reached its token budget before it began
+	interruptedRefused   = "refused"    // the model declined; its answer is not kept
 )
 
 // recoverTurn stores what a turn that never ended left in its journal: the

@@ -94,8 +94,10 @@ type Message struct {
 	Role    string  `json:"role"` // "user" | "assistant"
 	Content []Block `json:"content"`
 	// Interrupted, on a stored assistant message, says its turn ended
-	// before the answer was whole, and why: "cancelled", "error" or
-	// "stopped" (agentls itself stopped: a crash, a kill). Content is then
+	// before the answer was whole, and why: "cancelled", "error",
+	// "stopped" (agentls itself stopped: a crash, a kill), "max_tokens"
+	// (the output budget ran out) or "refused" (the model declined; its
+	// answer is not kept). Content is then
 	// what had streamed, possibly nothing. The providers' encoders never
 	// send it; the agent says it to the model in the message's text.
 	Interrupted string `json:"interrupted,omitempty"`

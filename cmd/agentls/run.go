@@ -23,8 +23,9 @@ import (
 // current directory. Text streams to stdout (or, with --json, one event per
 // line); tool calls and approval cards go to stderr. Approvals are asked on
 // the terminal; with no terminal every approval is denied. Exit 0 when the
-// task ends its turn, 1 on error or max_iterations, 130 when interrupted, 2
-// on usage errors.
+// task ends its turn, 1 on error or max_iterations, 3 when the answer was
+// cut at max_tokens, 4 when the model declined (refusal), 130 when
+// interrupted, 2 on usage errors.
 func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the event stream (docs/protocol.md section 3), one JSON object per line")
@@ -134,8 +135,20 @@ func cmdRun(args []string) int {
 		msg = string(res.StopReason)
 	}
 	fmt.Fprintf(os.Stderr, "agentls run: %s\n", msg)
+	switch res.StopReason {
+	case wire.StopMaxTokens:
+		return exitMaxTokens
+	case wire.StopRefusal:
+		return exitRefusal
+	}
 	return 1
 }
+
+// Exit codes of `agentls run` for turns that ended short of an answer.
+const (
+	exitMaxTokens = 3 // the answer was cut at [model] max_tokens
+	exitRefusal   = 4 // the model declined to answer
+)
 
 // textSink streams the assistant's text to stdout and a line per tool call
 // and result to stderr, so stdout holds only what the model said. The

@@ -224,14 +224,14 @@ lib.main(function()
     { type = "reasoning", delta = "First thought.\nSec" },
     { type = "reasoning", delta = "ond thought." },
     { type = "text", delta = "The answer." },
-    { type = "done", stopReason = "end_turn", text = "The answer." },
+    { type = "done", stopReason = "max_tokens", text = "The answer.", error = "the answer was cut at max_tokens (8192 tokens)" },
   }) do
     ev.taskId, ev.sessionId = "t11", "s11"
     transcript.on_event(ev)
   end
-  check("reasoning is marked line by line, apart from the answer",
+  check("reasoning is marked line by line, apart from the answer; a short stop says why",
     lib.lines(transcript.find("s11")), {
-      "# agentls session s11", "", "## task t11", "", "┆ First thought.", "┆ Second thought.", "", "The answer.", "", "--- end_turn", "",
+      "# agentls session s11", "", "## task t11", "", "┆ First thought.", "┆ Second thought.", "", "The answer.", "", "--- max_tokens: the answer was cut at max_tokens (8192 tokens)", "",
     })
   transcript.open("s11")
   local w = vim.api.nvim_get_current_win()

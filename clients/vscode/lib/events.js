@@ -58,7 +58,8 @@ function formatOne(ev, who, state) {
       return `${who} ${preview(ev.message)}\n`;
     case 'done': {
       const u = ev.usage || {};
-      return `\n${who} done: ${ev.stopReason} (${u.inputTokens || 0} in, ${u.outputTokens || 0} out)\n`;
+      const why = ev.error ? `: ${preview(ev.error)}` : '';
+      return `\n${who} done: ${ev.stopReason}${why} (${u.inputTokens || 0} in, ${u.outputTokens || 0} out)\n`;
     }
     default:
       return `${who} ${ev.type}: ${preview(ev)}\n`;

@@ -156,6 +156,7 @@ test('events', async (t) => {
     assert.equal(formatEvent({ taskId: 't1', type: 'text', delta: 'Hel' }) + formatEvent({ taskId: 't1', type: 'text', delta: 'lo' }), 'Hello');
     assert.equal(formatEvent({ taskId: 't1', type: 'tool_call', tool: 'write_file', status: 'awaiting_approval', title: 'write a.go' }), '\n[t1] tool write_file awaiting_approval: write a.go\n');
     assert.equal(formatEvent({ taskId: 't1', type: 'done', stopReason: 'end_turn', usage: { inputTokens: 5, outputTokens: 7 } }), '\n[t1] done: end_turn (5 in, 7 out)\n');
+    assert.equal(formatEvent({ taskId: 't1', type: 'done', stopReason: 'refusal', error: 'the model declined to answer', usage: {} }), '\n[t1] done: refusal: the model declined to answer (0 in, 0 out)\n');
   });
   await t.test('reasoning is marked line by line under its own heading, never run into the answer', () => {
     const state = {};

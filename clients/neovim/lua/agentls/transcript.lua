@@ -176,7 +176,10 @@ local function render(b, ev)
     if task and not task.streamed and str(ev.text) ~= "" then
       add_lines(b, vim.split(str(ev.text), "\n", { plain = true }))
     end
-    block(b, nil, "--- " .. (str(ev.stopReason) ~= "" and str(ev.stopReason) or "done"))
+    -- How the task ended, and why when it stopped short (max_tokens,
+    -- refusal, an error).
+    local why = str(ev.error) ~= "" and (": " .. one_line(ev.error)) or ""
+    block(b, nil, "--- " .. (str(ev.stopReason) ~= "" and str(ev.stopReason) or "done") .. why)
   end
 end
 
