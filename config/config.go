@@ -103,6 +103,9 @@ type Model struct {
 	// chat completions wire ("max_tokens" or "max_completion_tokens"); "":
 	// chosen by the provider and by what the endpoint refuses.
 	MaxTokensField string
+	// Thinking is the token budget of Anthropic's extended thinking on the
+	// Messages wire (at least 1024); 0: off.
+	Thinking int
 }
 
 // Agent is the [agent] table.

@@ -299,6 +299,42 @@ func TestLoad(t *testing.T) {
 			},
 		},
 		{
+			name: "thinking is a budget of tokens",
+			user: "user_model_thinking.toml",
+			check: func(t *testing.T, c *Config) {
+				if c.Model.Thinking != 16000 {
+					t.Errorf("Model.Thinking = %d, want 16000", c.Model.Thinking)
+				}
+			},
+		},
+		{
+			name: `thinking "off" is off`,
+			user: "user_model_thinking_off.toml",
+			check: func(t *testing.T, c *Config) {
+				if c.Model.Thinking != 0 {
+					t.Errorf("Model.Thinking = %d, want 0", c.Model.Thinking)
+				}
+			},
+		},
+		{
+			name:  "a thinking budget under the API's 1024 keeps thinking off and says what is expected",
+			user:  "user_model_thinking_small.toml",
+			diags: []string{"user_model_thinking_small.toml:2 error model.thinking"},
+			check: func(t *testing.T, c *Config) {
+				wantContains(t, "message", diagFor(t, c, "model.thinking").Message, `expected "off" or a budget of at least 1024 tokens`)
+			},
+		},
+		{
+			name:  "a word other than off is refused",
+			user:  "user_model_thinking_word.toml",
+			diags: []string{"user_model_thinking_word.toml:2 error model.thinking"},
+			check: func(t *testing.T, c *Config) {
+				if c.Model.Thinking != 0 {
+					t.Errorf("Model.Thinking = %d, want 0", c.Model.Thinking)
+				}
+			},
+		},
+		{
 			name: "model provider and base URL are validated and an API key is never echoed",
 			user: "user_model.toml",
 			diags: []string{

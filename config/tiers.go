@@ -12,7 +12,7 @@ import (
 
 var (
 	topKeys   = []string{"model", "agent", "mcp", "sandbox"}
-	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field"}
+	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
 	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
 	mcpKeys   = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
@@ -175,6 +175,8 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 					m.MaxTokensField = s
 				}
 			}
+		case "thinking":
+			m.Thinking, err = asThinking(v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))
 			continue
@@ -183,6 +185,21 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 			l.diag(f, SeverityError, path, err.Error()+"; the default is used")
 		}
 	}
+}
+
+// MinThinkingBudget is the smallest budget Anthropic's extended thinking takes.
+const MinThinkingBudget = 1024
+
+// asThinking reads [model] thinking: "off" (0), or a budget in tokens.
+func asThinking(v any) (int, error) {
+	if s, ok := v.(string); ok && strings.EqualFold(strings.TrimSpace(s), "off") {
+		return 0, nil
+	}
+	n, ok := v.(int64)
+	if !ok || n < MinThinkingBudget || n > 1<<31-1 {
+		return 0, fmt.Errorf("thinking = %v: expected \"off\" or a budget of at least %d tokens for the model's extended thinking (e.g. 8000)", v, MinThinkingBudget)
+	}
+	return int(n), nil
 }
 
 func (l *loader) agent(f *tomlFile, t map[string]any) {

@@ -16,6 +16,9 @@ type anthropic struct {
 	tools     toolBlock
 	noImages  bool // [model] images = false: tool images are only named
 	desc      *providers.Provider
+	// thinking is the extended thinking budget in tokens ([model]
+	// thinking), 0 when off.
+	thinking int
 }
 
 // DefaultAnthropicURL is Anthropic's API base URL.
@@ -122,6 +125,15 @@ type anthropicHead struct {
 
 type anthropicTail struct {
 	Stream bool `json:"stream"`
+	// Thinking turns extended thinking on. The API then takes no
+	// temperature but 1 (agentls sends none) and wants max_tokens above
+	// the budget, and the thinking blocks of a tool turn back, signed.
+	Thinking *anthropicThinking `json:"thinking,omitempty"`
+}
+
+type anthropicThinking struct {
+	Type         string `json:"type"` // "enabled"
+	BudgetTokens int    `json:"budget_tokens"`
 }
 
 // body builds the request JSON. Thinking blocks go back verbatim (the API
@@ -166,6 +178,11 @@ func (p *anthropic) request(req Request) anthropicRequest {
 	}
 	if req.MaxTokens > 0 {
 		out.MaxTokens = req.MaxTokens
+	}
+	if p.thinking > 0 {
+		// max_tokens counts the thinking too: the answer keeps its own budget.
+		out.Thinking = &anthropicThinking{Type: "enabled", BudgetTokens: p.thinking}
+		out.MaxTokens += p.thinking
 	}
 	sieve := newImageSieve(req.Messages, p.noImages)
 	for _, m := range req.Messages {

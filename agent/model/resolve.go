@@ -43,6 +43,9 @@ type Resolved struct {
 	IdleTimeout time.Duration
 	// TokenField is [model] max_tokens_field ("": chosen per endpoint).
 	TokenField string
+	// Thinking is [model] thinking: the budget of Anthropic's extended
+	// thinking, 0 when off.
+	Thinking int
 }
 
 // Wire is the wire format the resolved provider speaks.
@@ -67,7 +70,7 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 		getenv = func(string) string { return "" }
 	}
 	r := Resolved{Name: strings.TrimSpace(cfg.Name), MaxTokens: cfg.MaxTokens, APIKeyEnv: strings.TrimSpace(cfg.APIKeyEnv),
-		IdleTimeout: cfg.StreamIdleTimeout, TokenField: cfg.MaxTokensField}
+		IdleTimeout: cfg.StreamIdleTimeout, TokenField: cfg.MaxTokensField, Thinking: cfg.Thinking}
 	if r.MaxTokens <= 0 {
 		r.MaxTokens = DefaultMaxTokens
 	}
@@ -117,6 +120,9 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 		}
 	}
 	r.Provider, r.Desc = d.Name, d
+	if r.Thinking > 0 && d.Wire != providers.Messages {
+		return Resolved{}, fmt.Errorf(`[model] thinking is the extended thinking of Anthropic's Messages wire, and %s speaks %s: remove it (a reasoning model there thinks by itself; its reasoning is shown as it streams)`, d.Title, d.Wire)
+	}
 
 	r.BaseURL = base
 	if d.Wire == providers.Messages {
@@ -180,6 +186,7 @@ func Open(r Resolved, key string, client *http.Client) (Provider, error) {
 	case providers.Messages:
 		p := newAnthropic(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
 		p.desc = d
+		p.thinking = r.Thinking
 		p.noImages = !r.Images
 		p.ep.idle = idle
 		return p, nil
