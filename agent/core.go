@@ -366,7 +366,7 @@ func (c *Core) modelProvider() (model.Provider, error) {
 	if c.provider != nil {
 		return c.provider, nil
 	}
-	p, err := model.New(c.cfg.Model, os.Getenv)
+	p, err := model.NewIn(c.cfg.Model, os.Getenv, c.stateDir)
 	if err != nil {
 		return nil, err
 	}

@@ -3,10 +3,12 @@ package model
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentls/agentls/agent/model/providers"
 )
@@ -21,8 +23,12 @@ type openai struct {
 	ep        endpoint
 	maxTokens int
 	// newTokenField: api.openai.com wants max_completion_tokens (its
-	// reasoning models reject max_tokens); compatible servers know max_tokens.
-	newTokenField bool
+	// reasoning models reject max_tokens); compatible servers know
+	// max_tokens. An endpoint refusing the one sent switches it once
+	// (switchTokenField), unless [model] max_tokens_field fixed it.
+	newTokenField atomic.Bool
+	tokenFixed    bool
+	memory        *Memory
 	tools         toolBlock
 	noImages      bool // [model] images false (a text-only model): tool images are only named
 	echo          echoes
@@ -38,15 +44,59 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 	}
 	base := strings.TrimRight(baseURL, "/")
 	u, _ := url.Parse(base)
-	return &openai{
+	p := &openai{
 		ep: endpoint{
 			provider: "openai", url: base + "/chat/completions",
 			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: noRedirects(client), retry: defaultRetry(),
 			message: openaiCompletionJSON,
 		},
-		maxTokens:     maxTokens,
-		newTokenField: u != nil && u.Hostname() == "api.openai.com",
+		maxTokens: maxTokens,
 	}
+	p.newTokenField.Store(u != nil && u.Hostname() == "api.openai.com")
+	return p
+}
+
+// setTokenField applies [model] max_tokens_field ("": chosen per endpoint,
+// starting from what memory kept for it).
+func (p *openai) setTokenField(configured string, memory *Memory) {
+	p.memory = memory
+	switch configured {
+	case "max_tokens":
+		p.newTokenField.Store(false)
+		p.tokenFixed = true
+	case "max_completion_tokens":
+		p.newTokenField.Store(true)
+		p.tokenFixed = true
+	default:
+		switch memory.Get(p.ep.url, p.ep.model).TokenField {
+		case "max_tokens":
+			p.newTokenField.Store(false)
+		case "max_completion_tokens":
+			p.newTokenField.Store(true)
+		}
+	}
+}
+
+// switchTokenField reports whether err is the endpoint refusing the
+// output-budget field sent ("Unsupported parameter: 'max_tokens' is not
+// supported with this model. Use 'max_completion_tokens' instead.", OpenAI's
+// reasoning models behind Azure and other fronts), and if so sends the other
+// from now on, remembering it for the endpoint and model.
+func (p *openai) switchTokenField(err error) bool {
+	var api *APIError
+	if p.tokenFixed || !errors.As(err, &api) || api.Status != 400 {
+		return false
+	}
+	sent, other := "max_tokens", "max_completion_tokens"
+	if p.newTokenField.Load() {
+		sent, other = other, sent
+	}
+	if !strings.Contains(api.Message, "Unsupported parameter: '"+sent+"'") {
+		return false
+	}
+	p.newTokenField.Store(other == "max_completion_tokens")
+	p.memory.Update(p.ep.url, p.ep.model, func(r *Remembered) { r.TokenField = other })
+	return true
 }
 
 // Name is the provider's name ("openai-compatible" unless a descriptor says otherwise).
@@ -63,8 +113,10 @@ func (p *openai) Descriptor() *providers.Provider {
 // Stream sends one chat completions request with "stream": true. An
 // endpoint that refuses a field sent back to it (Groq: "property
 // 'reasoning' is unsupported") is asked again once without it, and it is
-// never sent there again.
+// never sent there again. One refusing the output-budget field sent is
+// asked again once with the other (switchTokenField).
 func (p *openai) Stream(ctx context.Context, req Request, onText func(string)) (*Response, error) {
+	switched := false
 	for {
 		body, err := p.body(req)
 		if err != nil {
@@ -72,6 +124,10 @@ func (p *openai) Stream(ctx context.Context, req Request, onText func(string)) (
 		}
 		resp, err := p.ep.post(ctx, body, decodeOpenAI, onText, req.OnReasoning)
 		if err != nil && p.echo.refused(err, body) {
+			continue
+		}
+		if err != nil && !switched && p.switchTokenField(err) {
+			switched = true // once: an endpoint refusing both fields fails as it says
 			continue
 		}
 		return resp, err
@@ -198,7 +254,7 @@ func (p *openai) request(req Request) openaiRequest {
 	if req.MaxTokens > 0 {
 		maxTokens = req.MaxTokens
 	}
-	if p.newTokenField {
+	if p.newTokenField.Load() {
 		out.MaxCompletionTokens = maxTokens
 	} else {
 		out.MaxTokens = maxTokens

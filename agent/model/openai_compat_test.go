@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/config"
 )
 
 // Compatible servers (Ollama, vLLM, llama.cpp) stream tool calls in their
@@ -130,5 +131,62 @@ func TestOpenAIErrorToolResultsSayErrorOnce(t *testing.T) {
 		if got[i].Content != c.want {
 			t.Errorf("%s: sent %q, want %q", c.name, got[i].Content, c.want)
 		}
+	}
+}
+
+// OpenAI's reasoning models behind Azure and other fronts refuse
+// max_tokens: the request is sent again once with max_completion_tokens,
+// and that is remembered for the endpoint and model, so a later client
+// (another agentls process) sends the right one at once.
+func TestUnsupportedMaxTokensIsAskedAgainWithTheOtherFieldAndRemembered(t *testing.T) {
+	s := modeltest.New(t)
+	refuseMaxTokens := func(r modeltest.Request) (modeltest.Turn, bool) {
+		if strings.Contains(string(r.Body), `"max_tokens":`) {
+			return modeltest.Turn{Status: 400, ErrorType: "unsupported_parameter",
+				ErrorMessage: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."}, true
+		}
+		return modeltest.Turn{}, false
+	}
+	s.Answer(refuseMaxTokens)
+	s.Script(modeltest.Turn{Text: "first"}, modeltest.Turn{Text: "second"})
+	state := t.TempDir()
+	cfg := config.Model{Provider: "openai", Name: "o3-mini", BaseURL: s.URL() + "/v1"}
+	for i, want := range []string{"first", "second"} {
+		p, err := NewIn(cfg, env(), state)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, text, err := stream(t, p, Request{Messages: []Message{userText("hi")}})
+		if err != nil || text != want {
+			t.Fatalf("client %d: text %q err %v", i+1, text, err)
+		}
+	}
+	var fields []string
+	for _, r := range s.ModelRequests("openai") {
+		switch {
+		case strings.Contains(string(r.Body), `"max_tokens":`):
+			fields = append(fields, "max_tokens")
+		case strings.Contains(string(r.Body), `"max_completion_tokens":`):
+			fields = append(fields, "max_completion_tokens")
+		}
+	}
+	if want := []string{"max_tokens", "max_completion_tokens", "max_completion_tokens"}; strings.Join(fields, " ") != strings.Join(want, " ") {
+		t.Errorf("fields sent %v; want %v (refused once, then the other, remembered by the second client)", fields, want)
+	}
+}
+
+// [model] max_tokens_field fixes the field: nothing is switched, and the
+// endpoint's refusal is the error.
+func TestConfiguredMaxTokensFieldIsNeverSwitched(t *testing.T) {
+	s := modeltest.New(t)
+	s.Script(modeltest.Turn{Status: 400, ErrorType: "unsupported_parameter",
+		ErrorMessage: "Unsupported parameter: 'max_completion_tokens' is not supported with this model. Use 'max_tokens' instead."})
+	p, err := NewIn(config.Model{Provider: "openai", Name: "m", BaseURL: s.URL() + "/v1", MaxTokensField: "max_completion_tokens"}, env(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = stream(t, p, Request{Messages: []Message{userText("hi")}})
+	if err == nil || !strings.Contains(err.Error(), "Unsupported parameter: 'max_completion_tokens'") || len(s.ModelRequests("")) != 1 {
+		t.Fatalf("err %v, %d requests; want the refusal after one request", err, len(s.ModelRequests("")))
 	}
 }

@@ -46,6 +46,9 @@ type Resolved struct {
 	// Thinking is [model] thinking: the budget of Anthropic's extended
 	// thinking, 0 when off.
 	Thinking int
+	// Memory keeps what the endpoint said about itself (nil: nothing kept);
+	// callers set it (NewIn), Resolve does not.
+	Memory *Memory
 }
 
 // Wire is the wire format the resolved provider speaks.
@@ -170,6 +173,21 @@ func New(cfg config.Model, getenv func(string) string) (Provider, error) {
 	return Open(r, key, nil)
 }
 
+// NewIn is New keeping what endpoints say about themselves in stateDir
+// (Memory; "" keeps nothing).
+func NewIn(cfg config.Model, getenv func(string) string, stateDir string) (Provider, error) {
+	r, err := Resolve(cfg, getenv)
+	if err != nil {
+		return nil, err
+	}
+	r.Memory = OpenMemory(stateDir)
+	key := ""
+	if r.APIKeyEnv != "" && getenv != nil {
+		key = getenv(r.APIKeyEnv)
+	}
+	return Open(r, key, nil)
+}
+
 // Open builds the provider for a resolved model with the given key. client
 // may be nil (the default transport).
 func Open(r Resolved, key string, client *http.Client) (Provider, error) {
@@ -193,7 +211,8 @@ func Open(r Resolved, key string, client *http.Client) (Provider, error) {
 	case providers.ChatCompletions:
 		p := newOpenAI(r.BaseURL, r.Name, key, r.APIKeyEnv, maxTokens, client)
 		p.desc = d
-		p.newTokenField = d.Quirks.MaxCompletionTokens && d.OwnsHost(r.BaseURL)
+		p.newTokenField.Store(d.Quirks.MaxCompletionTokens && d.OwnsHost(r.BaseURL))
+		p.setTokenField(r.TokenField, r.Memory)
 		p.noImages = !r.Images
 		p.ep.idle = idle
 		if r.Fallback {
