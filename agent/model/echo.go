@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -122,4 +123,10 @@ func (r *reasoningEcho) fields() (content, reasoning *string) {
 		return &s
 	}
 	return join(r.content), join(r.reasoning)
+}
+
+// googleSignature is a tool call's extra_content carrying a thought signature.
+func googleSignature(sig string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"google": map[string]any{"thought_signature": sig}})
+	return b
 }

@@ -183,3 +183,29 @@ func TestReasoningIsNeverSentToAProviderKnownToRefuseIt(t *testing.T) {
 		t.Errorf("%d requests, want 2: Groq's descriptor says it refuses its reasoning back, so none is refused", n)
 	}
 }
+
+// TestASessionBegunElsewhereStillWorksOnDeepSeekAndGemini: tool calls that
+// came from another endpoint (or a turn DeepSeek did not think in) carry
+// nothing of these endpoints; their descriptors fill what they demand
+// (an empty reasoning_content; Google's skip signature) rather than every
+// later request of the session failing.
+func TestASessionBegunElsewhereStillWorksOnDeepSeekAndGemini(t *testing.T) {
+	for _, c := range []struct {
+		vendor modeltest.Vendor
+		desc   *providers.Provider
+	}{{modeltest.DeepSeek, providers.DeepSeek}, {modeltest.Gemini, providers.Gemini}} {
+		t.Run(string(c.vendor), func(t *testing.T) {
+			s := modeltest.New(t)
+			s.SetVendor(c.vendor)
+			s.Script(modeltest.Turn{Text: "ok"})
+			p := newOpenAI(s.URL()+"/v1", "m", "k", "K", 1000, &http.Client{})
+			p.desc = c.desc
+			history := []Message{userText("read a.txt"),
+				{Role: "assistant", Content: []Block{{Type: "tool_use", ID: "toolu_1", Name: "read_file", Input: json.RawMessage(`{"path":"a.txt"}`)}}},
+				{Role: "user", Content: []Block{{Type: "tool_result", ToolUseID: "toolu_1", Content: "hello"}}}}
+			if _, _, err := stream(t, p, Request{Messages: history}); err != nil {
+				t.Fatalf("a session begun on another endpoint fails here: %v", err)
+			}
+		})
+	}
+}

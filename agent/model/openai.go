@@ -286,6 +286,8 @@ func (p *openai) request(req Request) openaiRequest {
 				c.Function.Arguments = string(objectOrEmpty(b.Input))
 				if len(b.Extra) > 0 && b.Endpoint == p.ep.url && p.echo.sends("extra_content") {
 					c.ExtraContent = b.Extra
+				} else if quirks.ToolCallSignature != "" && p.echo.sends("extra_content") {
+					c.ExtraContent = googleSignature(quirks.ToolCallSignature)
 				}
 				calls = append(calls, c)
 			case "tool_result":
@@ -315,6 +317,9 @@ func (p *openai) request(req Request) openaiRequest {
 		msg := openaiMessage{Role: m.Role, ToolCalls: calls}
 		if m.Role == "assistant" {
 			msg.ReasoningContent, msg.Reasoning = reasoning.fields()
+			if quirks.ToolCallReasoning && len(calls) > 0 && msg.ReasoningContent == nil && p.echo.sends("reasoning_content") {
+				msg.ReasoningContent = new(string)
+			}
 		}
 		if len(texts) > 0 {
 			s := strings.Join(texts, "\n\n")

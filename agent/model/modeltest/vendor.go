@@ -54,6 +54,11 @@ func (v Vendor) reasoningField() string {
 	return "reasoning_content" // DeepSeek, and llama.cpp, vLLM, Qwen as OpenAI's stand-in
 }
 
+// skipSignature is the thought signature Google documents for a function
+// call it did not make (one injected, or from another model): it skips
+// the check.
+const skipSignature = "skip_thought_signature_validator"
+
 // thoughtSignature is the signature the Gemini endpoint gives tool call id.
 func thoughtSignature(id string) string {
 	return base64.StdEncoding.EncodeToString([]byte("modeltest-thought:" + id))
@@ -116,7 +121,7 @@ func (s *Server) checkVendor(format providers.Wire, body []byte) *refusal {
 			}
 		case Gemini:
 			for _, c := range m.ToolCalls {
-				if sig := c.ExtraContent.Google.ThoughtSignature; sig == "" || !issued[sig] {
+				if sig := c.ExtraContent.Google.ThoughtSignature; sig == "" || !issued[sig] && sig != skipSignature {
 					msg := fmt.Sprintf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", c.Function.Name, i+1)
 					raw := mustJSON([]any{map[string]any{"error": map[string]any{"code": 400, "message": msg, "status": "INVALID_ARGUMENT"}}})
 					return &refusal{status: 400, raw: raw}

@@ -7,4 +7,5 @@ var Gemini = &Provider{
 	KeyEnv: "GEMINI_API_KEY", Model: "gemini-2.5-flash",
 	Windows: []Window{{"gemini", 1048576}},
 	Vision:  []string{"gemini"},
+	Quirks:  Quirks{ToolCallSignature: "skip_thought_signature_validator"},
 }

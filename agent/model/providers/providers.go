@@ -125,6 +125,18 @@ type Quirks struct {
 	// call message without its reasoning_content); one that refuses it
 	// anyway is asked again without it, once.
 	NoReasoningEcho bool
+	// ToolCallReasoning: every assistant message with tool calls must
+	// carry reasoning_content (DeepSeek's thinking mode: 400 "The
+	// reasoning_content in the thinking mode must be passed back to the
+	// API"); one that has none kept (a turn it did not think in, a session
+	// begun elsewhere) is sent with an empty one rather than fail every
+	// later request of the session.
+	ToolCallReasoning bool
+	// ToolCallSignature is the thought signature sent with a tool call that
+	// has none from this endpoint (a session begun elsewhere): Gemini 3
+	// refuses such a call ("Function call is missing a thought_signature")
+	// and documents this value as the one that skips the check.
+	ToolCallSignature string
 }
 
 // All lists every provider, one row each. Order matters where two could
