@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/proc"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 )
 
@@ -103,4 +104,81 @@ func TestNoOrphansWhenHostIsKilled(t *testing.T) {
 	for _, s := range []config.Server{fault, npx, node} {
 		testenv.WaitNoProcesses(t, markerOf(s), 15*time.Second)
 	}
+}
+
+// confinedDaemon is the fault server detaching a daemon (a double fork
+// under setsid), as a user's server that asked for confinement
+// (sandbox = "workspace-read", no card needed), in a workspace of its own.
+func confinedDaemon(t *testing.T, name string) config.Server {
+	t.Helper()
+	if s := sandbox.Supported(); !s.Filesystem || !s.SocketFilter {
+		testenv.Missing(t, "Landlock and the seccomp filter ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled, on amd64 or arm64")
+	}
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	s := faultServer(t, name, "-daemon", "-linger")
+	s.Origin, s.Sandbox = config.User, config.SandboxWorkspaceRead
+	s.WorkspaceRoot = realDir(t)
+	s.Cwd = s.WorkspaceRoot
+	return s
+}
+
+// waitIdle waits until the daemon of a confinedDaemon server runs.
+func waitIdle(t *testing.T, s config.Server) {
+	t.Helper()
+	for i := 0; ; i++ {
+		for _, p := range testenv.ProcessesMatching(markerOf(s)) {
+			if strings.Contains(p.Cmdline, " -idle ") {
+				return
+			}
+		}
+		if i == 3000 {
+			t.Fatalf("%s: its daemon never ran: %+v", s.Name, testenv.ProcessesMatching(markerOf(s)))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestNoConfinedDaemonAfterClose: a confined server that detaches a daemon
+// leaves nothing once the registry closes: setsid fails in the sandbox, so
+// the daemon stays in the server's process group.
+func TestNoConfinedDaemonAfterClose(t *testing.T) {
+	s := confinedDaemon(t, "d")
+	r := startRegistry(t, []config.Server{s}, Options{KillGrace: 300 * time.Millisecond})
+	if info := serverInfo(t, r, "d"); info.State != Connected {
+		t.Fatalf("state %s: %s\n%s", info.State, info.Error, info.StderrTail)
+	}
+	waitIdle(t, s)
+	r.Close()
+	testenv.WaitNoProcesses(t, markerOf(s), 10*time.Second)
+}
+
+// TestNoConfinedDaemonWhenHostIsKilled: the same daemon is gone after its
+// host (standing in for agentls) is SIGKILLed: the guard ends the group
+// it never left.
+func TestNoConfinedDaemonWhenHostIsKilled(t *testing.T) {
+	s := confinedDaemon(t, "d")
+	spec, err := json.Marshal([]config.Server{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), helperEnv+"="+string(spec))
+	host.Stderr = os.Stderr
+	out, err := host.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(out)
+	for lines.Scan() && lines.Text() != "ready" {
+		if !strings.Contains(lines.Text(), " connected") {
+			t.Errorf("host: %s", lines.Text())
+		}
+	}
+	waitIdle(t, s)
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	testenv.WaitNoProcesses(t, markerOf(s), 15*time.Second)
 }

@@ -197,3 +197,70 @@ func TestConfineCommandNeedsTheSocketFilter(t *testing.T) {
 		t.Errorf("decision %v, want ask", d.Action)
 	}
 }
+
+// daemonCommand leaves a daemon the way a shell script detaches one:
+// setsid(1) in a subshell of a subshell, so the marked sleep 777 is
+// orphaned in a session of its own (or, where setsid is refused, runs
+// anyway in the command's group), then the command goes on as sleep 778.
+func daemonCommand(sl string) string {
+	return "( (setsid " + sl + " 777 || " + sl + " 777) & ); exec " + sl + " 778"
+}
+
+// TestConfinedCommandDaemonEndsWithIt: a command autopilot runs without a
+// card that detaches a daemon under setsid leaves nothing once it is
+// cancelled: setsid fails inside the sandbox, so the daemon stays in the
+// command's process group, which the cancel kills.
+func TestConfinedCommandDaemonEndsWithIt(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem || !s.SocketFilter {
+		testenv.Missing(t, "Landlock and the seccomp filter ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled, on amd64 or arm64")
+	}
+	testenv.Tool(t, "setsid")
+	marker := "agentls-daemon-confined-" + t.Name()
+	sl := sleeper(t, marker)
+	cc, err := confineCommand([]string{"sh", "-c", daemonCommand(sl)}, []string{filepath.Dir(sl)}, []string{"PATH=/usr/bin:/bin"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan procResult)
+	go func() {
+		res, _ := cc.run(ctx, filepath.Dir(sl), time.Hour, 64<<10)
+		done <- res
+	}()
+	if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
+		cancel()
+		<-done
+		t.FailNow()
+	}
+	cancel()
+	res := <-done
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+	t.Logf("the command said: %s", res.Output)
+}
+
+// TestConfinedCommandDaemonDiesWithAgentlsKilled: the same daemon, left
+// by a confined command of a host (standing in for agentls) that is
+// SIGKILLed, is gone: it never left the group the guard and the launcher
+// end.
+func TestConfinedCommandDaemonDiesWithAgentlsKilled(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem || !s.SocketFilter {
+		testenv.Missing(t, "Landlock and the seccomp filter ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled, on amd64 or arm64")
+	}
+	testenv.Tool(t, "setsid")
+	marker := "agentls-daemon-killed-" + t.Name()
+	sl := sleeper(t, marker)
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), confinedHostEnv+"="+filepath.Dir(sl)+"\t"+daemonCommand(sl))
+	host.Stderr = os.Stderr
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
+		host.Process.Kill()
+		host.Wait()
+		return
+	}
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}

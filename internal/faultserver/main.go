@@ -30,6 +30,8 @@ var (
 	longDesc       = flag.Int("long-description", 0, "add a tool whose description is this many characters")
 	child          = flag.Bool("child", false, "start a grandchild (this binary with -idle) like npx does")
 	idle           = flag.Bool("idle", false, "do nothing until killed (the grandchild of -child)")
+	daemon         = flag.Bool("daemon", false, "detach a grandchild (this binary with -idle) as a daemon does: a double fork under setsid, each refused setsid ignored")
+	daemonMiddle   = flag.Bool("daemon-middle", false, "the middle process of -daemon: start the grandchild and exit")
 	linger         = flag.Bool("linger", false, "keep running after stdin closes, like server-everything")
 	ignoreTerm     = flag.Bool("ignore-term", false, "ignore SIGTERM, so only SIGKILL stops it")
 	pageSize       = flag.Int("page-size", 0, "list at most this many tools or resources per page (0: the SDK's default)")
@@ -52,6 +54,13 @@ func main() {
 	if *exitAtOnce >= 0 {
 		fmt.Fprintf(os.Stderr, "faultserver: exiting at once with code %d\n", *exitAtOnce)
 		os.Exit(*exitAtOnce)
+	}
+	if *daemonMiddle {
+		startDetached(false, os.Args[0], "-idle", "-marker", *marker)
+		os.Exit(0) // the grandchild is orphaned
+	}
+	if *daemon {
+		startDetached(true, os.Args[0], "-daemon-middle", "-marker", *marker)
 	}
 	if *child {
 		cmd := exec.Command(os.Args[0], "-idle", "-marker", *marker)

@@ -1,6 +1,23 @@
 package main
 
-import "os"
+import (
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// startDetached starts name with args (Windows has no sessions to leave);
+// with wait it waits for it to end.
+func startDetached(wait bool, name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "faultserver: start %s: %v\n", name, err)
+		return
+	}
+	if wait {
+		cmd.Wait()
+	}
+}
 
 // freezeSelf: Windows has no SIGSTOP; the calling tool blocks forever
 // instead (other requests are still answered).

@@ -6,6 +6,9 @@
 // socket(2)), datagram socketpairs, accept on an inherited socket. The
 // filter is an allow list (see syscallFilter): a system call newer than
 // the ones it was reviewed against fails with ENOSYS instead of passing.
+// Whatever the network, a confined program cannot leave its process group
+// (setsid and setpgid fail), so whatever it starts, daemons included, ends
+// when its group is killed.
 //
 // The rules are applied in a launcher, this binary re-executed with a hidden
 // first argument (see [Hook]), between fork and exec of the target: never in

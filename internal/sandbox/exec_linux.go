@@ -13,7 +13,9 @@ import (
 // happens from the thread that carries them (execve ends the others).
 func confineAndExec(p Policy, path string, argv []string) error {
 	runtime.LockOSThread()
-	if err := confineThread(p); err != nil {
+	// This process is already the leader of the group agentls made for it
+	// (proc.Start), so no setpgid is left to allow.
+	if _, err := confineThread(p, false); err != nil {
 		return err
 	}
 	if err := syscall.Exec(path, argv, os.Environ()); err != nil {
@@ -23,21 +25,17 @@ func confineAndExec(p Policy, path string, argv []string) error {
 }
 
 // confineThread restricts the calling thread, which the caller has locked
-// and never unlocks, to p: no_new_privs, a Landlock domain of its own and,
-// unless p allows the network, the seccomp filter (see syscallFilter).
-// What the thread execs or forks inherits all three and can never lift
-// them.
-func confineThread(p Policy) error {
+// and never unlocks, to p: no_new_privs, a Landlock domain of its own and
+// the seccomp filter (see syscallFilter). What the thread execs or forks
+// inherits all three and can never lift them. With pinNotify the filter
+// hands setpgid to the returned notification descriptor (see
+// answerSetpgid); otherwise the descriptor is -1.
+func confineThread(p Policy, pinNotify bool) (int, error) {
 	abi := landlockABI()
 	if err := restrictThread(p, abi); err != nil {
-		return err
+		return -1, err
 	}
-	if !p.Network {
-		// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made
-		// and the port rules decide; without them no socket at all.
-		if err := installFilter(filterRules{tcp: abi >= 4 && len(p.Connect)+len(p.Bind) > 0}); err != nil {
-			return err
-		}
-	}
-	return nil
+	// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made and
+	// the port rules decide; without them no socket at all, not even TCP.
+	return installFilter(filterRules{network: p.Network, tcp: abi >= 4 && len(p.Connect)+len(p.Bind) > 0, pinNotify: pinNotify})
 }

@@ -21,6 +21,10 @@ const spawnerArg = "__agentls_spawner"
 // itself; it never runs the target unconfined.
 const launcherFailed = 126
 
+// groupKeeperArg is the hidden first argument that turns this binary into
+// the spawner's group keeper (see runGroupKeeper): `agentls __agentls_groups`.
+const groupKeeperArg = "__agentls_groups"
+
 var hookInstalled atomic.Bool
 
 // ErrNoLauncher is returned by [Wrap] when [Hook] was not called in main:
@@ -39,6 +43,9 @@ func Hook() {
 	}
 	if len(os.Args) > 1 && os.Args[1] == spawnerArg {
 		os.Exit(runSpawner(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == groupKeeperArg {
+		os.Exit(runGroupKeeper())
 	}
 	hookInstalled.Store(true)
 }

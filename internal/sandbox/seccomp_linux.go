@@ -32,6 +32,16 @@ import (
 //     listening socket the program inherited yields no connection;
 //   - pidfd_getfd(2) fails: no descriptor is copied out of another process.
 //
+// Whatever the network, setsid(2) and setpgid(2) fail with EPERM: every
+// process the program starts stays in the process group agentls knows and
+// kills (the guard too, when agentls itself is killed), so a double-forked
+// daemon under setsid cannot outlive its server or command. The one
+// setpgid allowed is the one that makes that group: the one-shot launcher
+// is already its leader when it installs the filter; the long-lived
+// launcher forks its commands from a filtered thread, so its filter hands
+// setpgid to a user notification, which the group keeper answers (see
+// runGroupKeeper).
+//
 // A system call of another architecture (i386's int 0x80 on amd64, x32)
 // is refused outright, so the filter cannot be stepped around.
 
@@ -44,6 +54,9 @@ const lastSyscall = 469
 type filterRules struct {
 	network bool // any socket: no socket rules at all
 	tcp     bool // TCP sockets and accept allowed, for Landlock's port rules
+	// pinNotify makes setpgid a user notification instead of EPERM, for
+	// the launcher that must let its command's first setpgid through.
+	pinNotify bool
 }
 
 // bpf assembles a seccomp program with named jump targets.
@@ -117,6 +130,12 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 	b.ld(offNr)
 	b.jump(unix.BPF_JGE, x32Bit, "eacces", "")
 	b.jump(unix.BPF_JGT, lastSyscall, "enosys", "")
+	b.jump(unix.BPF_JEQ, unix.SYS_SETSID, "eperm", "")
+	if r.pinNotify {
+		b.jump(unix.BPF_JEQ, unix.SYS_SETPGID, "notify", "")
+	} else {
+		b.jump(unix.BPF_JEQ, unix.SYS_SETPGID, "eperm", "")
+	}
 	if !r.network {
 		b.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_SOCKETPAIR, "socketpair", "")
@@ -156,6 +175,10 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 		b.label("ok") // jumps go forward only: a second allow
 		b.ret(unix.SECCOMP_RET_ALLOW)
 	}
+	if r.pinNotify {
+		b.label("notify")
+		b.ret(unix.SECCOMP_RET_USER_NOTIF)
+	}
 	b.label("eacces")
 	b.ret(deny(unix.EACCES))
 	b.label("eperm")
@@ -168,15 +191,23 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 func deny(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
 
 // installFilter applies syscallFilter(r) to the calling thread;
-// no_new_privs must be set already.
-func installFilter(r filterRules) error {
+// no_new_privs must be set already. With r.pinNotify it returns the
+// filter's notification descriptor (for the group keeper), else -1.
+func installFilter(r filterRules) (int, error) {
 	f := syscallFilter(r)
 	if f == nil {
-		return nil
+		return -1, nil
 	}
 	prog := unix.SockFprog{Len: uint16(len(f)), Filter: &f[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("seccomp filter: %w", err)
+	if !r.pinNotify {
+		if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
+			return -1, fmt.Errorf("seccomp filter: %w", err)
+		}
+		return -1, nil
 	}
-	return nil
+	fd, _, e := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, unix.SECCOMP_FILTER_FLAG_NEW_LISTENER, uintptr(unsafe.Pointer(&prog)))
+	if e != 0 {
+		return -1, fmt.Errorf("seccomp filter with a listener: %w", e)
+	}
+	return int(fd), nil
 }

@@ -7,8 +7,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/testenv"
 )
 
@@ -119,9 +122,11 @@ func TestConfinedCannotAcceptOnAnInheritedSocket(t *testing.T) {
 func TestSyscallFilterAssembles(t *testing.T) {
 	for _, network := range []bool{false, true} {
 		for _, tcp := range []bool{false, true} {
-			r := filterRules{network: network, tcp: tcp}
-			if f := syscallFilter(r); auditArch != 0 && (len(f) == 0 || len(f) > 255) {
-				t.Errorf("%+v: %d instructions", r, len(f))
+			for _, notify := range []bool{false, true} {
+				r := filterRules{network: network, tcp: tcp, pinNotify: notify}
+				if f := syscallFilter(r); auditArch != 0 && (len(f) == 0 || len(f) > 255) {
+					t.Errorf("%+v: %d instructions", r, len(f))
+				}
 			}
 		}
 	}
@@ -190,4 +195,125 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 			t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
 		})
 	})
+}
+
+// daemonScript is a confined shell command that leaves a daemon behind the
+// way real ones detach (the probe's double fork under setsid, each refusal
+// ignored: marked sleep 100) and then goes on running itself (marked sleep
+// 101, the group's leader).
+func daemonScript(probe, sl string) string {
+	return probe + " daemon " + sl + " 100; exec " + sl + " 101"
+}
+
+// groupScript is daemonScript leaving its sleep 100 in a process group of
+// its own (setpgid) instead.
+func groupScript(probe, sl string) string {
+	return probe + " setpgid " + sl + " 100; exec " + sl + " 101"
+}
+
+// waitDaemon waits until the leader of daemonScript runs (the marked
+// sleep itself, not the shell or probe naming it), by which time the
+// daemon it left runs too, and checks that it does.
+func waitDaemon(t *testing.T, sl string) {
+	t.Helper()
+	if !testenv.WaitCommandLine(t, sl+" 101") {
+		t.FailNow()
+	}
+	if !testenv.Running(sl + " 100") {
+		t.Fatalf("the daemon never ran: %+v", testenv.Processes())
+	}
+}
+
+// TestConfinedDaemonEndsWithItsGroup: a confined program that detaches a
+// daemon (double fork under setsid, which a process group kill does not
+// reach) does not leave it running once the program is stopped: through
+// the one-shot launcher in a group of proc's (how MCP servers start) and
+// through Spawn (autopilot's commands). setsid and setpgid fail inside the
+// sandbox, so every process it starts stays in the group that is killed.
+func TestConfinedDaemonEndsWithItsGroup(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	sh := lookPath(t, "sh")
+	t.Run("one-shot launcher", func(t *testing.T) {
+		sl, marker := markedSleep(t, f.ws)
+		exe, args, err := Wrap(p, sh, []string{"sh", "-c", daemonScript(probe, sl)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		cmd := &exec.Cmd{Path: exe, Args: args, Dir: f.ws, Stdout: &out, Stderr: &out}
+		g, err := proc.Start(cmd, proc.Options{Grace: time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		waitDaemon(t, sl)
+		g.Stop(exited)
+		<-exited
+		g.Release()
+		testenv.WaitNoProcesses(t, marker, 5*time.Second)
+		t.Logf("the probe said:\n%s", out.String())
+	})
+	t.Run("Spawn", func(t *testing.T) {
+		sl, marker := markedSleep(t, f.ws)
+		pr, out, err := spawnPiped(p, Cmd{Path: sh, Args: []string{"sh", "-c", daemonScript(probe, sl)}, Dir: f.ws, Env: []string{"PATH=/usr/bin:/bin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { pr.Wait(); close(exited) }()
+		waitDaemon(t, sl)
+		pr.Stop(exited)
+		<-exited
+		pr.Release()
+		testenv.WaitNoProcesses(t, marker, 5*time.Second)
+		t.Logf("the probe said:\n%s", out())
+	})
+	t.Run("Spawn, a child in a group of its own", func(t *testing.T) {
+		sl, marker := markedSleep(t, f.ws)
+		pr, out, err := spawnPiped(p, Cmd{Path: sh, Args: []string{"sh", "-c", groupScript(probe, sl)}, Dir: f.ws, Env: []string{"PATH=/usr/bin:/bin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { pr.Wait(); close(exited) }()
+		waitDaemon(t, sl)
+		pr.Stop(exited)
+		<-exited
+		pr.Release()
+		testenv.WaitNoProcesses(t, marker, 5*time.Second)
+		t.Logf("the probe said:\n%s", out())
+	})
+	t.Run("Spawn, the command ending by itself", func(t *testing.T) {
+		sl, marker := markedSleep(t, f.ws)
+		out, code := spawnConfined(t, p, Cmd{Path: sh, Args: []string{"sh", "-c", probe + " daemon " + sl + " 100"}, Dir: f.ws, Env: []string{"PATH=/usr/bin:/bin"}})
+		if !strings.Contains(out, "daemon started") {
+			t.Fatalf("the probe did not start its daemon (exit %d): %s", code, out)
+		}
+		testenv.WaitNoProcesses(t, marker, 5*time.Second)
+	})
+}
+
+// TestConfinedDaemonEndsWhenTheHostIsKilled: the same daemon, left by a
+// command a host (standing in for agentls) started through Spawn, is gone
+// after the host is SIGKILLed.
+func TestConfinedDaemonEndsWhenTheHostIsKilled(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, _ := escapeProbe(t, f)
+	sl, marker := markedSleep(t, f.ws)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), spawnHostEnv+"="+f.ws+"\t"+filepath.Dir(probe)+"\t"+daemonScript(probe, sl))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	waitDaemon(t, sl)
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
 }

@@ -17,3 +17,8 @@ func runSpawner([]string) int {
 	fmt.Fprintln(os.Stderr, "agentls: spawner: this system has no Landlock")
 	return launcherFailed
 }
+
+func runGroupKeeper() int {
+	fmt.Fprintln(os.Stderr, "agentls: group keeper: this system has no Landlock")
+	return launcherFailed
+}

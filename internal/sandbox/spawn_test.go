@@ -230,7 +230,7 @@ func TestSpawnHostKilledLeavesNothing(t *testing.T) {
 	f := newFixture(t)
 	sl, marker := markedSleep(t, f.ws)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), spawnHostEnv+"="+f.ws+"\t"+sl)
+	cmd.Env = append(os.Environ(), spawnHostEnv+"="+f.ws+"\t\t"+sl+" 100 & "+sl+" 100")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -248,14 +248,18 @@ func TestSpawnHostKilledLeavesNothing(t *testing.T) {
 	testenv.WaitNoProcesses(t, marker, 10*time.Second)
 }
 
-// spawnHostEnv makes the test binary a host that spawns a confined
-// command leaving a fork behind (WS TAB SLEEP) and blocks.
+// spawnHostEnv makes the test binary a host that spawns a confined shell
+// command (WS TAB EXECDIR TAB COMMAND: it may read WS and run what is in
+// EXECDIR, if any) and blocks.
 const spawnHostEnv = "AGENTLS_SANDBOX_TEST_SPAWN_HOST"
 
 func runSpawnHost(spec string) {
-	ws, sl, _ := strings.Cut(spec, "\t")
-	p := Policy{Read: []string{ws}}.WithSystem()
-	pr, err := Spawn(p, Cmd{Path: "/bin/sh", Args: []string{"sh", "-c", sl + " 100 & " + sl + " 100"}, Dir: ws, Env: []string{"PATH=/usr/bin:/bin"},
+	f := strings.SplitN(spec, "\t", 3)
+	p := Policy{Read: []string{f[0]}}
+	if f[1] != "" {
+		p.Exec = []string{f[1]}
+	}
+	pr, err := Spawn(p.WithSystem(), Cmd{Path: "/bin/sh", Args: []string{"sh", "-c", f[2]}, Dir: f[0], Env: []string{"PATH=/usr/bin:/bin"},
 		Stdout: os.Stderr, Stderr: os.Stderr, Grace: time.Second})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

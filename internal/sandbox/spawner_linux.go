@@ -72,9 +72,10 @@ type spawnJob struct {
 }
 
 type spawner struct {
-	p    Policy
-	root string
-	null *os.File
+	p      Policy
+	root   string
+	null   *os.File
+	keeper int // socket to the group keeper (see runGroupKeeper)
 
 	mu      sync.Mutex
 	n       int
@@ -115,7 +116,12 @@ func runSpawner(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls: spawner: %v\n", err)
 		return launcherFailed
 	}
-	s := &spawner{p: p, root: args[1], null: null, kids: map[int]time.Duration{},
+	keeper, err := startGroupKeeper()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls: spawner: start the group keeper: %v\n", err)
+		return launcherFailed
+	}
+	s := &spawner{p: p, root: args[1], null: null, keeper: keeper, kids: map[int]time.Duration{},
 		buf: make([]byte, 1<<20), oob: make([]byte, unix.CmsgSpace(3*4))}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -207,7 +213,15 @@ func (s *spawner) prepare(after <-chan struct{}) {
 		if perr == nil {
 			q := s.p
 			q.Write = append(append([]string(nil), s.p.Write...), tmp)
-			perr = confineThread(q)
+			var listener int
+			listener, perr = confineThread(q, true)
+			if listener >= 0 {
+				// The keeper lets the command make its group, and no
+				// process under it another.
+				if err := sendToKeeper(s.keeper, listener); err != nil {
+					perr = fmt.Errorf("the group keeper is gone: %w", err)
+				}
+			}
 		}
 		j := s.next()
 		ended := make(chan struct{})

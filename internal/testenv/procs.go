@@ -109,3 +109,30 @@ func WaitProcesses(t testing.TB, marker string, n int) bool {
 	}
 	return true
 }
+
+// WaitCommandLine waits until a process runs whose whole command line is
+// cmdline (at most 30 s), not one that only names it (a shell whose script
+// starts it), and reports whether one did.
+func WaitCommandLine(t testing.TB, cmdline string) bool {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !Running(cmdline) {
+		if time.Now().After(deadline) {
+			t.Errorf("no process ran %q", cmdline)
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+// Running reports whether a process runs whose whole command line is
+// cmdline.
+func Running(cmdline string) bool {
+	for _, p := range Processes() {
+		if p.Cmdline == cmdline {
+			return true
+		}
+	}
+	return false
+}
