@@ -189,3 +189,62 @@ func TestRequestBodiesMatchGolden(t *testing.T) {
 		})
 	}
 }
+
+// TestDecodesReasoningAndStopShapes reads the project's own streams in the
+// shapes reasoning models and short stops come in: DeepSeek's
+// reasoning_content before a tool call, Gemini 3's tool call with its
+// thought signature (no index, no id, finish_reason stop), OpenAI's refusal
+// deltas, a reasoning model stopped by length before any answer, Claude's
+// refusal after text, and a tool input Claude's max_tokens cut (no
+// content_block_stop).
+func TestDecodesReasoningAndStopShapes(t *testing.T) {
+	cases := []struct {
+		fixture         string
+		decode          decoder
+		want            Response
+		text, reasoning string
+	}{
+		{"openai_deepseek_reasoning_tool.sse", decodeOpenAI, Response{
+			Content: []Block{
+				{Type: "thinking", Thinking: "The user wants main.go read.", Field: "reasoning_content"},
+				{Type: "tool_use", ID: "call_00_ds", Name: "read_file", Input: json.RawMessage(`{"path": "main.go"}`)},
+			},
+			StopReason: "tool_use", Usage: Usage{InputTokens: 210, OutputTokens: 31, CacheReadTokens: 192},
+		}, "", "The user wants main.go read."},
+		{"openai_gemini_tool.sse", decodeOpenAI, Response{
+			Content: []Block{{Type: "tool_use", ID: "call_0", Name: "read_file", Input: json.RawMessage(`{"path":"main.go"}`),
+				Extra: json.RawMessage(`{"google":{"thought_signature":"CiQBcHJvamVjdC1vd24tc2lnbmF0dXJl"}}`)}},
+			StopReason: "tool_use", Usage: Usage{InputTokens: 120, OutputTokens: 14},
+		}, "", ""},
+		{"openai_refusal.sse", decodeOpenAI, Response{
+			Content: []Block{{Type: "text", Text: "I can't help with that."}}, StopReason: "refusal", Usage: Usage{InputTokens: 30, OutputTokens: 6},
+		}, "I can't help with that.", ""},
+		{"openai_reasoning_length.sse", decodeOpenAI, Response{
+			Content:    []Block{{Type: "thinking", Thinking: "First, consider every case", Field: "reasoning_content"}},
+			StopReason: "max_tokens", Usage: Usage{InputTokens: 50, OutputTokens: 64},
+		}, "", "First, consider every case"},
+		{"anthropic_refusal.sse", decodeAnthropic, Response{
+			Content: []Block{{Type: "text", Text: "Sure, "}}, StopReason: "refusal", Usage: Usage{InputTokens: 20, OutputTokens: 3},
+		}, "Sure, ", ""},
+		{"anthropic_max_tokens_in_tool.sse", decodeAnthropic, Response{
+			Content:    []Block{{Type: "tool_use", ID: "toolu_own_cut", Name: "read_file", Input: json.RawMessage(`{}`), InvalidInput: `{"path": "ma`}},
+			StopReason: "max_tokens", Usage: Usage{InputTokens: 300, OutputTokens: 16},
+		}, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.fixture, func(t *testing.T) {
+			var text, reasoning strings.Builder
+			got, err := c.decode(bytes.NewReader(readFixture(t, c.fixture)), sink{
+				text: func(s string) { text.WriteString(s) }, reasoning: func(s string) { reasoning.WriteString(s) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(*got, c.want) {
+				t.Errorf("got  %+v\nwant %+v", *got, c.want)
+			}
+			if text.String() != c.text || reasoning.String() != c.reasoning {
+				t.Errorf("streamed text %q and reasoning %q, want %q and %q", text.String(), reasoning.String(), c.text, c.reasoning)
+			}
+		})
+	}
+}
