@@ -167,8 +167,11 @@ func (s *Server) runInBackground(req agent.RunRequest, line int) (any, error) {
 			s.mu.Unlock()
 		}
 		typ := logInfo
-		if r.StopReason == "error" {
+		switch r.StopReason {
+		case wire.StopError:
 			typ = logError
+		case wire.StopMaxTokens, wire.StopRefusal:
+			typ = logWarning // the task stopped short of an answer: say so visibly
 		}
 		s.showMessage(typ, "agentls: "+resultLine(r))
 	})

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 // reasoningRead is a reasoning model's tool turn: it thinks, then reads
@@ -109,5 +111,21 @@ func TestRunShowsReasoningMarkedNeverAsTheAnswer(t *testing.T) {
 				t.Errorf("the transcript does not keep the reasoning folded:\n%s", md)
 			}
 		})
+	}
+}
+
+// TestTextSinkShowsReasoningDimOnATerminal: on a terminal the marked
+// reasoning lines are dim, and the dimming ends before anything else.
+func TestTextSinkShowsReasoningDimOnATerminal(t *testing.T) {
+	var out, info strings.Builder
+	s := &textSink{out: &out, info: &info, dim: true}
+	s.Event(agent.Event{Type: wire.EventReasoning, Delta: "one\ntwo"})
+	s.Event(agent.Event{Type: wire.EventText, Delta: "answer"})
+	s.finish()
+	if want := "\x1b[2m" + reasoningMark + "one\n" + reasoningMark + "two\x1b[22m\n"; info.String() != want {
+		t.Errorf("stderr %q, want %q", info.String(), want)
+	}
+	if out.String() != "answer\n" {
+		t.Errorf("stdout %q, want the answer alone", out.String())
 	}
 }
