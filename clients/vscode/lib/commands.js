@@ -62,7 +62,8 @@ async function runSelection(vscode, client, ui) {
   if (result.stopReason === 'error') {
     vscode.window.showErrorMessage(`agentls: the task failed: ${result.error || 'unknown error'}`);
   } else if (result.stopReason !== 'end_turn') {
-    vscode.window.showWarningMessage(`agentls: the task stopped: ${result.stopReason}`);
+    // max_tokens, refusal, max_iterations: the result's error says why.
+    vscode.window.showWarningMessage(`agentls: the task stopped: ${result.stopReason}${result.error ? ` (${result.error})` : ''}`);
   }
   return result;
 }

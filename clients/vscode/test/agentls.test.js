@@ -159,6 +159,20 @@ test('cancel from the palette stops the running task', async (t) => {
   assert.equal(result.stopReason, 'cancelled');
 });
 
+test('reasoning is shown marked in the event view, and a refusal ends the task with a warning saying why', async (t) => {
+  const w = await world(t, [{ Thinking: 'Weighing the request.', Refusal: "I can't help with that." }]);
+  if (!w) return;
+  w.stub.answers.inputBox = () => 'do the forbidden thing';
+  const result = await run(w);
+  assert.equal(result.stopReason, 'refusal');
+  assert.equal(result.text, "I can't help with that.");
+  await waitUntil(() => /done: refusal/.test(w.events.text), 5000, 'the done event in the view');
+  assert.match(w.events.text, /\[t1\] reasoning:\n┆ Weighing the request\.\n/);
+  assert.match(w.events.text, /done: refusal: the model declined to answer/);
+  const warnings = w.stub.calls.filter((c) => c.fn === 'showWarningMessage').map((c) => c.args[0]);
+  assert.ok(warnings.some((m) => m.includes('the task stopped: refusal (the model declined to answer')), `warnings ${JSON.stringify(warnings)}`);
+});
+
 test('new chat and transcript: the transcript opens from the state directory, never the workspace', async (t) => {
   const w = await world(t, [{ Text: 'Hello from the model.' }]);
   if (!w) return;

@@ -224,7 +224,13 @@ function M.run(opts)
       if res.error and res.error ~= vim.NIL and res.error ~= "" then
         msg = msg .. " (" .. res.error .. ")"
       end
-      vim.notify(msg, res.stopReason == "error" and vim.log.levels.ERROR or vim.log.levels.INFO)
+      local level = vim.log.levels.INFO
+      if res.stopReason == "error" then
+        level = vim.log.levels.ERROR
+      elseif res.stopReason ~= "end_turn" then
+        level = vim.log.levels.WARN -- max_tokens, refusal, max_iterations: stopped short of an answer
+      end
+      vim.notify(msg, level)
     end
     if opts.on_result then
       opts.on_result(res, err)
