@@ -113,6 +113,9 @@ func (d *doctor) model(cfg *config.Config, userPath string) {
 	} else {
 		d.printf("  images    tool images are only named, not shown (%s; set [model] images = true for a vision model)\n", imgHow)
 	}
+	if r.Thinking > 0 {
+		d.printf("  thinking  extended thinking on, %d tokens a request ([model] thinking), on top of max_tokens\n", r.Thinking)
+	}
 	if r.Why != "" {
 		d.printf("  chosen    %s\n", r.Why)
 	}

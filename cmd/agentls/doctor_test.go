@@ -71,6 +71,14 @@ func TestDoctor(t *testing.T) {
 				"not started: its config entry is invalid", "files", "connected", "1 problem(s) found"},
 		},
 		{
+			name: "extended thinking is named with its budget",
+			user: func(m string) string {
+				return fmt.Sprintf("[model]\nprovider = \"anthropic\"\nname = \"claude-sonnet-4-5\"\nbase_url = %q\napi_key_env = \"DOCTOR_TEST_KEY\"\nthinking = 16000\n", endpoint.URL)
+			},
+			wantExit: 0,
+			want:     []string{"thinking  extended thinking on, 16000 tokens a request ([model] thinking), on top of max_tokens"},
+		},
+		{
 			name:     "unreachable endpoint says what to set",
 			user:     func(m string) string { return model(closed, "DOCTOR_TEST_KEY") },
 			wantExit: 1,
