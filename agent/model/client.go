@@ -292,6 +292,13 @@ type errorDetail struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
 	Code    any    `json:"code"`
+	// Metadata (OpenRouter) names the provider behind it and carries its
+	// own error body, which says what was wrong ("Provider returned
+	// error" does not).
+	Metadata struct {
+		Raw          string `json:"raw"`
+		ProviderName string `json:"provider_name"`
+	} `json:"metadata"`
 }
 
 // parseError extracts the provider's error type and message from a body.
@@ -311,6 +318,14 @@ func parseError(raw []byte) (typ, msg string) {
 			typ = d.Type
 			if c, ok := d.Code.(string); ok && c != "" {
 				typ = c
+			}
+			if d.Metadata.Raw != "" {
+				_, inner := parseError([]byte(d.Metadata.Raw))
+				who := d.Metadata.ProviderName
+				if who == "" {
+					who = "the provider behind it"
+				}
+				return typ, d.Message + " (" + who + ": " + inner + ")"
 			}
 			return typ, d.Message
 		case json.Unmarshal(b.Error, &s) == nil && s != "":

@@ -19,7 +19,7 @@ import (
 // it, once, and never sent it again.
 
 // echoFields are the fields echoes may send back.
-var echoFields = []string{"reasoning_content", "reasoning", "extra_content"}
+var echoFields = []string{"reasoning_content", "reasoning_details", "reasoning", "extra_content"}
 
 // echoes remembers which of echoFields an endpoint refused.
 type echoes struct {
@@ -101,15 +101,40 @@ func wordByte(c byte) bool {
 // came in.
 type reasoningEcho struct {
 	content, reasoning []string
+	details            []json.RawMessage // OpenRouter's reasoning_details, each block's array
 }
 
-func (r *reasoningEcho) add(b Block) {
+// add takes a thinking block's reasoning, each part only where the
+// endpoint has not refused its field.
+func (r *reasoningEcho) add(b Block, e *echoes) {
+	if len(b.Extra) > 0 && e.sends("reasoning_details") {
+		r.details = append(r.details, b.Extra)
+	}
+	if !e.sends(b.Field) {
+		return
+	}
 	switch b.Field {
 	case "reasoning_content":
 		r.content = append(r.content, b.Thinking)
 	case "reasoning":
 		r.reasoning = append(r.reasoning, b.Thinking)
 	}
+}
+
+// detailsField is the message's reasoning_details: every block's, in one array.
+func (r *reasoningEcho) detailsField() json.RawMessage {
+	var all []json.RawMessage
+	for _, d := range r.details {
+		var parts []json.RawMessage
+		if json.Unmarshal(d, &parts) == nil {
+			all = append(all, parts...)
+		}
+	}
+	if len(all) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(all)
+	return b
 }
 
 // fields are the message's reasoning_content and reasoning values (nil:

@@ -64,6 +64,14 @@ func TestReasoningStateGoesBackToTheEndpointThatSentIt(t *testing.T) {
 			if asst["reasoning"] != "The user wants a.txt; I will read it." || asst["reasoning_content"] != nil {
 				t.Errorf("reasoning %v, reasoning_content %v: want the reasoning back in the field it came in", asst["reasoning"], asst["reasoning_content"])
 			}
+			// The pieces of reasoning_details are joined by index, the
+			// encrypted one (the signature of the model behind) kept.
+			details, _ := json.Marshal(asst["reasoning_details"])
+			var parts []map[string]any
+			json.Unmarshal(details, &parts)
+			if len(parts) != 2 || parts[0]["type"] != "reasoning.text" || parts[0]["text"] != "The user wants a.txt; I will read it." || parts[1]["type"] != "reasoning.encrypted" {
+				t.Errorf("reasoning_details sent back %s, want the text joined and the encrypted part", details)
+			}
 		}},
 	} {
 		t.Run(string(v.vendor), func(t *testing.T) {
@@ -207,5 +215,12 @@ func TestASessionBegunElsewhereStillWorksOnDeepSeekAndGemini(t *testing.T) {
 				t.Fatalf("a session begun on another endpoint fails here: %v", err)
 			}
 		})
+	}
+}
+
+func TestOpenRouterErrorsSayWhatTheProviderBehindSaid(t *testing.T) {
+	typ, msg := parseError([]byte(`{"error":{"message":"Provider returned error","code":400,"metadata":{"raw":"{\"error\":{\"code\":400,\"message\":\"Function call is missing a thought_signature\"}}","provider_name":"Google AI Studio"}}}`))
+	if msg != "Provider returned error (Google AI Studio: Function call is missing a thought_signature)" || typ != "" {
+		t.Errorf("parseError = %q, %q", typ, msg)
 	}
 }

@@ -165,10 +165,11 @@ type openaiMessage struct {
 	// The assistant's reasoning, sent back in the field it came in to the
 	// endpoint that sent it (DeepSeek's thinking mode refuses a tool call
 	// message without its reasoning_content).
-	ReasoningContent *string      `json:"reasoning_content,omitempty"`
-	Reasoning        *string      `json:"reasoning,omitempty"`
-	ToolCalls        []openaiCall `json:"tool_calls,omitempty"`
-	ToolCallID       string       `json:"tool_call_id,omitempty"`
+	ReasoningContent *string         `json:"reasoning_content,omitempty"`
+	Reasoning        *string         `json:"reasoning,omitempty"`
+	ReasoningDetails json.RawMessage `json:"reasoning_details,omitempty"` // OpenRouter: the reasoning's parts, as they came
+	ToolCalls        []openaiCall    `json:"tool_calls,omitempty"`
+	ToolCallID       string          `json:"tool_call_id,omitempty"`
 }
 
 // openaiPart is one part of a user message's content: text, or an image
@@ -277,8 +278,8 @@ func (p *openai) request(req Request) openaiRequest {
 					texts = append(texts, b.Text)
 				}
 			case "thinking":
-				if b.Endpoint == p.ep.url && !quirks.NoReasoningEcho && p.echo.sends(b.Field) {
-					reasoning.add(b)
+				if b.Endpoint == p.ep.url && !quirks.NoReasoningEcho {
+					reasoning.add(b, &p.echo)
 				}
 			case "tool_use":
 				c := openaiCall{ID: b.ID, Type: "function"}
@@ -317,6 +318,7 @@ func (p *openai) request(req Request) openaiRequest {
 		msg := openaiMessage{Role: m.Role, ToolCalls: calls}
 		if m.Role == "assistant" {
 			msg.ReasoningContent, msg.Reasoning = reasoning.fields()
+			msg.ReasoningDetails = reasoning.detailsField()
 			if quirks.ToolCallReasoning && len(calls) > 0 && msg.ReasoningContent == nil && p.echo.sends("reasoning_content") {
 				msg.ReasoningContent = new(string)
 			}

@@ -19,6 +19,10 @@ type openaiChunk struct {
 			ReasoningContent string `json:"reasoning_content"`
 			Reasoning        string `json:"reasoning"`
 			Refusal          string `json:"refusal"` // OpenAI: the model declined; this is its text
+			// ReasoningDetails (OpenRouter) are the reasoning's parts as the
+			// model behind it made them (text with a signature, encrypted
+			// data), in pieces keyed by index: kept whole to be sent back.
+			ReasoningDetails []map[string]any `json:"reasoning_details"`
 			ToolCalls        []struct {
 				Index    *int   `json:"index"`
 				ID       string `json:"id"`
@@ -92,6 +96,7 @@ func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 	sse := newSSEReader(body)
 	out := &Response{}
 	var text, reasoning, refusal strings.Builder
+	var details reasoningDetails
 	field := "" // the field the reasoning came in
 	var calls []*pendingCall
 	slot := map[int]int{} // delta index -> position in calls
@@ -154,6 +159,7 @@ func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 			reasoning.WriteString(r)
 			emit.think(r)
 		}
+		details.add(ch.Delta.ReasoningDetails)
 		if content != "" {
 			text.WriteString(content)
 			emit.say(content)
@@ -190,8 +196,8 @@ func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 			finish = *ch.FinishReason
 		}
 	}
-	if reasoning.Len() > 0 {
-		out.Content = append(out.Content, Block{Type: "thinking", Thinking: reasoning.String(), Field: field})
+	if reasoning.Len() > 0 || len(details) > 0 {
+		out.Content = append(out.Content, Block{Type: "thinking", Thinking: reasoning.String(), Field: field, Extra: details.raw()})
 	}
 	if text.Len() > 0 || refusal.Len() > 0 {
 		out.Content = append(out.Content, Block{Type: "text", Text: text.String() + refusal.String()})
@@ -262,4 +268,52 @@ type openaiUsage struct {
 
 func (u openaiUsage) usage() Usage {
 	return Usage{InputTokens: u.PromptTokens, OutputTokens: u.CompletionTokens, CacheReadTokens: u.PromptTokensDetails.CachedTokens}
+}
+
+// reasoningDetails accumulates OpenRouter's reasoning_details: a piece
+// with the index of one already seen continues it (its text and summary
+// appended, other fields set), one with a new index (or none) starts
+// another.
+type reasoningDetails []map[string]any
+
+func (d *reasoningDetails) add(pieces []map[string]any) {
+	for _, p := range pieces {
+		if p == nil {
+			continue
+		}
+		var into map[string]any
+		if idx, ok := p["index"]; ok {
+			for _, have := range *d {
+				if have["index"] == idx {
+					into = have
+					break
+				}
+			}
+		}
+		if into == nil {
+			*d = append(*d, p)
+			continue
+		}
+		for k, v := range p {
+			s, isString := v.(string)
+			prev, hadString := into[k].(string)
+			if (k == "text" || k == "summary") && isString && hadString {
+				into[k] = prev + s
+			} else if v != nil {
+				into[k] = v
+			}
+		}
+	}
+}
+
+// raw is the details as JSON, nil when there are none.
+func (d reasoningDetails) raw() json.RawMessage {
+	if len(d) == 0 {
+		return nil
+	}
+	b, err := json.Marshal([]map[string]any(d))
+	if err != nil {
+		return nil
+	}
+	return b
 }

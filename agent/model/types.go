@@ -51,6 +51,8 @@ type Block struct {
 	// Extra (tool_use) is what the provider attached to a tool call besides
 	// its id, name and arguments, as it came: Gemini's
 	// {"google": {"thought_signature": ...}} (OpenAI wire extra_content).
+	// On a thinking block it is the message's reasoning_details
+	// (OpenRouter: the reasoning's parts, signatures and encrypted data).
 	Extra json.RawMessage `json:"extra,omitempty"`
 	// Endpoint (thinking, redacted_thinking, tool_use) is the URL of the
 	// endpoint that produced the block. What a provider attached to it

@@ -19,13 +19,14 @@ func reasoningRead(thought string) modeltest.Turn {
 	return modeltest.Turn{Thinking: thought, ToolCalls: []modeltest.ToolCall{{Name: "read_file", Input: `{"path":"hello.txt"}`}}}
 }
 
-// TestRunReasoningModelsToolTurnsComplete replays DeepSeek's thinking mode
-// and Gemini 3's OpenAI-compatible endpoint through the real `agentls run`:
-// each refuses a tool turn's follow-up unless what it attached to the
-// answer comes back (reasoning_content; the call's thought_signature), on
+// TestRunReasoningModelsToolTurnsComplete replays DeepSeek's thinking mode,
+// Gemini 3's OpenAI-compatible endpoint and Gemini 3 behind OpenRouter
+// through the real `agentls run`: each refuses a tool turn's follow-up
+// unless what it attached to the answer comes back (reasoning_content; the
+// call's thought_signature; the message's reasoning_details), on
 // the same turn and on a session continued from disk with --continue.
 func TestRunReasoningModelsToolTurnsComplete(t *testing.T) {
-	for _, v := range []modeltest.Vendor{modeltest.DeepSeek, modeltest.Gemini} {
+	for _, v := range []modeltest.Vendor{modeltest.DeepSeek, modeltest.Gemini, modeltest.OpenRouter} {
 		t.Run(string(v), func(t *testing.T) {
 			e := newRunEnv(t, "openai", "")
 			e.model.SetVendor(v)

@@ -79,7 +79,19 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 	if a.Thinking != "" {
 		field := a.vendor.reasoningField()
 		for _, p := range textDeltas(a.Thinking) {
-			w.event("", chunk(map[string]any{"content": nil, field: p}, nil))
+			d := map[string]any{"content": nil, field: p}
+			if a.vendor == OpenRouter {
+				// OpenRouter repeats role and content in every delta, and
+				// the reasoning's parts in reasoning_details.
+				d = map[string]any{"role": "assistant", "content": "", field: p,
+					"reasoning_details": []any{map[string]any{"type": "reasoning.text", "text": p, "format": "unknown", "index": 0}}}
+			}
+			w.event("", chunk(d, nil))
+		}
+		if a.vendor == OpenRouter && len(a.calls) > 0 {
+			w.event("", chunk(map[string]any{"role": "assistant", "content": "", "reasoning_details": []any{map[string]any{
+				"type": "reasoning.encrypted", "data": thoughtSignature(a.calls[0].ID), "id": a.calls[0].ID, "format": "google-gemini-v1", "index": 1,
+			}}}, nil))
 		}
 	}
 	for _, p := range textDeltas(a.Refusal) {

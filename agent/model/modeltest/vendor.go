@@ -33,7 +33,11 @@ const (
 	// reasoning_content, sent back on an assistant message (400 "property
 	// 'reasoning' is unsupported").
 	Groq Vendor = "groq"
-	// OpenRouter streams reasoning as delta.reasoning and takes it back.
+	// OpenRouter streams reasoning as delta.reasoning, its parts in
+	// reasoning_details (an encrypted one, a thought signature, before a
+	// tool call), and plays Gemini 3 behind it: a later tool call message
+	// without the reasoning_details it was given is refused with Google's
+	// error wrapped in OpenRouter's ("Provider returned error", metadata.raw).
 	OpenRouter Vendor = "openrouter"
 )
 
@@ -70,7 +74,11 @@ type sentMessages struct {
 		Role             string  `json:"role"`
 		ReasoningContent *string `json:"reasoning_content"`
 		Reasoning        *string `json:"reasoning"`
-		ToolCalls        []struct {
+		ReasoningDetails []struct {
+			Type string `json:"type"`
+			Data string `json:"data"`
+		} `json:"reasoning_details"`
+		ToolCalls []struct {
 			ID       string `json:"id"`
 			Function struct {
 				Name string `json:"name"`
@@ -90,7 +98,7 @@ func (s *Server) checkVendor(format providers.Wire, body []byte) *refusal {
 	v := s.vendor
 	issued := s.signatures
 	s.mu.Unlock()
-	if format != providers.ChatCompletions || v == OpenAI || v == OpenRouter {
+	if format != providers.ChatCompletions || v == OpenAI {
 		return nil
 	}
 	var req sentMessages
@@ -119,6 +127,20 @@ func (s *Server) checkVendor(format providers.Wire, body []byte) *refusal {
 				return &refusal{status: 400, typ: "invalid_request_error",
 					m: fmt.Sprintf("'messages.%d' : for 'role:assistant' the following must be satisfied[('messages.%d' : property '%s' is unsupported)]", i, i, field)}
 			}
+		case OpenRouter:
+			if len(m.ToolCalls) == 0 || len(issued) == 0 {
+				continue // nothing was handed out to come back
+			}
+			signed := false
+			for _, d := range m.ReasoningDetails {
+				signed = signed || d.Type == "reasoning.encrypted" && issued[d.Data]
+			}
+			if !signed {
+				raw := mustJSON(map[string]any{"error": map[string]any{"code": 400, "status": "INVALID_ARGUMENT",
+					"message": fmt.Sprintf("Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:%s` , position %d. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.", m.ToolCalls[0].Function.Name, i+1)}})
+				return &refusal{status: 400, raw: mustJSON(map[string]any{"error": map[string]any{"message": "Provider returned error", "code": 400,
+					"metadata": map[string]any{"raw": string(raw), "provider_name": "Google AI Studio"}}})}
+			}
 		case Gemini:
 			for _, c := range m.ToolCalls {
 				if sig := c.ExtraContent.Google.ThoughtSignature; sig == "" || !issued[sig] && sig != skipSignature {
@@ -137,7 +159,7 @@ func (s *Server) issue(a *answer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a.vendor = s.vendor
-	if s.vendor != Gemini {
+	if s.vendor != Gemini && (s.vendor != OpenRouter || a.Thinking == "") {
 		return
 	}
 	if s.signatures == nil {
