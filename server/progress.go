@@ -23,7 +23,8 @@ type taskSink struct {
 	events bool // forward agent/event
 	prog   bool // send $/progress
 
-	reported map[string]bool // tool calls already reported (sender goroutine only)
+	reported  map[string]bool // tool calls already reported (sender goroutine only)
+	reasoning bool            // the model is reasoning: reported once, until another event (sender goroutine only)
 
 	mu     sync.Mutex
 	queue  []sinkItem
@@ -139,6 +140,16 @@ func (t *taskSink) send(e agent.Event) {
 	if t.events {
 		t.s.notify(wire.MethodEvent, t.eventWire(e))
 	}
+	// The model started reasoning: one report, so a client showing only
+	// progress (Helix) sees why nothing else comes for a while.
+	if e.Type == wire.EventReasoning {
+		if !t.reasoning {
+			t.reasoning = true
+			t.progress(progressValue{Kind: "report", Message: "reasoning"})
+		}
+		return
+	}
+	t.reasoning = false
 	// A call's progress (an MCP server's notifications/progress).
 	if t.prog && e.Type == "tool_call" && e.Message != "" {
 		t.progress(progressValue{Kind: "report", Message: e.Tool + ": " + e.Message})

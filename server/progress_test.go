@@ -1,10 +1,12 @@
 package server
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/model/modeltest"
 )
 
 func TestResultLineIsOneLine(t *testing.T) {
@@ -26,5 +28,30 @@ func TestResultLineIsOneLine(t *testing.T) {
 				t.Errorf("resultLine = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestProgressReportsReasoningOnce: a model reasoning before it answers is
+// one "reasoning" report however many deltas it streams, so a client that
+// shows only $/progress (Helix) knows why the answer is slow to come.
+func TestProgressReportsReasoningOnce(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	c.initialize(e.root, caps(true, false, false))
+	e.model.Script(modeltest.Turn{Thinking: "Many words of reasoning before the answer.", Text: "ok"})
+	res, errc := c.runAsync(map[string]any{"prompt": "think first"})
+	if r := c.await(res, errc); r.StopReason != "end_turn" {
+		t.Fatalf("result = %+v", r)
+	}
+	var reports []string
+	for _, m := range c.messages("$/progress") {
+		var p struct{ Value progressValue }
+		_ = json.Unmarshal(m.Params, &p)
+		if p.Value.Kind == "report" {
+			reports = append(reports, p.Value.Message)
+		}
+	}
+	if strings.Join(reports, "|") != "reasoning" {
+		t.Errorf("progress reports %q, want one \"reasoning\"", reports)
 	}
 }
