@@ -2,6 +2,7 @@ package acp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -79,9 +80,7 @@ func (c *conn) serve(ctx context.Context, r io.Reader, onRequest, onNotify handl
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br)
-		if len(line) > 0 {
-			c.dispatch(ctx, line, onRequest, onNotify)
-		}
+		c.dispatchLine(ctx, line, onRequest, onNotify)
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil
@@ -103,6 +102,28 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		if err != nil || !isPrefix {
 			return line, err
 		}
+	}
+}
+
+// dispatchLine dispatches every message of one line. A peer that left out
+// a newline put two messages on one line: each is read and answered (the
+// first one's caller would otherwise wait forever for its reply, and a
+// parse error with id null reaches nobody). What cannot be read as JSON
+// from there on gets one parse error.
+func (c *conn) dispatchLine(ctx context.Context, line []byte, onRequest, onNotify handler) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	for {
+		var raw json.RawMessage
+		at := dec.InputOffset()
+		err := dec.Decode(&raw)
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			c.dispatch(ctx, line[at:], onRequest, onNotify)
+			return
+		}
+		c.dispatch(ctx, raw, onRequest, onNotify)
 	}
 }
 

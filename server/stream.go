@@ -147,12 +147,76 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		return fail("no Content-Length header")
 	}
 	body := make([]byte, length)
-	got, err := io.ReadFull(s.in, body)
-	if err != nil {
-		header = append(header, body[:got]...)
-		return fail("the input ended after %d of %d body bytes", got, length)
+	var scan valueEnd
+	for got := 0; got < len(body); {
+		n, err := s.in.Read(body[got:])
+		// A Content-Length larger than its body swallows the next frame and
+		// then waits for bytes that never come, while the client waits for
+		// an answer: seen as soon as anything but whitespace follows the
+		// body's JSON value (a JSON-RPC message is one object).
+		if at := scan.feed(body[got:got+n], got); at >= 0 {
+			header = append(header, body[:got+n]...)
+			return fail("Content-Length %d is larger than its body: the JSON message ended after %d bytes and %s followed (the next message's header?)",
+				length, scan.end, quoteBytes(body[at:got+n]))
+		}
+		got += n
+		if err != nil && got < len(body) {
+			header = append(header, body[:got]...)
+			return fail("the input ended after %d of %d body bytes", got, length)
+		}
 	}
 	return body, int64(len(header)) + length, nil
+}
+
+// valueEnd follows a frame's body byte by byte to where its top-level JSON
+// object or array ends. Only an object or array is followed (a scalar
+// body is no JSON-RPC message, and decodeMessage answers it).
+type valueEnd struct {
+	started, off, done bool
+	depth              int
+	inString, escape   bool
+	end                int // the offset just past the value, once done
+}
+
+// feed scans b, which starts at offset base of the body, and returns the
+// offset of the first byte that is not whitespace after the value, or -1.
+func (v *valueEnd) feed(b []byte, base int) int {
+	for i, c := range b {
+		switch {
+		case v.off:
+			return -1
+		case v.done:
+			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+				return base + i
+			}
+		case !v.started:
+			switch c {
+			case ' ', '\t', '\r', '\n':
+			case '{', '[':
+				v.started, v.depth = true, 1
+			default:
+				v.off = true
+			}
+		case v.inString:
+			switch {
+			case v.escape:
+				v.escape = false
+			case c == '\\':
+				v.escape = true
+			case c == '"':
+				v.inString = false
+			}
+		case c == '"':
+			v.inString = true
+		case c == '{' || c == '[':
+			v.depth++
+		case c == '}' || c == ']':
+			if v.depth--; v.depth == 0 {
+				v.done, v.end = true, base+i+1
+			}
+		}
+	}
+	return -1
 }
 
 // Write sends one message.

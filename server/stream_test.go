@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -102,6 +103,42 @@ func TestInputEndingMidFrameExitsNonZero(t *testing.T) {
 	}
 	if s := c.stderrText(); !strings.Contains(s, "the input ended after 11 of 50 body bytes") {
 		t.Errorf("stderr = %q, want the torn frame explained", s)
+	}
+}
+
+// A Content-Length larger than its body: the body's JSON ends and the next
+// message's header follows. agentls exits 1 saying so, as docs/protocol.md
+// says of a torn frame. Before, it swallowed the next message and waited
+// forever for the missing bytes, alive but deaf.
+func TestAContentLengthLargerThanItsBodyExitsNonZero(t *testing.T) {
+	e := newEnv(t, "")
+	c := startRaw(t, e)
+	c.initialize(e.root)
+	first := `{"jsonrpc":"2.0","id":3,"method":"agent/tasks","params":{}}`
+	c.write(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(first)+40, first))
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"agent/tasks","params":{}}`)
+	if code := c.waitExit(); code != 1 {
+		t.Errorf("exit code %d after a frame longer than its body, want 1", code)
+	}
+	want := fmt.Sprintf("Content-Length %d is larger than its body: the JSON message ended after %d bytes and \"Content-Length: ", len(first)+40, len(first))
+	if s := c.stderrText(); !strings.Contains(s, want) || !strings.Contains(s, "unreadable LSP message") {
+		t.Errorf("stderr = %q, want it to contain %q", s, want)
+	}
+}
+
+// What looks like a header inside a body's strings, or whitespace after its
+// JSON that the Content-Length counts, is no torn frame.
+func TestAHeaderInsideABodysStringIsNoTornFrame(t *testing.T) {
+	e := newEnv(t, "")
+	c := startRaw(t, e)
+	c.initialize(e.root)
+	c.send(`{"jsonrpc":"2.0","id":5,"method":"agent/tasks","params":{"x":"}]\"}Content-Length: 9\r\n\r\n{}"}}` + "\r\n  ")
+	if r := c.reply("5"); r.Error != nil || !strings.Contains(string(r.Result), `"tasks"`) {
+		t.Errorf("agent/tasks answered %s %+v, want its result", r.Result, r.Error)
+	}
+	c.send(`{"jsonrpc":"2.0","id":6,"method":"agent/tasks","params":{}}`)
+	if r := c.reply("6"); r.Error != nil {
+		t.Errorf("the next request: %+v", r.Error)
 	}
 }
 
