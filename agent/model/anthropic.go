@@ -223,7 +223,7 @@ func (p *anthropic) request(req Request) anthropicRequest {
 
 // own reports whether b came from this endpoint (or from a session stored
 // before blocks named their endpoint).
-func (p *anthropic) own(b Block) bool { return b.Endpoint == "" || b.Endpoint == p.ep.url }
+func (p *anthropic) own(b Block) bool { return b.Endpoint == "" || b.Endpoint == p.ep.identity() }
 
 // anthropicResult is a tool_result block: its content a string, or, when
 // the tool returned images, the text then the images as image blocks.

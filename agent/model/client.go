@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -178,9 +179,21 @@ func (e *endpoint) stamp(resp *Response) {
 	for i := range resp.Content {
 		b := &resp.Content[i]
 		if b.Type == "thinking" || b.Type == "redacted_thinking" || b.Type == "tool_use" && len(b.Extra) > 0 {
-			b.Endpoint = e.url
+			b.Endpoint = e.identity()
 		}
 	}
+}
+
+// identity names the endpoint in stored sessions (Block.Endpoint): its
+// URL without user info or query, so no credential a base_url might carry
+// is written to disk.
+func (e *endpoint) identity() string {
+	u, err := url.Parse(e.url)
+	if err != nil {
+		return ""
+	}
+	u.User, u.RawQuery, u.Fragment = nil, "", ""
+	return u.String()
 }
 
 // attempt makes one request. wait is negative when retrying cannot help,

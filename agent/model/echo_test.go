@@ -224,3 +224,10 @@ func TestOpenRouterErrorsSayWhatTheProviderBehindSaid(t *testing.T) {
 		t.Errorf("parseError = %q, %q", typ, msg)
 	}
 }
+
+func TestTheStoredEndpointCarriesNoCredential(t *testing.T) {
+	e := endpoint{url: "https://user:secret@gw.example/v1/chat/completions?key=AIzaSECRET"}
+	if got := e.identity(); got != "https://gw.example/v1/chat/completions" {
+		t.Errorf("identity = %q, want the URL without user info or query", got)
+	}
+}

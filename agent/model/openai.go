@@ -278,14 +278,14 @@ func (p *openai) request(req Request) openaiRequest {
 					texts = append(texts, b.Text)
 				}
 			case "thinking":
-				if b.Endpoint == p.ep.url && !quirks.NoReasoningEcho {
+				if b.Endpoint == p.ep.identity() && !quirks.NoReasoningEcho {
 					reasoning.add(b, &p.echo)
 				}
 			case "tool_use":
 				c := openaiCall{ID: b.ID, Type: "function"}
 				c.Function.Name = b.Name
 				c.Function.Arguments = string(objectOrEmpty(b.Input))
-				if len(b.Extra) > 0 && b.Endpoint == p.ep.url && p.echo.sends("extra_content") {
+				if len(b.Extra) > 0 && b.Endpoint == p.ep.identity() && p.echo.sends("extra_content") {
 					c.ExtraContent = b.Extra
 				} else if quirks.ToolCallSignature != "" && p.echo.sends("extra_content") {
 					c.ExtraContent = googleSignature(quirks.ToolCallSignature)
