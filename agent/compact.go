@@ -170,7 +170,7 @@ func elideResults(m model.Message, uses map[string]model.Block) model.Message {
 // providers' own rules of thumb say; what the model reports calibrates it.
 
 func blockChars(b model.Block) int {
-	n := len(b.Text) + len(b.Input) + len(b.Content) + len(b.Thinking) + len(b.Signature) + len(b.Data) +
+	n := len(b.Text) + len(b.Input) + len(b.Content) + len(b.Thinking) + len(b.Signature) + len(b.Data) + len(b.Extra) +
 		len(b.Name) + len(b.ID) + len(b.ToolUseID) + len(b.InvalidInput) + 40
 	// An image is not billed by its base64 but by its pixels
 	// (model.Image.ImageTokens), counted here at 4 bytes a token.
