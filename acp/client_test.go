@@ -71,6 +71,17 @@ type step struct {
 	// CancelOnText: a "prompt" step sends session/cancel at its first
 	// agent_message_chunk.
 	CancelOnText bool `json:"cancelOnText,omitempty"`
+	// AnswersWithChanges answer permissions after Answers, each after the
+	// user changed buffers or files while the card was open.
+	AnswersWithChanges []answerWithChanges `json:"answersWithChanges,omitempty"`
+}
+
+// answerWithChanges is the user changing the editor's buffers and files on
+// disk while a permission is asked, then choosing Option.
+type answerWithChanges struct {
+	Option  string            `json:"option"`
+	Buffers map[string]string `json:"buffers,omitempty"`
+	Disk    map[string]string `json:"disk,omitempty"`
 }
 
 // clientRun is what the client printed.

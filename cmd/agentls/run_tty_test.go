@@ -121,3 +121,31 @@ func (r *terminalRun) exitsWith0() {
 		r.t.Fatalf("exit code %s:\n%s", code, r.tm("capture-pane", "-p", "-t", "run"))
 	}
 }
+
+// `agentls run` writes the disk: a line the user appends to the file while
+// the edit's card is on the terminal stays, and the replacement is made in
+// the text they left (the issue's b.txt: before, the result was
+// "alpha\nBETA-BY-AGENT\n" and the tool said it replaced one occurrence).
+func TestRunKeepsAChangeMadeWhileTheCardIsOnTheTerminal(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	b := filepath.Join(e.ws, "b.txt")
+	os.WriteFile(b, []byte("alpha\nbeta\n"), 0o644)
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file", Input: `{"path":"b.txt","old_text":"beta","new_text":"BETA-BY-AGENT"}`}}},
+		modeltest.Turn{Text: "Edited."},
+	)
+	term := runOnTerminal(t, e, "edit b.txt", 200, 50)
+	term.wait("deny:", false)
+	if err := os.WriteFile(b, []byte("alpha\nbeta\nappended while the card was open\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	term.keys("y", "Enter")
+	term.exitsWith0()
+	if disk, _ := os.ReadFile(b); string(disk) != "alpha\nBETA-BY-AGENT\nappended while the card was open\n" {
+		t.Errorf("b.txt = %q, want the replacement made in the user's text", disk)
+	}
+	trs := e.model.Requests()[1].ToolResults()
+	if len(trs) != 1 || trs[0].IsError || !strings.Contains(trs[0].Content, "the other changes were kept") {
+		t.Errorf("tool results = %+v, want the edit made in the current text, saying so", trs)
+	}
+}

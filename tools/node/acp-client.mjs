@@ -19,12 +19,16 @@
 // id selects it, "cancelled" answers cancelled, "cancel" sends
 // session/cancel and then answers cancelled (as ACP asks of a client);
 // cancelOnText sends session/cancel at the prompt's first agent_message_chunk.
+// An answer of answersWithChanges, {option, buffers: {path: text}, disk: {path: text}}, is the user
+// changing the editor's buffers and files on disk while the card is open,
+// then answering option. fs/write_text_file writes the editor's buffer (what
+// fs/read_text_file reads back), never the disk.
 // Prints one JSON object: every step's result or error, the updates,
 // permission requests, fs calls, schema violations and the exit status;
 // with a marker, whether a process with it in its command line was alive at
 // each permission request and after each step.
 import { spawn } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { Readable, Writable } from "node:stream";
 import { createRequire } from "node:module";
 import * as acp from "@agentclientprotocol/sdk";
@@ -124,7 +128,12 @@ const app = acp.client({ name: "agentls-test" })
   })
   .onRequest("session/request_permission", async ({ params, agent }) => {
     out.permissions.push({ ...params, markerRunning: markerRunning() });
-    const a = answers.shift() ?? "cancelled";
+    let a = answers.shift() ?? "cancelled";
+    if (typeof a === "object") {
+      Object.assign((plan.buffers ??= {}), a.buffers ?? {});
+      for (const [path, text] of Object.entries(a.disk ?? {})) writeFileSync(path, text);
+      a = a.option;
+    }
     if (a === "cancel") {
       await agent.notify("session/cancel", { sessionId: params.sessionId });
       return { outcome: { outcome: "cancelled" } };
@@ -140,7 +149,11 @@ const app = acp.client({ name: "agentls-test" })
     }
     return (plan.elicit ?? []).shift() ?? { action: "cancel" };
   })
-  .onRequest("fs/write_text_file", ({ params }) => { out.writes.push(params); return {}; })
+  .onRequest("fs/write_text_file", ({ params }) => {
+    out.writes.push(params);
+    (plan.buffers ??= {})[params.path] = params.content;
+    return {};
+  })
   .onRequest("fs/read_text_file", ({ params }) => {
     out.reads.push(params.path);
     const text = plan.buffers?.[params.path];
@@ -170,7 +183,7 @@ await app.connectWith(stream, async (ctx) => {
           sessionId = rec.result.sessionId;
           break;
         case "prompt":
-          answers.push(...(step.answers ?? []));
+          answers.push(...(step.answers ?? []), ...(step.answersWithChanges ?? []));
           cancelOnText = !!step.cancelOnText;
           rec.result = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: step.text }] });
           break;
