@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/model"
-	"github.com/agentls/agentls/agent/model/providers"
 )
 
 // Compaction keeps a long session inside the model's context window without
@@ -453,14 +452,4 @@ func (r *run) billUsage(u model.Usage) {
 	r.usage.CacheWriteTokens += u.CacheWriteTokens
 	snapshot := r.usage
 	r.task.usage.Store(&snapshot)
-}
-
-// contextWindow is the window of the configured model (providers.ContextWindowFor).
-func (c *Core) contextWindow() int {
-	name := c.cfg.Model.Name
-	var d *providers.Provider
-	if res, err := model.Resolve(c.cfg.Model, os.Getenv); err == nil {
-		name, d = res.Name, res.Desc
-	}
-	return providers.ContextWindowFor(d, c.cfg.Model.ContextWindow, name)
 }

@@ -70,6 +70,11 @@ type Core struct {
 	provMu   sync.Mutex
 	provider model.Provider
 
+	winMu   sync.Mutex
+	win     *model.Window // the model's window, found at the first turn (window.go)
+	winSaid bool          // the first turn said where the window came from
+	hidSaid bool          // a turn said the tool budget hides MCP tools
+
 	mu        sync.Mutex
 	closed    bool
 	lastTask  int

@@ -106,6 +106,9 @@ func validStored(stored []model.Message) error {
 		return nil
 	}
 	msgs := sendable(stored)
+	if len(msgs) == 0 {
+		return nil // only a turn that is never sent again (a prompt too long for the window)
+	}
 	last := msgs[len(msgs)-1]
 	if last.Role == "assistant" {
 		for _, b := range last.Content {

@@ -63,6 +63,14 @@ func settleInterrupted(stored []model.Message) []model.Message {
 			}
 			turn = len(out)
 		}
+		if m.Role == "assistant" && m.Interrupted == interruptedTooLong && turn >= 0 && ranNothing(out[turn:]) {
+			// A prompt the model refused as too long for its window, even
+			// compacted, is not sent again: each later turn would carry it
+			// and be refused the same way.
+			out = out[:turn]
+			turn = -1
+			continue
+		}
 		if m.Role == "assistant" && m.Interrupted != "" {
 			m = renderInterrupted(m)
 		}
@@ -123,6 +131,8 @@ func interruptedWhy(reason string) string {
 		return "the request to the model failed"
 	case interruptedStopped:
 		return "agentls stopped (a crash or a kill) before the turn finished"
+	case interruptedTooLong:
+		return "the model refused the request as too long for its context window"
 	case interruptedMaxTokens:
 		return "the model spent its whole output budget (max_tokens)"
 	case interruptedRefused:

@@ -111,3 +111,21 @@ func TestAFailedTurnIsStoredAsInterrupted(t *testing.T) {
 		t.Errorf("the prompt repeated after the failed turn reached the model %d times, want once:\n%s", n, reqs[len(reqs)-1].Body)
 	}
 }
+
+// A prompt the model refused as too long for its window, even compacted,
+// is never sent again: each later turn would carry it and be refused the
+// same way (a real llama.cpp session grew 4565, then 6060 tokens). A turn
+// in which tools ran before the refusal is kept, with its note.
+func TestATurnTooLongForTheWindowIsNotSentAgain(t *testing.T) {
+	dropped := sendable([]model.Message{user("hi"), assistant(text("hello")), user("an enormous prompt"), cutOff(interruptedTooLong), user("a small one")})
+	if got, want := strings.Join(sentText(dropped), " | "), "user: hi | assistant: hello | user: a small one"; got != want {
+		t.Errorf("sent %q; want %q", got, want)
+	}
+	if err := validStored([]model.Message{user("an enormous prompt"), cutOff(interruptedTooLong)}); err != nil {
+		t.Errorf("a session holding only such a turn is valid at rest: %v", err)
+	}
+	kept := sendable([]model.Message{user("fix it"), assistant(use("a")), results("a"), cutOff(interruptedTooLong), user("go on")})
+	if len(kept) != 5 || !strings.Contains(sentText(kept)[3], "too long for its context window") {
+		t.Errorf("a turn that ran tools is kept with its note: %q", sentText(kept))
+	}
+}

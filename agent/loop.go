@@ -36,11 +36,15 @@ type run struct {
 	listedGen uint64                // the registry's ToolsGeneration read before listed
 	approveMu sync.Mutex            // one approval at a time (approvals.go)
 	usage     Usage
-	window    int             // the model's context window, in tokens
-	loaded    []string        // MCP tools used or found by search, most recent first (toolsearch.go)
-	loadedMu  sync.Mutex      // guards loaded while the calls of a batch run
-	offered   map[string]bool // this request's tools when search narrowed them; nil: all
-	view      viewState       // how the session's history is sent (compact.go)
+	window    int // the model's context window, in tokens
+	// tooLong: the turn failed because its request was too long for the
+	// model's window even compacted (settle marks it so, and it is not
+	// sent again: interrupted.go).
+	tooLong  bool
+	loaded   []string        // MCP tools used or found by search, most recent first (toolsearch.go)
+	loadedMu sync.Mutex      // guards loaded while the calls of a batch run
+	offered  map[string]bool // this request's tools when search narrowed them; nil: all
+	view     viewState       // how the session's history is sent (compact.go)
 
 	// The turn as stored (settle): its history once loaded, whether its
 	// prompt was stored, the text of a request that failed or was
@@ -164,7 +168,12 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	}
 
 	lastText := ""
-	r.window = c.contextWindow()
+	win := c.modelWindow()
+	r.window = win.Tokens
+	if note := c.firstWindowNote(win); note != "" {
+		r.emitStatus(note)
+		r.tr.note(note)
+	}
 	r.view = c.sessions.loadView(r.task.SessionID, history)
 	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: r.window, onUsage: r.billUsage}
 	var m meter
@@ -173,9 +182,14 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
 		// Re-read every turn: a server that connected (or re-listed)
 		// since the last request hot-plugs its tools into this one.
-		defs, searching := offer.offer(r.toolSet(ctx, iter == 0), r.loaded)
+		all := r.toolSet(ctx, iter == 0)
+		defs, searching := offer.offer(all, r.loaded)
 		r.offered = nil
 		if searching {
+			if note := c.hiddenToolsNote(mcpCount(all), mcpCount(defs), offer.budget, win); note != "" {
+				r.emitStatus(note)
+				r.tr.note(note)
+			}
 			r.offered = make(map[string]bool, len(defs))
 			for _, t := range defs {
 				r.offered[t.Name] = true
@@ -226,13 +240,24 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			return resp, err
 		}
 		resp, err := send()
-		if err != nil && streamed.Len() == 0 && ctx.Err() == nil && IsContextLengthError(err) {
+		if n, tooLong := model.ContextExceeded(err); tooLong && streamed.Len() == 0 && ctx.Err() == nil {
 			// The model's window is smaller than agentls thought (or its
-			// tokenizer counts more): compact harder and try once more.
-			r.emitStatus("the model refused the request as too long for its context window: compacting and retrying once")
+			// tokenizer counts more): learn the window the server named,
+			// compact harder and try once more.
+			msg := "the model refused the request as too long for its context window: compacting and retrying once"
+			if w, lower := c.learnWindow(n); lower {
+				win, r.window, cmp.window = w, w.Tokens, w.Tokens
+				offer = c.toolOfferFor(provider, r.window)
+				msg = fmt.Sprintf("the model refused the request as too long: its window is %d tokens (%s), which agentls now uses: compacting and retrying once", w.Tokens, w.From)
+			}
+			r.emitStatus(msg)
+			r.tr.note(msg)
 			if r.compact(ctx, cmp, history, fixed, true) {
 				msgs = sendable(applyView(history, r.view))
 				resp, err = send()
+			}
+			if _, still := model.ContextExceeded(err); still {
+				r.tooLong = true
 			}
 		}
 		if err == nil && cutCall(resp) != "" {
@@ -335,6 +360,9 @@ func (r *run) settle(res Result) {
 		reason = interruptedCancelled
 	case wire.StopError:
 		reason = interruptedError
+		if r.tooLong {
+			reason = interruptedTooLong
+		}
 	case wire.StopMaxTokens:
 		reason = interruptedMaxTokens
 	case wire.StopRefusal:

@@ -232,3 +232,14 @@ func (c *Core) toolOfferFor(provider model.Provider, window int) toolOffer {
 		budget:   config.ToolBudgetFor(c.cfg.MCP.ToolBudgetTokens, window),
 	}
 }
+
+// mcpCount is how many of defs are MCP tools (not built-ins, not the search tool).
+func mcpCount(defs []model.ToolDef) int {
+	n := 0
+	for _, d := range defs {
+		if !tools.IsBuiltin(d.Name) {
+			n++
+		}
+	}
+	return n
+}

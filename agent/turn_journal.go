@@ -252,6 +252,7 @@ func readJournal(path string) (journalState, bool) {
 const (
 	interruptedCancelled = "cancelled"
 	interruptedError     = "error"
+	interruptedTooLong   = "too_long" // failed: too long for the model's window, even compacted
 	interruptedStopped   = "stopped"
 	interruptedMaxTokens = "max_tokens" // the answer reached its token budget before it began
 	interruptedRefused   = "refused"    // the model declined; its answer is not kept

@@ -6,7 +6,9 @@
 # tests drive (Neovim 0.7.2 and tmux from apt, Neovim 0.10 and Helix 25.01
 # unpacked into ~/.cache/agentls-editors), and for the browser suite Debian's
 # chromium and ripgrep with code-server 4.100.3 and playwright-core
-# (clients/vscode/e2e/install.sh).
+# (clients/vscode/e2e/install.sh), and llama.cpp's real llama-server built
+# from the source npm's node-llama-cpp carries (scripts/llama-server.sh;
+# about 10 minutes the first time, cached after).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +26,9 @@ fi
 
 echo "== editors for the end-to-end tests"
 scripts/fetch-editors.sh
+
+echo "== llama.cpp's llama-server and its tiny model, for the local-server tests (built once into ~/.cache/agentls-llama)"
+scripts/llama-server.sh build >/dev/null
 
 echo "== the browser end-to-end suite: chromium and ripgrep (apt), code-server and playwright-core (npm)"
 clients/vscode/e2e/install.sh

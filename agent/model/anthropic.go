@@ -34,7 +34,7 @@ func newAnthropic(baseURL, model, key, keyEnv string, maxTokens int, client *htt
 	}
 	return &anthropic{
 		ep: endpoint{
-			provider: "anthropic", url: strings.TrimRight(baseURL, "/") + "/v1/messages",
+			provider: serverName(baseURL), url: strings.TrimRight(baseURL, "/") + "/v1/messages",
 			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: noRedirects(client), retry: defaultRetry(),
 			message: anthropicMessageJSON,
 		},

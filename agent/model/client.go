@@ -18,7 +18,9 @@ import (
 // endpoint is what both providers share: where to post, how to name the
 // key in errors, and how to retry.
 type endpoint struct {
-	provider string // "anthropic" | "openai"
+	// provider names the server in errors: its host (and port), so a
+	// llama.cpp answer reads "127.0.0.1:8080 said", not a vendor's name.
+	provider string
 	url      string // the full URL posted to
 	model    string
 	keyEnv   string // the variable the key came from, for error hints ("" = no key)
@@ -32,6 +34,14 @@ type endpoint struct {
 	// message decodes a whole JSON answer, for servers that ignore
 	// "stream": true and answer application/json.
 	message func(raw []byte) (*Response, error)
+}
+
+// serverName is how errors name the server at url: its host and port.
+func serverName(raw string) string {
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		return u.Host
+	}
+	return raw
 }
 
 // maxAnswer bounds one answer's bytes: a broken or hostile endpoint
@@ -162,6 +172,7 @@ func (e *endpoint) post(ctx context.Context, body []byte, decode decoder, onText
 		var api *APIError
 		if errors.As(err, &api) {
 			api.Attempts = attempt
+			api.Provider = e.provider // a mid-stream error names the server too
 		}
 		if wait < 0 || streamed || attempt >= e.retry.attempts {
 			return nil, err
@@ -373,7 +384,7 @@ func (e *endpoint) statusError(status int, raw []byte) error {
 		return &ModelError{Provider: e.provider, Model: e.model, URL: e.url, Message: msg}
 	case status == 404:
 		api.Hint = "nothing answers at " + e.url + ": check [model] base_url"
-		if e.provider == "openai" && !strings.Contains(e.url, "/v1/") {
+		if strings.HasSuffix(e.url, "/chat/completions") && !strings.Contains(e.url, "/v1/") {
 			api.Hint += " (OpenAI-compatible base URLs usually end in /v1)"
 		}
 	}

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -36,7 +37,15 @@ func OpenMemory(dir string) *Memory {
 	return &Memory{path: filepath.Join(dir, "endpoints.json")}
 }
 
-func memoryKey(endpoint, model string) string { return endpoint + " " + model }
+// memoryKey names an endpoint and model in the file: the URL without user
+// info, query or fragment, so no credential a base_url carries is written.
+func memoryKey(endpoint, model string) string {
+	if u, err := url.Parse(endpoint); err == nil {
+		u.User, u.RawQuery, u.Fragment = nil, "", ""
+		endpoint = u.String()
+	}
+	return endpoint + " " + model
+}
 
 func (m *Memory) load() map[string]Remembered {
 	all := map[string]Remembered{}

@@ -3,6 +3,7 @@ package model
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,16 @@ func TestMemoryKeepsWhatEachEndpointSaid(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(dir, "endpoints.json"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("endpoints.json: %v, mode %v; want 0600", err, fi.Mode().Perm())
+	}
+	// A credential in the base URL is never written to the file.
+	if err := m.Update("http://user:s3cret@b/v1/chat/completions?key=s3cret", "m1", func(r *Remembered) { r.Window = 8192 }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "endpoints.json")); strings.Contains(string(b), "s3cret") {
+		t.Errorf("endpoints.json holds the base URL's credential:\n%s", b)
+	}
+	if got := m.Get("http://user:s3cret@b/v1/chat/completions?key=s3cret", "m1"); got.Window != 8192 {
+		t.Errorf("the same endpoint is found again: %+v", got)
 	}
 	var none *Memory
 	if none.Get("x", "y") != (Remembered{}) || none.Update("x", "y", func(*Remembered) {}) != nil {

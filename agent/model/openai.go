@@ -46,7 +46,7 @@ func newOpenAI(baseURL, model, key, keyEnv string, maxTokens int, client *http.C
 	u, _ := url.Parse(base)
 	p := &openai{
 		ep: endpoint{
-			provider: "openai", url: base + "/chat/completions",
+			provider: serverName(base), url: base + "/chat/completions",
 			model: model, keyEnv: keyEnv, keySent: key != "", header: h, client: noRedirects(client), retry: defaultRetry(),
 			message: openaiCompletionJSON,
 		},

@@ -67,6 +67,9 @@ func TestVLLMMidStreamErrorIsSurfaced(t *testing.T) {
 	if !errors.As(err, &api) || api.Status != 400 || !strings.Contains(api.Message, "longer than the maximum model length of 32768") {
 		t.Fatalf("err = %v; want vLLM's 400 and its message", err)
 	}
+	if host := strings.TrimPrefix(base, "http://"); !strings.Contains(err.Error(), "("+host+" said: The decoder prompt") {
+		t.Errorf("error %q does not name the server by its host %s", err, host)
+	}
 	if hits.Load() != 1 || len(*waits) != 0 {
 		t.Errorf("%d requests, %d backoffs; a 400 is not retried", hits.Load(), len(*waits))
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
-	"github.com/agentls/agentls/agent/model/providers"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/sandbox"
 )
@@ -93,11 +92,8 @@ func (d *doctor) model(cfg *config.Config, userPath string) {
 		return
 	}
 	d.printf("  provider  %s (%s; wire %s)\n  model     %s\n  base URL  %s\n", r.Provider, r.Desc.Title, r.Wire(), r.Name, r.BaseURL)
-	window := providers.ContextWindowFor(r.Desc, cfg.Model.ContextWindow, r.Name)
-	how := "guessed from the model's name; set [model] context_window to the window your server really runs with"
-	if cfg.Model.ContextWindow > 0 {
-		how = "[model] context_window"
-	}
+	w := model.FindWindow(context.Background(), r, cfg.Model.ContextWindow, model.OpenMemory(config.StateDir()), nil)
+	window, how := w.Tokens, w.From
 	d.printf("  window    %d tokens (%s); compacts past %d\n", window, how, window*3/4)
 	if n := r.Desc.MaxToolsFor(cfg.Model.MaxTools); n > 0 {
 		d.printf("  tools     at most %d per request; past that or %d tokens of MCP definitions, tool search\n", n, config.ToolBudgetFor(cfg.MCP.ToolBudgetTokens, window))

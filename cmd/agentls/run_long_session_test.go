@@ -142,6 +142,12 @@ func TestLongSessionFitsTheWindow(t *testing.T) {
 				if !strings.Contains(errOut, "compacted the conversation") {
 					t.Errorf("stderr does not say the conversation was compacted:\n%s", errOut)
 				}
+				// The refusal named the model's real window: it is used from
+				// then on, said, and remembered for the next process.
+				learned := "its window is 9000 tokens (127.0.0.1:"
+				if refuseOnce && !strings.Contains(errOut, learned) {
+					t.Errorf("stderr does not say the window learned from the refusal (%q):\n%s", learned, errOut)
+				}
 				m := sessionLine.FindStringSubmatch(errOut)
 				if m == nil {
 					t.Fatalf("no session line on stderr:\n%s", errOut)
@@ -154,6 +160,13 @@ func TestLongSessionFitsTheWindow(t *testing.T) {
 				code, out, errOut = e.run(t, "--session", m[1], "what is in big.txt?")
 				if code != 0 || !strings.Contains(out, "fox") {
 					t.Fatalf("follow-up: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+				}
+				wantWindow := "the model's context window: 16000 tokens ([model] context_window)"
+				if refuseOnce {
+					wantWindow = "the model's context window: 9000 tokens (remembered: 127.0.0.1:"
+				}
+				if !strings.Contains(errOut, wantWindow) {
+					t.Errorf("the follow-up does not say %q:\n%s", wantWindow, errOut)
 				}
 				all := e.model.ModelRequests("")
 				last := all[len(all)-1]

@@ -111,3 +111,29 @@ func appendConfig(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+// The issue's first try: a local server, a model name agentls does not
+// know, no window configured. The window is a guess (8192), which leaves
+// the MCP tools a budget of 1638 tokens: they are found by tool search, and
+// the user is told so once, with what to set, not only the model.
+func TestAGuessedWindowHidingToolsSaysSoOnce(t *testing.T) {
+	fault := testenv.GoBinary(t, "./internal/faultserver")
+	e := newLongEnv(t, "openai", "")
+	appendConfig(t, e.config, fmt.Sprintf("[mcp]\nstartup_wait = \"60s\"\n\n[mcp.servers.f1]\ncommand = %q\nargs = [\"-tools\", \"60\"]\n\n", fault))
+	e.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{Name: "search_tools", Input: `{"query":"numbered tool 030"}`}}}, modeltest.Turn{Text: "found it"})
+	code, out, errOut := e.run(t, "find tool 30")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{
+		"the model's context window: 8192 tokens (a guess: agentls does not know the model \"fake-model\"",
+		"MCP tools are not in the request: their definitions pass the budget of 1638 tokens (of the model's 8192-token window, guessed), so the model finds them by tool search; set [model] context_window",
+	} {
+		if n := strings.Count(errOut, want); n != 1 {
+			t.Errorf("stderr says %q %d times; want once:\n%s", want, n, errOut)
+		}
+	}
+	if e.model.WindowQuestions() == 0 {
+		t.Error("the server was not asked for its window before guessing")
+	}
+}

@@ -89,7 +89,9 @@ type Server struct {
 	answerFn func(Request) (Turn, bool)
 	cache    cacheState
 	billing  Billing
-	vendor   Vendor
+	// windowAsks counts the requests to windowPaths.
+	windowAsks int
+	vendor     Vendor
 	// signatures are the thought signatures handed out (Gemini), and the
 	// thinking signatures (Anthropic): a request may only echo these.
 	signatures map[string]bool
@@ -195,7 +197,30 @@ func formatOf(method, path string) providers.Wire {
 	return ""
 }
 
+// windowPaths are where local servers say their context window
+// (llama.cpp's /props, Ollama's /api/ps and /api/show, LM Studio's
+// /api/v0/models), which agentls asks before a first turn. The fake is an
+// OpenAI-compatible server that is none of them: it answers 404, as such a
+// server does, and keeps these out of Requests, so a test counting model
+// requests counts only those (WindowQuestions has them).
+var windowPaths = map[string]bool{"/props": true, "/api/ps": true, "/api/show": true, "/api/v0/models": true}
+
+// WindowQuestions is how many requests asked the server for its context
+// window (see windowPaths).
+func (s *Server) WindowQuestions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.windowAsks
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if windowPaths[r.URL.Path] {
+		s.mu.Lock()
+		s.windowAsks++
+		s.mu.Unlock()
+		http.NotFound(w, r)
+		return
+	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 64<<20))
 	format := formatOf(r.Method, r.URL.Path)
 	var lin linear

@@ -4,4 +4,5 @@ package providers
 var LlamaCpp = &Provider{
 	Name: "llamacpp", Title: "llama.cpp", Wire: ChatCompletions,
 	BaseURL: "http://127.0.0.1:8080/v1", Port: "8080", Local: true,
+	AskWindow: []string{"llamacpp-props"},
 }

@@ -4,5 +4,6 @@ package providers
 var OpenRouter = &Provider{
 	Name: "openrouter", Title: "OpenRouter", Wire: ChatCompletions,
 	BaseURL: "https://openrouter.ai/api/v1", Hosts: []string{"openrouter.ai"},
-	KeyEnv: "OPENROUTER_API_KEY",
+	KeyEnv:    "OPENROUTER_API_KEY",
+	AskWindow: []string{"openrouter-models"},
 }

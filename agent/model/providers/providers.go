@@ -108,6 +108,12 @@ type Provider struct {
 	// MaxTools is the most tools one request may carry (0: the wire's).
 	MaxTools int
 
+	// AskWindow names how its server says the context window it runs the
+	// model with (package model's windowProbes: "llamacpp-props",
+	// "ollama-show", "vllm-models", "lmstudio-models", "openrouter-models");
+	// empty: it is not asked (its models' windows are in the tables).
+	AskWindow []string
+
 	// Quirks are what it does differently from its wire's reference.
 	Quirks Quirks
 }
