@@ -145,7 +145,9 @@ func spawn(s config.Server, env []string, grace time.Duration, tail *ring) (*pro
 		exited: make(chan struct{}), stderrDone: make(chan struct{})}
 	cmd := &exec.Cmd{Path: exe, Args: argv, Dir: s.Cwd, Env: env, Stdin: inR, Stdout: outW, Stderr: errW}
 	p.cmd = cmd
-	p.group, err = proc.Start(cmd, proc.Options{Grace: grace})
+	// An unconfined server may detach a daemon (setsid); the reaper ends it
+	// with the server. A confined one cannot leave its group at all.
+	p.group, err = proc.Start(cmd, proc.Options{Grace: grace, Reap: exe == path})
 	inR.Close()
 	outW.Close()
 	errW.Close()

@@ -114,9 +114,17 @@ func confinedDaemon(t *testing.T, name string) config.Server {
 	if s := sandbox.Supported(); !s.Filesystem || !s.SocketFilter {
 		testenv.Missing(t, "Landlock and the seccomp filter ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled, on amd64 or arm64")
 	}
+	s := userDaemon(t, name)
+	s.Sandbox = config.SandboxWorkspaceRead
+	return s
+}
+
+// userDaemon is the fault server detaching a daemon as a user's own
+// server: unconfined, so setsid works for it.
+func userDaemon(t *testing.T, name string) config.Server {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	s := faultServer(t, name, "-daemon", "-linger")
-	s.Origin, s.Sandbox = config.User, config.SandboxWorkspaceRead
 	s.WorkspaceRoot = realDir(t)
 	s.Cwd = s.WorkspaceRoot
 	return s
@@ -141,8 +149,20 @@ func waitIdle(t *testing.T, s config.Server) {
 // TestNoConfinedDaemonAfterClose: a confined server that detaches a daemon
 // leaves nothing once the registry closes: setsid fails in the sandbox, so
 // the daemon stays in the server's process group.
-func TestNoConfinedDaemonAfterClose(t *testing.T) {
-	s := confinedDaemon(t, "d")
+func TestNoConfinedDaemonAfterClose(t *testing.T) { daemonEndsWithClose(t, confinedDaemon(t, "d")) }
+
+// TestNoUserServerDaemonAfterClose: the user's own server, unconfined,
+// may detach a daemon (setsid works for it), and the daemon still ends
+// when the registry closes: the server runs under a reaper (a child
+// subreaper) that kills whatever it inherited.
+func TestNoUserServerDaemonAfterClose(t *testing.T) { daemonEndsWithClose(t, userDaemon(t, "d")) }
+
+// TestNoUserServerDaemonWhenHostIsKilled: the same, its host SIGKILLed.
+func TestNoUserServerDaemonWhenHostIsKilled(t *testing.T) {
+	daemonEndsWithHost(t, userDaemon(t, "d"))
+}
+
+func daemonEndsWithClose(t *testing.T, s config.Server) {
 	r := startRegistry(t, []config.Server{s}, Options{KillGrace: 300 * time.Millisecond})
 	if info := serverInfo(t, r, "d"); info.State != Connected {
 		t.Fatalf("state %s: %s\n%s", info.State, info.Error, info.StderrTail)
@@ -156,7 +176,10 @@ func TestNoConfinedDaemonAfterClose(t *testing.T) {
 // host (standing in for agentls) is SIGKILLed: the guard ends the group
 // it never left.
 func TestNoConfinedDaemonWhenHostIsKilled(t *testing.T) {
-	s := confinedDaemon(t, "d")
+	daemonEndsWithHost(t, confinedDaemon(t, "d"))
+}
+
+func daemonEndsWithHost(t *testing.T, s config.Server) {
 	spec, err := json.Marshal([]config.Server{s})
 	if err != nil {
 		t.Fatal(err)

@@ -35,8 +35,9 @@ func runProcess(ctx context.Context, argv []string, dir string, env []string, ti
 		// Gated: the command runs only once the guard knows its group.
 		// Without the gate a command could fork (`sleep 777 &`) before the
 		// group was registered, and an agentls killed in that window would
-		// leave the fork running.
-		g, err := proc.Start(cmd, proc.Options{Grace: killGrace, Gated: true})
+		// leave the fork running. Reaped: a daemon it detaches (setsid)
+		// ends with it too.
+		g, err := proc.Start(cmd, proc.Options{Grace: killGrace, Gated: true, Reap: true})
 		if err != nil {
 			return started{}, err
 		}

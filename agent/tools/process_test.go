@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -72,6 +73,76 @@ func TestRunCommandGroupDiesWithAgentlsKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !waitProcesses(t, marker, 2) {
+		host.Process.Kill()
+		host.Wait()
+		return
+	}
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}
+
+// needReaper skips where commands run without a reaper (it is Linux
+// only: a child subreaper is a Linux feature).
+func needReaper(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skip("the reaper that ends detached daemons is Linux only")
+	}
+	testenv.Tool(t, "setsid")
+}
+
+// TestRunCommandDaemonEndsWithIt: a command you approved, unconfined, may
+// detach a daemon (setsid works for it); cancelling the command still ends
+// the daemon: the command runs under a reaper that kills whatever it
+// inherited.
+func TestRunCommandDaemonEndsWithIt(t *testing.T) {
+	needReaper(t)
+	marker := "agentls-daemon-" + t.Name()
+	sl := sleeper(t, marker)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan procResult, 1)
+	go func() {
+		res, _ := runProcess(ctx, []string{"sh", "-c", daemonCommand(sl)}, t.TempDir(), nil, time.Hour, 1024)
+		done <- res
+	}()
+	if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
+		cancel()
+		<-done
+		return
+	}
+	cancel()
+	if res := <-done; !res.Cancelled {
+		t.Errorf("result = %+v, want cancelled", res)
+	}
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}
+
+// TestRunCommandDaemonEndsWhenItEnds: a command that detaches a daemon
+// and exits leaves nothing once its result is in.
+func TestRunCommandDaemonEndsWhenItEnds(t *testing.T) {
+	needReaper(t)
+	marker := "agentls-daemon-" + t.Name()
+	sl := sleeper(t, marker)
+	res, err := runProcess(context.Background(), []string{"sh", "-c", "( (setsid " + sl + " 777 >/dev/null &) ); " + sl + " 0; echo started"}, t.TempDir(), nil, time.Hour, 1024)
+	if err != nil || res.Output != "started\n" || res.ExitCode != 0 {
+		t.Fatalf("res = %+v err %v", res, err)
+	}
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}
+
+// TestRunCommandDaemonDiesWithAgentlsKilled: the daemon of a command
+// running when agentls is SIGKILLed is gone too.
+func TestRunCommandDaemonDiesWithAgentlsKilled(t *testing.T) {
+	needReaper(t)
+	marker := "agentls-daemon-killed-" + t.Name()
+	sl := sleeper(t, marker)
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), commandHostEnv+"="+daemonCommand(sl))
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
 		host.Process.Kill()
 		host.Wait()
 		return

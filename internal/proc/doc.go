@@ -8,7 +8,9 @@
 //   - Linux: the child leads its own process group and gets a parent-death
 //     signal (SIGKILL) from the kernel; stopping sends SIGTERM to the group,
 //     then SIGKILL after a grace period; the guard (see [Hook]) terminates
-//     registered groups if agentls itself is killed.
+//     registered groups if agentls itself is killed. With [Options.Reap] the
+//     command runs under a reaper, a child subreaper that also ends what
+//     left the group (a daemon detached with setsid).
 //   - macOS and the other Unix systems: the same, except that there is no
 //     parent-death signal; the guard alone ends the groups of a killed
 //     agentls (without [Hook], a child notices only that its pipes closed).

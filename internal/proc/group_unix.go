@@ -17,13 +17,19 @@ type sysGroup struct {
 // command ("$@") only if it says go.
 const startGate = `read -r gate <&3 && [ "$gate" = go ] || exit 125; exec 3<&-; exec "$@"`
 
-func (g *Group) start(gated bool) error {
+func (g *Group) start(opt Options) error {
 	cmd := g.cmd
 	if cmd.Err != nil {
 		return cmd.Err
 	}
+	// The leader's parent-death signal: a reaper gets SIGTERM, so that it
+	// ends what the command left before it goes.
+	death := syscall.SIGKILL
+	if opt.Reap && reaperWraps(cmd, g.grace) {
+		death = syscall.SIGTERM
+	}
 	var gateW *os.File
-	if gated {
+	if opt.Gated {
 		gateR, w, err := os.Pipe()
 		if err != nil {
 			return err
@@ -34,7 +40,7 @@ func (g *Group) start(gated bool) error {
 		cmd.Path = "/bin/sh"
 		cmd.ExtraFiles = append([]*os.File{gateR}, cmd.ExtraFiles...)
 	}
-	if err := startLeader(cmd); err != nil {
+	if err := startLeader(cmd, death); err != nil {
 		if gateW != nil {
 			gateW.Close()
 		}

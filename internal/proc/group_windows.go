@@ -18,7 +18,7 @@ type sysGroup struct {
 // its processes when its last handle closes (ours is not inherited, so that
 // is when agentls exits or dies), and only then lets it run: nothing it
 // starts can escape the job. Windows has no guard process; the job is it.
-func (g *Group) start(bool) error {
+func (g *Group) start(Options) error {
 	cmd := g.cmd
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		// Its own console process group: a Ctrl-C at our console is not

@@ -11,6 +11,11 @@ import (
 // process-group guard.
 const guardArg = "__agentls_guard"
 
+// reaperArg is the hidden first argument that turns this binary into the
+// reaper of one command (see [Options.Reap]):
+// `agentls __agentls_reaper GRACE_MS PATH ARGV0 ARGS...`.
+const reaperArg = "__agentls_reaper"
+
 var hookInstalled atomic.Bool
 
 // Hook must be the first call in main (and in TestMain of any test binary
@@ -28,6 +33,9 @@ var hookInstalled atomic.Bool
 func Hook() {
 	if len(os.Args) > 1 && os.Args[1] == guardArg {
 		os.Exit(runGuard())
+	}
+	if len(os.Args) > 1 && os.Args[1] == reaperArg {
+		os.Exit(runReaper(os.Args[2:]))
 	}
 	hookInstalled.Store(true)
 }
@@ -49,6 +57,14 @@ type Options struct {
 	// status is 125 if the gate was not opened. On Windows every start is
 	// gated (the child starts suspended), so this changes nothing there.
 	Gated bool
+	// Reap runs the command under a reaper (Linux, with [Hook]): this
+	// binary, re-executed as a child subreaper, starts the command and,
+	// once the command ends or the group is asked to stop, ends every
+	// process it started, those that left the group (setsid, a double
+	// fork) included, before it exits with the command's status. Without
+	// it a daemon the command detached outlives the group. A confined
+	// program needs none: it cannot leave its group (see package sandbox).
+	Reap bool
 }
 
 // Group is a started process and everything it starts: a process group on
@@ -65,7 +81,7 @@ type Group struct {
 // own. The caller waits for cmd as usual and then calls [Group.Release].
 func Start(cmd *exec.Cmd, opt Options) (*Group, error) {
 	g := &Group{cmd: cmd, grace: opt.Grace}
-	if err := g.start(opt.Gated); err != nil {
+	if err := g.start(opt); err != nil {
 		return nil, err
 	}
 	return g, nil
