@@ -1,9 +1,11 @@
 package neovim_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 )
 
@@ -31,4 +33,30 @@ func TestApproveLater(t *testing.T) {
 	}
 	w.checkEditLanded(t, res)
 	w.checkModelSaw(t, "make it a greeting")
+}
+
+// TestTypingWhileTheCardIsOpen: the user types a line into the buffer while
+// the edit's picker is open, then allows it. The typed line stays and the
+// agent's replacement lands beside it, in the buffer (not on disk).
+func TestTypingWhileTheCardIsOpen(t *testing.T) {
+	for _, ed := range editors {
+		t.Run(ed.label, func(t *testing.T) {
+			nvim := testenv.Editor(t, ed.name)
+			w := newWorld(t, "openai",
+				modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "edit_file", Input: `{"path":"greeting.txt","old_text":"hello","new_text":"HELLO"}`}}},
+				modeltest.Turn{Text: "Shouted."},
+			)
+			res := w.runNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "stale.lua"))
+			if result, _ := res["result"].(map[string]any); result["stopReason"] != "end_turn" {
+				t.Errorf("agent/run result = %v, want end_turn", result)
+			}
+			want := "typed while the card was open\nsay HELLO to the world"
+			if got := strings.Join(strs(res["lines"]), "\n"); got != want {
+				t.Errorf("buffer = %q, want %q: the typed line and the edit both kept", got, want)
+			}
+			if disk, _ := os.ReadFile(w.file); string(disk) != original {
+				t.Errorf("greeting.txt on disk = %q, want it untouched", disk)
+			}
+		})
+	}
 }

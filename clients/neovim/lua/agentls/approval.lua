@@ -125,7 +125,7 @@ M.last_wait = nil
 --- handler answers agent/requestApproval. On 0.10+ the request runs in a
 --- coroutine, so an asynchronous vim.ui.select can take its time; on 0.7 the
 --- reply is whatever this returns, so it waits for the answer in place.
-function M.handler(_, params)
+function M.handler(_, params, ctx)
   if type(params) ~= "table" then
     return { outcome = "cancelled" }
   end
@@ -156,6 +156,14 @@ function M.handler(_, params)
     end
   end
   status.set_approval(params.approvalId, nil)
+  -- What the user typed while the card was open reaches agentls before the
+  -- answer does, so an edit is compared with the buffer as they left it
+  -- (else Neovim holds the didChange back 150 ms and agentls, seeing the
+  -- old buffer, would replace it with text built before the card).
+  local client = type(ctx) == "table" and vim.lsp.get_client_by_id(ctx.client_id)
+  if client then
+    lsp.flush(client)
+  end
   return result or { outcome = "cancelled" }
 end
 

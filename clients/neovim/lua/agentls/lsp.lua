@@ -21,6 +21,16 @@ function M.request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
+--- flush makes Neovim send the didChange it holds back (debounced) now: it
+--- sends them before any other notification, so a notification agentls
+--- ignores ($/agentls/flush) brings the server up to date with the buffers.
+function M.flush(client)
+  if method_calls then
+    return client:notify("$/agentls/flush", vim.empty_dict())
+  end
+  return client.notify("$/agentls/flush", vim.empty_dict())
+end
+
 --- stopped reports whether a client has exited.
 function M.stopped(client)
   if method_calls then
