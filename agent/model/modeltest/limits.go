@@ -57,6 +57,7 @@ func (s *Server) Billing() Billing {
 
 // refusal is a limit a request broke, in the provider's error shape.
 type refusal struct {
+	context             bool // the request passed Limits.ContextWindow
 	status              int
 	typ, code, param, m string
 	raw                 []byte // a whole body of the vendor's own shape, instead
@@ -86,7 +87,7 @@ func (s *Server) checkLimits(format providers.Wire, body []byte, inputTokens, ma
 			return &refusal{status: 400, typ: "invalid_request_error",
 				m: fmt.Sprintf("prompt is too long: %d tokens > %d maximum", inputTokens, l.ContextWindow)}
 		}
-		return &refusal{status: 400, typ: "invalid_request_error", code: "context_length_exceeded", param: "messages",
+		return &refusal{status: 400, typ: "invalid_request_error", code: "context_length_exceeded", param: "messages", context: true,
 			m: fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", l.ContextWindow, inputTokens)}
 	}
 	return nil

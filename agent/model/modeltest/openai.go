@@ -80,6 +80,9 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 		field := a.vendor.reasoningField()
 		for _, p := range textDeltas(a.Thinking) {
 			d := map[string]any{"content": nil, field: p}
+			if a.vendor == Mistral {
+				d = map[string]any{"content": []any{map[string]any{"type": "thinking", "thinking": []any{map[string]any{"type": "text", "text": p}}}}}
+			}
 			if a.vendor == OpenRouter {
 				// OpenRouter repeats role and content in every delta, and
 				// the reasoning's parts in reasoning_details.
@@ -98,7 +101,11 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 		w.event("", chunk(map[string]any{"content": nil, "refusal": p}, nil))
 	}
 	for i, p := range a.textDeltas() {
-		w.event("", chunk(map[string]any{"content": p}, nil))
+		if a.vendor == Mistral {
+			w.event("", chunk(map[string]any{"content": []any{map[string]any{"type": "text", "text": p}}}, nil))
+		} else {
+			w.event("", chunk(map[string]any{"content": p}, nil))
+		}
 		if a.Hang && i == 0 {
 			w.hang()
 			return
@@ -106,6 +113,11 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 	}
 	if a.Hang {
 		w.hang()
+		return
+	}
+	if a.ErrorType != "" && a.vendor == VLLM {
+		w.event("", vllmError(a.errorMessage(), 400))
+		w.event("", []byte("[DONE]"))
 		return
 	}
 	if a.ErrorType != "" {
@@ -141,4 +153,10 @@ func streamOpenAI(w *sseWriter, a answer, model string) {
 		"system_fingerprint": "fp_modeltest", "choices": []any{}, "usage": openaiUsage(a),
 	}))
 	w.event("", []byte("[DONE]"))
+}
+
+// vllmError is vLLM's ErrorResponse as versions before 0.10 send it in the
+// middle of a stream: no "error" key.
+func vllmError(msg string, code int) []byte {
+	return mustJSON(map[string]any{"object": "error", "message": msg, "type": "BadRequestError", "param": nil, "code": code})
 }

@@ -241,7 +241,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			// Refused as the real API would, before any scripted turn is used.
 			s.mu.Lock()
 			s.reqs = append(s.reqs, Request{Format: format, Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
+			vendor, window := s.vendor, s.limits.ContextWindow
 			s.mu.Unlock()
+			if vendor == VLLM && format == providers.ChatCompletions && ref.context {
+				// vLLM before 0.10: the stream begins, then its error.
+				info, _ := parseBody(body)
+				sw := &sseWriter{w: w, ctx: r.Context(), stop: s.stop}
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(http.StatusOK)
+				sw.event("", mustJSON(map[string]any{"id": "chatcmpl-modeltest", "object": "chat.completion.chunk", "created": 1700000000, "model": info.model,
+					"choices": []any{map[string]any{"index": 0, "delta": map[string]any{"role": "assistant", "content": ""}, "logprobs": nil, "finish_reason": nil}}}))
+				sw.event("", vllmError(fmt.Sprintf("The decoder prompt (length %d) is longer than the maximum model length of %d.", len(body)/4+1, window), 400))
+				sw.event("", []byte("[DONE]"))
+				return
+			}
 			writeRefusal(w, format, ref)
 			return
 		}

@@ -39,7 +39,21 @@ const (
 	// without the reasoning_details it was given is refused with Google's
 	// error wrapped in OpenRouter's ("Provider returned error", metadata.raw).
 	OpenRouter Vendor = "openrouter"
+	// Mistral's reasoning models (Magistral) stream delta.content as an
+	// array of parts: {type: "thinking", thinking: [{type: "text", text}]}
+	// for the reasoning, {type: "text", text} for the answer.
+	Mistral Vendor = "mistral"
+	// VLLM is vLLM before 0.10: an error after the stream began, and a
+	// request over Limits.ContextWindow, come as a 200 stream holding its
+	// ErrorResponse, {"object":"error","message":...,"code":400}, then
+	// [DONE] (its own wording: "The decoder prompt (length N) is longer
+	// than the maximum model length of W.").
+	VLLM Vendor = "vllm"
 )
+
+// Vendors are the vendors the server can play besides OpenAI, each named
+// as its row of providers.All.
+var Vendors = []Vendor{DeepSeek, Gemini, Groq, OpenRouter, Mistral, VLLM}
 
 // SetVendor makes the server play v on the chat completions wire for the
 // requests that follow.
