@@ -26,12 +26,10 @@ func decideCommand(argv []string, shell, autopilot bool) trust.Decision {
 
 // decideWrite is trust's decision for write_file / edit_file of t.
 func decideWrite(folders []string, t target, autopilot bool) trust.Decision {
-	rel := t.Path
-	for _, f := range folders {
-		if r, err := filepath.Rel(f, t.Path); err == nil && within(f, t.Path) {
-			rel = r
-			break
-		}
+	// Named by the file written: a link's name is not what changes.
+	rel := t.Real
+	if r, err := filepath.Rel(folderOf(folders, t.Real), t.Real); err == nil {
+		rel = r
 	}
 	return trust.DecideWrite(rel, autopilot)
 }

@@ -52,12 +52,13 @@ func writeFile(ctx context.Context, env *Env, call Call, a *writeFileArgs) (stri
 	// A card shows exactly what will be written, never redacted (a key
 	// block would hide the line after it), with invisible characters
 	// escaped so a \r or an escape sequence cannot overprint a line.
-	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(old, *a.Content, exists))
+	title, head := writeCard(env.Workspace.Folders(), t, verb)
+	detail := head + "\n\n" + trust.VisibleText(previewDiff(old, *a.Content, exists))
 	diff := &wire.FileDiff{Path: t.Path, NewText: *a.Content}
 	if exists {
 		diff.OldText = &old
 	}
-	if err := gateWrite(ctx, env, call, t, "write_file", fmt.Sprintf("%s %s?", verb, trust.Visible(t.Path)), detail, diff); err != nil {
+	if err := gateWrite(ctx, env, call, t, "write_file", title, detail, diff); err != nil {
 		return "", err
 	}
 	// A whole-file write cannot be re-applied: if the file changed since
@@ -93,9 +94,10 @@ func editFile(ctx context.Context, env *Env, call Call, a *editFileArgs) (string
 		return "", fmt.Errorf("edit_file: old_text occurs %d times in %s: add surrounding lines to make it unique, or set replace_all", n, a.Path)
 	}
 	updated := a.apply(old)
-	detail := trust.VisibleText(t.Path) + "\n\n" + trust.VisibleText(previewDiff(a.OldText, a.NewText, true))
+	title, head := writeCard(env.Workspace.Folders(), t, "Edit")
+	detail := head + "\n\n" + trust.VisibleText(previewDiff(a.OldText, a.NewText, true))
 	diff := &wire.FileDiff{Path: t.Path, OldText: &old, NewText: updated}
-	if err := gateWrite(ctx, env, call, t, "edit_file", fmt.Sprintf("Edit %s?", trust.Visible(t.Path)), detail, diff); err != nil {
+	if err := gateWrite(ctx, env, call, t, "edit_file", title, detail, diff); err != nil {
 		return "", err
 	}
 	// The user may have changed the file while the card was open: the
