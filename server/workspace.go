@@ -231,7 +231,7 @@ func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snaps
 			return false, fmt.Errorf("%w: the editor refused the edit of version %d (%s)", agent.ErrFileChanged, *sent, reason)
 		}
 		// Not written to disk behind the editor's back: the editor refused.
-		return false, fmt.Errorf("agentls: the editor did not apply the edit to %s: %s", path, reason)
+		return false, fmt.Errorf("agentls: the editor did not apply the edit to %s: %s; nothing was written (if the file changed there, read it again)", path, reason)
 	}
 	return true, nil
 }

@@ -195,3 +195,40 @@ func TestNodeEditorKeepsWhatTheUserTyped(t *testing.T) {
 		}
 	}
 }
+
+// An editor that refuses an edit for its own reasons (no didChange came):
+// the tool fails saying so, and agentls never writes the disk behind it.
+func TestAnEditTheEditorRefusesIsNotWrittenToDisk(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	path := filepath.Join(e.root, "b.txt")
+	writeFile(t, path, "alpha\nbeta\n")
+	uri := pathToURI(path)
+	c.setAnswer(func(method string, params json.RawMessage) (any, error) {
+		switch method {
+		case "agent/requestApproval":
+			return map[string]any{"outcome": "selected", "optionId": "allow_once"}, nil
+		case "workspace/applyEdit":
+			return map[string]any{"applied": false, "failureReason": "the buffer is read-only"}, nil
+		}
+		return defaultAnswer(method, params)
+	})
+	c.initialize(e.root, caps(true, false, false))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "plaintext", "version": 1, "text": "alpha\nbeta\n"}})
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file", Input: `{"path":"b.txt","old_text":"beta","new_text":"BETA"}`}}},
+		modeltest.Turn{Text: "done"},
+	)
+	res, errc := c.runAsync(map[string]any{"prompt": "edit b.txt"})
+	if got := c.await(res, errc); got.StopReason != "end_turn" {
+		t.Fatalf("result = %+v", got)
+	}
+	got := e.model.Requests()[1].ToolResults()
+	if len(got) != 1 || !got[0].IsError || !strings.Contains(got[0].Content, "the buffer is read-only") || !strings.Contains(got[0].Content, "nothing was written") {
+		t.Errorf("tool result = %+v, want the editor's refusal, saying nothing was written", got)
+	}
+	if disk, _ := os.ReadFile(path); string(disk) != "alpha\nbeta\n" {
+		t.Errorf("b.txt on disk = %q: a refused edit must not reach the disk", disk)
+	}
+}
