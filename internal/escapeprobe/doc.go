@@ -6,6 +6,8 @@
 //	escapeprobe uring-unix PATH       socket by io_uring, connect to a unix socket, send
 //	escapeprobe uring-udp HOST:PORT   socket by io_uring, send a UDP datagram
 //	escapeprobe socket-unix PATH      socket(2), connect to a unix socket, send
+//	escapeprobe i386-unix PATH        the same, the socket made by i386's int $0x80 (amd64)
+//	escapeprobe x32-unix PATH         the same, the socket made by x32's socket (amd64)
 //	escapeprobe socket-udp HOST:PORT  socket(2), send a UDP datagram
 //	escapeprobe pair-dgram PATH       socketpair(2) of datagram sockets, send to a unix datagram socket
 //	escapeprobe pair-stream           socketpair(2) of stream sockets, one message across

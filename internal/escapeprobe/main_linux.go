@@ -36,6 +36,12 @@ func main() {
 		if fd, ok := step("io_uring socket", func() (int, error) { return uringSocket(unix.AF_INET, unix.SOCK_DGRAM, 0) }); ok {
 			sendUDP(fd, args[0])
 		}
+	case "i386-unix", "x32-unix":
+		need(1)
+		abi := mode[:len(mode)-len("-unix")]
+		if fd, ok := step(abi+" socket", func() (int, error) { return otherABISocket(abi) }); ok {
+			sendUnix(fd, args[0])
+		}
 	case "socket-unix":
 		need(1)
 		if fd, ok := step("socket", func() (int, error) { return unix.Socket(unix.AF_UNIX, unix.SOCK_STREAM, 0) }); ok {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -44,12 +45,22 @@ func TestConfinedMakesNoSocketAnotherWay(t *testing.T) {
 	udp := testenv.PacketSink(t, "udp4", "127.0.0.1:0")
 	syslog := testenv.PacketSink(t, "unixgram", filepath.Join(f.outside, "log.sock"))
 
-	for _, tc := range []struct {
+	type attempt struct {
 		name string
 		p    Policy
 		argv []string
 		to   *testenv.Sink
-	}{
+	}
+	var otherABI []attempt
+	if runtime.GOARCH == "amd64" {
+		// A system call of another ABI is numbered differently: a filter
+		// that looked at the number alone would miss it.
+		otherABI = []attempt{
+			{"i386 socket (int 0x80) to a unix socket", p, []string{"i386-unix", agent.Addr}, agent},
+			{"x32 socket to a unix socket", p, []string{"x32-unix", agent.Addr}, agent},
+		}
+	}
+	for _, tc := range append([]attempt{
 		{"io_uring socket to a unix socket", p, []string{"uring-unix", agent.Addr}, agent},
 		{"io_uring socket to UDP", p, []string{"uring-udp", udp.Addr}, udp},
 		{"socket(2) to a unix socket", p, []string{"socket-unix", agent.Addr}, agent},
@@ -57,12 +68,16 @@ func TestConfinedMakesNoSocketAnotherWay(t *testing.T) {
 		{"datagram socketpair to a unix datagram socket", p, []string{"pair-dgram", syslog.Addr}, syslog},
 		{"TCP ports allowed: io_uring socket to UDP", ports, []string{"uring-udp", udp.Addr}, udp},
 		{"TCP ports allowed: io_uring socket to a unix socket", ports, []string{"uring-unix", agent.Addr}, agent},
-	} {
+	}, otherABI...) {
 		t.Run(tc.name, func(t *testing.T) {
 			if !viaSpawn {
 				// The probe itself works: unconfined, it gets through.
 				out, _ := exec.Command(probe, tc.argv...).CombinedOutput()
-				if got, _ := tc.to.Reached(t); !got || !strings.Contains(string(out), "ESCAPED") {
+				if strings.Contains(string(out), "function not implemented") {
+					// This kernel has no such ABI (x32 is mostly built
+					// out): the confined run below must fail all the same.
+					t.Logf("unconfined: %s", out)
+				} else if got, _ := tc.to.Reached(t); !got || !strings.Contains(string(out), "ESCAPED") {
 					t.Fatalf("unconfined, the probe did not get through (so this test shows nothing): %s", out)
 				}
 			}
