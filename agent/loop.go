@@ -218,7 +218,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				}
 			}
 			resp, err := provider.Stream(ctx, model.Request{
-				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs, MaxTokens: budget,
+				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs,
+				MaxTokens: fitBudget(budget, r.window, m.next(system, defs, msgs)),
 				OnReasoning: func(delta string) {
 					reasoned.WriteString(delta)
 					if out := redactReasoning.Write(delta); out != "" {
@@ -383,6 +384,17 @@ func (r *run) settle(res Result) {
 		return
 	}
 	r.journal.remove()
+}
+
+// fitBudget is the output budget a request of about input tokens asks
+// for in a window of window tokens: budget, or less when input and budget
+// together would pass the window (vLLM refuses such a request: "'max_tokens'
+// ... is too large: 8192. This model's maximum context length is 4096
+// tokens"), keeping a tenth of the window for the estimate's error, and
+// never under 256 tokens.
+func fitBudget(budget, window, input int) int {
+	room := window - input - window/10
+	return max(min(budget, room), min(budget, 256))
 }
 
 // outputBudget is the output budget of a request: [model] max_tokens, or

@@ -241,3 +241,20 @@ func TestErrorFromTheModelEndsTheTask(t *testing.T) {
 	}
 	assertStoredValid(t, f, res.SessionID)
 }
+
+// The output budget shrinks to fit what the window leaves after the input
+// (vLLM refuses max_tokens + input over its max_model_len), keeping a tenth
+// for the estimate's error, and never goes under 256 tokens.
+func TestFitBudgetLeavesRoomInTheWindow(t *testing.T) {
+	cases := []struct{ budget, window, input, want int }{
+		{8192, 200000, 5000, 8192},
+		{8192, 4096, 1000, 4096 - 1000 - 409},
+		{8192, 4096, 3900, 256},
+		{100, 4096, 3900, 100},
+	}
+	for _, c := range cases {
+		if got := fitBudget(c.budget, c.window, c.input); got != c.want {
+			t.Errorf("fitBudget(%d, %d, %d) = %d; want %d", c.budget, c.window, c.input, got, c.want)
+		}
+	}
+}
