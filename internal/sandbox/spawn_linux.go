@@ -21,6 +21,10 @@ import (
 // spawner go after this.
 var spawnerIdle = 5 * time.Minute
 
+// spawnerEnv is the long-lived launcher's environment: empty, so none of
+// agentls's (its API keys) reaches it; tests set Go runtime variables.
+var spawnerEnv = []string{}
+
 // maxSpawners bounds how many idle spawners are kept (one per policy).
 const maxSpawners = 4
 
@@ -132,7 +136,7 @@ func startSpawner(key string) (*spawnerConn, error) {
 	theirs := os.NewFile(uintptr(fds[1]), "spawner-ctl")
 	cmd := &exec.Cmd{Path: exe, Args: []string{exe, spawnerArg, key, root}, Stderr: os.Stderr,
 		ExtraFiles: []*os.File{theirs}, // fd 3
-		Env:        []string{},         // nothing of agentls's (its API keys) in the launcher
+		Env:        spawnerEnv,         // nothing of agentls's (its API keys) in the launcher
 		// Its own group, for the guard; it ends by itself when the control
 		// socket closes, which happens when agentls ends however it ends.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}

@@ -156,3 +156,27 @@ func TestSpawnStopEndsAStoppedLaunchersCommand(t *testing.T) {
 	pr.Release()
 	testenv.WaitNoProcesses(t, marker, 5*time.Second)
 }
+
+// TestSpawnWithOneSchedulerSlot: the long-lived launcher forks with
+// vfork, and the forking thread keeps its Go scheduler slot until the
+// child has exec'd; the child's setpgid waits for an answer meanwhile. The
+// answer comes from the group keeper, another process, so commands start
+// even when the launcher's Go runtime has a single slot (GOMAXPROCS=1),
+// where an answer from one of its own goroutines could never run.
+func TestSpawnWithOneSchedulerSlot(t *testing.T) {
+	needLandlock(t)
+	was := spawnerEnv
+	spawnerEnv = []string{"GOMAXPROCS=1"}
+	t.Cleanup(func() { spawnerEnv = was })
+	was2 := firstReplyTimeout
+	firstReplyTimeout = 10 * time.Second
+	t.Cleanup(func() { firstReplyTimeout = was2 })
+	f := newFixture(t)
+	p := Policy{Read: []string{f.ws, f.outside, f.secret}}.WithSystem() // a policy of its own: a launcher of its own
+	for i := range 20 {
+		out, code := spawnConfined(t, p, Cmd{Path: lookPath(t, "echo"), Args: []string{"echo", "RAN"}, Dir: f.ws})
+		if code != 0 || out != "RAN\n" {
+			t.Fatalf("command %d under a launcher with GOMAXPROCS=1: %q exit %d", i, out, code)
+		}
+	}
+}
