@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
@@ -85,5 +86,22 @@ func TestRunVLLMMidStreamRefusalTeachesTheWindow(t *testing.T) {
 	}
 	if refused := len(e.model.ModelRequests("")) - e.model.Billing().Requests; refused != 1 {
 		t.Errorf("%d requests refused; want 1 (learned from the first)", refused)
+	}
+}
+
+// [model] stream_idle_timeout reaches the client: a model that goes silent
+// before its first byte is given up after it and asked again, and a model
+// silent on every attempt ends the run with an error saying it stalled.
+func TestRunASilentModelIsGivenUpAfterStreamIdleTimeout(t *testing.T) {
+	e := newLongEnv(t, "openai", "context_window = 200000\nstream_idle_timeout = \"300ms\"\n")
+	e.model.Script(modeltest.Turn{Delay: time.Hour}, modeltest.Turn{Text: "here now"})
+	code, out, errOut := e.run(t, "hello")
+	if code != 0 || !strings.Contains(out, "here now") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	e.model.Script(modeltest.Turn{Delay: time.Hour}, modeltest.Turn{Delay: time.Hour}, modeltest.Turn{Delay: time.Hour}, modeltest.Turn{Delay: time.Hour})
+	code, _, errOut = e.run(t, "hello again")
+	if code != 1 || !strings.Contains(errOut, "the stream stalled") || !strings.Contains(errOut, "sent nothing for 300ms before answering") {
+		t.Fatalf("exit %d; stderr does not say the stream stalled:\n%s", code, errOut)
 	}
 }
