@@ -26,6 +26,11 @@ func Redact(s string) string { return trust.Redact(s) }
 // characters, newlines), for one-line subjects such as titles and names.
 func Visible(s string) string { return trust.Visible(s) }
 
+// VisibleText escapes what a terminal or an editor would not show as
+// written but keeps newlines and tabs, for multi-line text such as a
+// card's detail.
+func VisibleText(s string) string { return trust.VisibleText(s) }
+
 // ShellQuote renders an argv as a shell would need it typed, escaped.
 func ShellQuote(argv []string) string { return trust.ShellQuote(argv) }
 

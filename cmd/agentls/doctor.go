@@ -77,10 +77,10 @@ func (d *doctor) config(cfg *config.Config, userPath, workspace string) {
 	}
 	for _, diag := range cfg.Diagnostics {
 		if diag.Severity == config.SeverityWarning {
-			d.printf("  warning  %s\n", diag)
+			d.printf("  warning  %s\n", oneLine(diag.String()))
 			continue
 		}
-		d.problem("%s", diag)
+		d.problem("%s", oneLine(diag.String()))
 	}
 }
 
@@ -193,7 +193,7 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 	listed := map[string]bool{}
 	for _, s := range core.Servers() {
 		listed[s.Name] = true
-		d.printf("  %-16s %-9s %s\n", s.Name, s.Origin, s.State)
+		d.printf("  %-16s %-9s %s\n", oneLine(s.Name), s.Origin, s.State)
 		if cmd := agent.ShellQuote(s.Command); cmd != "" {
 			d.printf("      $ %s\n", cmd)
 		}
@@ -201,26 +201,26 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 			d.printf("      sandbox: %s\n", agent.Visible(s.Sandbox))
 		}
 		if s.URL != "" {
-			d.printf("      %s\n", s.URL)
+			d.printf("      %s\n", oneLine(s.URL))
 		}
 		switch s.State {
 		case wire.ServerConnected:
 			d.printf("      %d tools, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
 		case wire.ServerDisabled:
 		case wire.ServerNeedsApproval, wire.ServerApprovalStale:
-			d.printf("      not started until you approve it: agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+			d.printf("      not started until you approve it: agentls mcp trust %s --workspace %s\n", oneLine(s.Name), oneLine(workspace))
 		case wire.ServerFailed:
 			if configErr[s.Name] {
 				// Already counted with the config's diagnostics above.
 				d.printf("      not started: its config entry is invalid (see above)\n")
 				continue
 			}
-			d.problem("%s: %s", s.Name, s.Error)
+			d.problem("%s: %s", oneLine(s.Name), oneLine(s.Error))
 			if tail := strings.TrimSpace(s.StderrTail); tail != "" {
-				d.printf("      stderr: %s\n", strings.ReplaceAll(lastLines(tail, 5), "\n", "\n              "))
+				d.printf("      stderr: %s\n", strings.Join(oneLines(strings.Split(lastLines(tail, 5), "\n")), "\n              "))
 			}
 		default:
-			d.problem("%s: still %s after %s", s.Name, s.State, wait)
+			d.problem("%s: still %s after %s", oneLine(s.Name), s.State, wait)
 		}
 	}
 	for _, s := range cfg.MCP.Servers {

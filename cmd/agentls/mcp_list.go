@@ -37,10 +37,10 @@ func cmdMCPList(args []string) int {
 		return 1
 	}
 	for _, d := range cfg.Diagnostics {
-		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
+		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", oneLine(d.String()))
 	}
 	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{workspace},
-		Logf: func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }})
+		Logf: logf})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp list: %v\n", err)
 		return 1
@@ -94,42 +94,42 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s  (%s)  %s\n", s.Name, s.Origin, s.State)
+		fmt.Fprintf(w, "%s  (%s)  %s\n", oneLine(s.Name), s.Origin, s.State)
 		if len(s.Command) > 0 && s.Command[0] != "" {
 			fmt.Fprintf(w, "  command  %s\n", agent.ShellQuote(s.Command))
 		}
 		if s.URL != "" {
-			fmt.Fprintf(w, "  url      %s\n", s.URL)
+			fmt.Fprintf(w, "  url      %s\n", oneLine(s.URL))
 			if s.Transport != "" {
-				fmt.Fprintf(w, "  over     %s\n", s.Transport)
+				fmt.Fprintf(w, "  over     %s\n", oneLine(s.Transport))
 			}
 		}
 		if len(s.HeaderNames) > 0 {
-			fmt.Fprintf(w, "  headers  %s (values not shown)\n", strings.Join(s.HeaderNames, " "))
+			fmt.Fprintf(w, "  headers  %s (values not shown)\n", strings.Join(oneLines(s.HeaderNames), " "))
 		}
 		if len(s.EnvKeys) > 0 {
-			fmt.Fprintf(w, "  env      %s\n", strings.Join(s.EnvKeys, " "))
+			fmt.Fprintf(w, "  env      %s\n", strings.Join(oneLines(s.EnvKeys), " "))
 		}
 		if s.Cwd != "" {
-			fmt.Fprintf(w, "  cwd      %s\n", s.Cwd)
+			fmt.Fprintf(w, "  cwd      %s\n", oneLine(s.Cwd))
 		}
 		if s.Sandbox != "" {
 			fmt.Fprintf(w, "  sandbox  %s\n", agent.Visible(s.Sandbox))
 		}
 		switch s.State {
 		case wire.ServerNeedsApproval:
-			fmt.Fprintf(w, "  not started: approve it with  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+			fmt.Fprintf(w, "  not started: approve it with  agentls mcp trust %s --workspace %s\n", oneLine(s.Name), oneLine(workspace))
 		case wire.ServerApprovalStale:
-			fmt.Fprintf(w, "  not started: its command (or url or headers) changed since you approved it; check it, then  agentls mcp trust %s --workspace %s\n", s.Name, workspace)
+			fmt.Fprintf(w, "  not started: its command (or url or headers) changed since you approved it; check it, then  agentls mcp trust %s --workspace %s\n", oneLine(s.Name), oneLine(workspace))
 		}
 		if s.Error != "" {
-			fmt.Fprintf(w, "  error    %s\n", s.Error)
+			fmt.Fprintf(w, "  error    %s\n", oneLine(s.Error))
 		}
 		for _, warn := range s.Warnings {
-			fmt.Fprintf(w, "  warning  %s\n", warn)
+			fmt.Fprintf(w, "  warning  %s\n", oneLine(warn))
 		}
 		if s.StderrTail != "" && s.State != wire.ServerConnected && !strings.HasSuffix(s.Error, s.StderrTail) {
-			fmt.Fprintf(w, "  stderr   | %s\n", strings.ReplaceAll(s.StderrTail, "\n", "\n           | "))
+			fmt.Fprintf(w, "  stderr   | %s\n", strings.Join(oneLines(strings.Split(s.StderrTail, "\n")), "\n           | "))
 		}
 		if s.State != wire.ServerConnected {
 			continue
@@ -137,14 +137,14 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		fmt.Fprintf(w, "  tools    %d, ~%d schema tokens per turn\n", len(s.Tools), s.SchemaTokens)
 		width := 0
 		for _, t := range s.Tools {
-			width = max(width, len(t.Name))
+			width = max(width, len(oneLine(t.Name)))
 		}
 		for _, t := range s.Tools {
 			orig := ""
 			if t.ServerTool != strings.TrimPrefix(t.Name, s.Name+"__") {
 				orig = fmt.Sprintf("  (server's name %q)", t.ServerTool)
 			}
-			fmt.Fprintf(w, "    %-*s  %-5s  %5d tok%s%s\n", width, t.Name, t.Policy, t.SchemaTokens, hints(t.Annotations), orig)
+			fmt.Fprintf(w, "    %-*s  %-5s  %5d tok%s%s\n", width, oneLine(t.Name), t.Policy, t.SchemaTokens, hints(t.Annotations), orig)
 		}
 	}
 }

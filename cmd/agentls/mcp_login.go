@@ -52,7 +52,7 @@ func remoteServer(cmd string, args []string) (s config.Server, stateDir string, 
 			return s, "", 2
 		}
 		if c.Err != "" {
-			fmt.Fprintf(os.Stderr, "agentls mcp %s: %s: %s\n", cmd, c.Name, c.Err)
+			fmt.Fprintf(os.Stderr, "agentls mcp %s: %s: %s\n", cmd, oneLine(c.Name), oneLine(c.Err))
 			return s, "", 1
 		}
 		stateDir = config.StateDir()
@@ -93,7 +93,7 @@ func cmdMCPLogin(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls mcp login: %s comes from the workspace config and is not approved (%s): check it with  agentls mcp trust %s  first\n", s.Name, out.State, s.Name)
 		return 1
 	case out.State != wire.ServerConnected:
-		fmt.Fprintf(os.Stderr, "agentls mcp login: %s: %s\n", out.State, out.Error)
+		fmt.Fprintf(os.Stderr, "agentls mcp login: %s: %s\n", out.State, oneLine(out.Error))
 		return 1
 	case !out.TokenStored:
 		fmt.Printf("%s connected without asking for authorization; no token was stored.\n", s.Name)

@@ -60,7 +60,7 @@ func cmdMCPTrust(args []string) int {
 			fmt.Fprintf(os.Stderr, "configured servers: %s\n", list)
 		}
 		for _, d := range cfg.Diagnostics {
-			fmt.Fprintf(os.Stderr, "  %s\n", d)
+			fmt.Fprintf(os.Stderr, "  %s\n", oneLine(d.String()))
 		}
 		return 1
 	}
@@ -69,7 +69,7 @@ func cmdMCPTrust(args []string) int {
 		return 0
 	}
 	if srv.Err != "" {
-		fmt.Fprintf(os.Stderr, "agentls mcp trust: '%s' cannot be approved: its entry is broken and will not start: %s\n", srv.Name, srv.Err)
+		fmt.Fprintf(os.Stderr, "agentls mcp trust: '%s' cannot be approved: its entry is broken and will not start: %s\n", oneLine(srv.Name), oneLine(srv.Err))
 		return 1
 	}
 
@@ -114,7 +114,7 @@ type launchPrompt struct {
 }
 
 func (l launchPrompt) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
-	fmt.Printf("%s\n\n%s\n\n", a.Title, a.Detail)
+	fmt.Printf("%s\n\n%s\n\n", oneLine(a.Title), agent.VisibleText(a.Detail))
 	if l.stale {
 		fmt.Printf("You approved a different command line for '%s' before: the repository has changed it since.\n", l.name)
 	}
@@ -239,7 +239,7 @@ func findServer(cfg *config.Config, name string) (config.Server, bool) {
 func serverNames(cfg *config.Config) string {
 	var names []string
 	for _, s := range cfg.MCP.Servers {
-		names = append(names, fmt.Sprintf("%s (%s)", s.Name, s.Origin))
+		names = append(names, fmt.Sprintf("%s (%s)", oneLine(s.Name), s.Origin))
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")

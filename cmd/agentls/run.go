@@ -61,7 +61,7 @@ func cmdRun(args []string) int {
 		return 1
 	}
 	for _, d := range cfg.Diagnostics {
-		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", d)
+		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", oneLine(d.String()))
 	}
 	if err := modelUsable(cfg.Model); err != nil {
 		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
@@ -72,7 +72,7 @@ func cmdRun(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{root},
-		Logf: func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }})
+		Logf: logf})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
 		return 1
@@ -189,14 +189,14 @@ func (s *textSink) Event(e agent.Event) {
 			if r := []rune(args); len(r) > 200 {
 				args = string(r[:200]) + "…"
 			}
-			fmt.Fprintf(s.info, "→ %s %s\n", e.Title, args)
+			fmt.Fprintf(s.info, "→ %s %s\n", oneLine(e.Title), oneLine(args))
 		}
 	case wire.EventToolResult:
 		delete(s.shown, e.ToolCallID)
 		first, _, _ := strings.Cut(e.Output, "\n")
-		fmt.Fprintf(s.info, "  %s: %s\n", e.Status, first)
+		fmt.Fprintf(s.info, "  %s: %s\n", e.Status, oneLine(first))
 	case wire.EventStatus:
-		fmt.Fprintf(s.info, "agentls: %s\n", e.Message)
+		fmt.Fprintf(s.info, "agentls: %s\n", oneLine(e.Message))
 	}
 }
 
@@ -260,10 +260,12 @@ type noTerminal struct{ out io.Writer }
 
 func (n noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
 	if a.Kind == wire.ApprovalElicitation {
-		fmt.Fprintf(n.out, "agentls: an MCP server asks a question, but standard input is not a terminal: declined.\n%s\n%s\n", a.Title, a.Detail)
+		fmt.Fprintln(n.out, "agentls: an MCP server asks a question, but standard input is not a terminal: declined.")
+		printCard(n.out, a)
 		return wire.OptionDecline, nil
 	}
-	fmt.Fprintf(n.out, "agentls: approval needed, but standard input is not a terminal: denied.\n%s\n%s\n", a.Title, a.Detail)
+	fmt.Fprintln(n.out, "agentls: approval needed, but standard input is not a terminal: denied.")
+	printCard(n.out, a)
 	return string(wire.OptionRejectOnce), nil
 }
 
@@ -294,9 +296,10 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 			always = o.Name
 		}
 	}
-	fmt.Fprintf(t.out, "\n%s\n%s\n", a.Title, a.Detail)
+	fmt.Fprintln(t.out)
+	printCard(t.out, a)
 	if always != "" {
-		fmt.Fprintf(t.out, "[y] allow once  [a] %s  [N] deny: ", always)
+		fmt.Fprintf(t.out, "[y] allow once  [a] %s  [N] deny: ", oneLine(always))
 	} else {
 		fmt.Fprint(t.out, "[y] allow once  [N] deny: ")
 	}
@@ -341,7 +344,7 @@ func (t *terminalApprover) fresh(a agent.Approval) bool {
 		select {
 		case _, ok := <-t.lines:
 			if !ok {
-				fmt.Fprintf(t.out, "\n%s\n(end of input: denied)\n", a.Title)
+				fmt.Fprintf(t.out, "\n%s\n(end of input: denied)\n", oneLine(a.Title))
 				return false
 			}
 		default:

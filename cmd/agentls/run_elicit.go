@@ -35,7 +35,8 @@ func (t *terminalApprover) elicit(ctx context.Context, a agent.Approval, form bo
 	if !t.fresh(a) {
 		return wire.OptionDecline, nil, nil
 	}
-	fmt.Fprintf(t.out, "\n%s\n%s\n", a.Title, a.Detail)
+	fmt.Fprintln(t.out)
+	printCard(t.out, a)
 	if !form || a.Elicitation == nil {
 		var opts []string
 		for i, o := range a.Options {
