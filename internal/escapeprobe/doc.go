@@ -14,6 +14,8 @@
 //	escapeprobe accept FD             accept(2) on an inherited descriptor
 //	escapeprobe daemon PROGRAM ARGS   double fork under setsid (each refusal ignored), run PROGRAM
 //	escapeprobe setpgid PROGRAM ARGS  a child in a process group of its own, run PROGRAM
+//	escapeprobe privileged            capabilities held, a BPF map, perf_event_open on every process
+//	escapeprobe prlimit PID           lower another process's descriptor limit to 1
 //
 // Each mode prints one line per step, "STEP: ok" or "STEP: ERROR", and
 // "ESCAPED" when the whole attempt worked; it exits 0 either way.

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strconv"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -106,6 +107,21 @@ func main() {
 			cmd = exec.Command(args[0], args[1:]...)
 			step("child in the same group", func() (int, error) { return 0, cmd.Start() })
 		}
+	case "privileged":
+		privileged()
+	case "prlimit":
+		need(1)
+		pid, err := strconv.Atoi(args[0])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "escapeprobe prlimit: PID must be a number")
+			os.Exit(2)
+		}
+		// One descriptor at most: the process can open nothing more. A
+		// hard CPU limit of 0 kills it the same way (SIGKILL).
+		lim := unix.Rlimit{Cur: 1, Max: 1}
+		if _, ok := step("prlimit", func() (int, error) { return 0, unix.Prlimit(pid, unix.RLIMIT_NOFILE, &lim, nil) }); ok {
+			fmt.Println("ESCAPED")
+		}
 	default:
 		fmt.Fprintf(os.Stderr, "escapeprobe: unknown mode %q\n", mode)
 		os.Exit(2)
@@ -179,4 +195,38 @@ func daemon(middle bool, argv []string) {
 		step("middle without setsid", func() (int, error) { return 0, cmd.Run() })
 	}
 	fmt.Println("daemon started")
+}
+
+// privileged tries what only capabilities allow: it prints the ones it
+// holds, then loads nothing but makes a BPF map (bpf(2) is where kernel
+// programs that read and write any process's memory start) and watches
+// every process on CPU 0 (perf_event_open system-wide samples their
+// registers and stacks). "ESCAPED" when any of it worked.
+func privileged() {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	escaped := false
+	if _, ok := step("capget", func() (int, error) { return 0, unix.Capget(&hdr, &data[0]) }); ok {
+		eff := uint64(data[1].Effective)<<32 | uint64(data[0].Effective)
+		prm := uint64(data[1].Permitted)<<32 | uint64(data[0].Permitted)
+		fmt.Printf("capabilities: effective %#x permitted %#x\n", eff, prm)
+		escaped = eff|prm != 0
+	}
+	attr := struct{ mapType, keySize, valueSize, maxEntries uint32 }{2, 4, 4, 1} // BPF_MAP_TYPE_ARRAY
+	if _, ok := step("bpf map", func() (int, error) {
+		fd, _, e := unix.Syscall(unix.SYS_BPF, 0 /* BPF_MAP_CREATE */, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr))
+		if e != 0 {
+			return -1, e
+		}
+		return int(fd), nil
+	}); ok {
+		escaped = true
+	}
+	pe := unix.PerfEventAttr{Type: unix.PERF_TYPE_SOFTWARE, Config: unix.PERF_COUNT_SW_CPU_CLOCK, Size: uint32(unsafe.Sizeof(unix.PerfEventAttr{}))}
+	if _, ok := step("perf_event_open every process", func() (int, error) { return unix.PerfEventOpen(&pe, -1, 0, -1, 0) }); ok {
+		escaped = true
+	}
+	if escaped {
+		fmt.Println("ESCAPED")
+	}
 }

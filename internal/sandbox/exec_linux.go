@@ -25,14 +25,18 @@ func confineAndExec(p Policy, path string, argv []string) error {
 }
 
 // confineThread restricts the calling thread, which the caller has locked
-// and never unlocks, to p: no_new_privs, a Landlock domain of its own and
-// the seccomp filter (see syscallFilter). What the thread execs or forks
-// inherits all three and can never lift them. With pinNotify the filter
-// hands setpgid to the returned notification descriptor (see
-// answerSetpgid); otherwise the descriptor is -1.
+// and never unlocks, to p: no capabilities (see dropCapabilities),
+// no_new_privs, a Landlock domain of its own and the seccomp filter (see
+// syscallFilter). What the thread execs or forks inherits all four and
+// can never lift them. With pinNotify the filter hands setpgid to the
+// returned notification descriptor (see answerSetpgid); otherwise the
+// descriptor is -1.
 func confineThread(p Policy, pinNotify bool) (int, error) {
 	abi := landlockABI()
 	if err := restrictThread(p, abi); err != nil {
+		return -1, err
+	}
+	if err := dropCapabilities(); err != nil {
 		return -1, err
 	}
 	// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made and

@@ -195,6 +195,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Cleanup(func() { viaSpawn = false })
 		t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
 		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
+		t.Run("no capability", TestConfinedHoldsNoCapability)
 	})
 	t.Run("through agentls-sandbox", func(t *testing.T) {
 		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
@@ -204,10 +205,12 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
 		t.Run("no accept on an inherited socket", TestConfinedCannotAcceptOnAnInheritedSocket)
 		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
+		t.Run("no capability", TestConfinedHoldsNoCapability)
 		t.Run("through Spawn", func(t *testing.T) {
 			viaSpawn = true
 			t.Cleanup(func() { viaSpawn = false })
 			t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
+			t.Run("no capability", TestConfinedHoldsNoCapability)
 		})
 	})
 }
