@@ -32,6 +32,13 @@ import (
 //     listening socket the program inherited yields no connection;
 //   - pidfd_getfd(2) fails: no descriptor is copied out of another process.
 //
+// Whatever the network, prlimit64(2) changes and reads only the caller's
+// own limits (pid 0; the C library's setrlimit and getrlimit use it so):
+// Landlock keeps a program from signalling agentls, but lowering another
+// process's hard CPU limit to 0 has the kernel SIGKILL it, and a tiny
+// address-space or descriptor limit breaks it just as surely (agentls,
+// the guard, the editor, anything of the same user).
+//
 // Whatever the network, setsid(2) and setpgid(2) fail with EPERM: every
 // process the program starts stays in the process group agentls knows and
 // kills (the guard too, when agentls itself is killed), so a double-forked
@@ -120,7 +127,7 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 	const (
 		offNr   = 0
 		offArch = 4
-		offArg0 = 16 // socket: domain
+		offArg0 = 16 // socket: domain; prlimit64: pid
 		offArg1 = 24 // socket: type
 		offArg2 = 32 // socket: protocol
 	)
@@ -131,6 +138,7 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 	b.jump(unix.BPF_JGE, x32Bit, "eacces", "")
 	b.jump(unix.BPF_JGT, lastSyscall, "enosys", "")
 	b.jump(unix.BPF_JEQ, unix.SYS_SETSID, "eperm", "")
+	b.jump(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
 	if r.pinNotify {
 		b.jump(unix.BPF_JEQ, unix.SYS_SETPGID, "notify", "")
 	} else {
@@ -148,6 +156,10 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 			b.jump(unix.BPF_JEQ, unix.SYS_ACCEPT4, "eacces", "")
 		}
 	}
+	b.ret(unix.SECCOMP_RET_ALLOW)
+	b.label("prlimit")
+	b.ld(offArg0)
+	b.jump(unix.BPF_JEQ, 0, "", "eperm") // pid 0: the caller itself
 	b.ret(unix.SECCOMP_RET_ALLOW)
 	if !r.network {
 		b.label("socket")

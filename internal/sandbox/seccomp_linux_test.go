@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/testenv"
+	"golang.org/x/sys/unix"
 )
 
 // escapeProbe builds internal/escapeprobe, a real program that tries the
@@ -196,6 +198,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
 		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
 		t.Run("no capability", TestConfinedHoldsNoCapability)
+		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 	})
 	t.Run("through agentls-sandbox", func(t *testing.T) {
 		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
@@ -206,11 +209,13 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no accept on an inherited socket", TestConfinedCannotAcceptOnAnInheritedSocket)
 		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
 		t.Run("no capability", TestConfinedHoldsNoCapability)
+		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 		t.Run("through Spawn", func(t *testing.T) {
 			viaSpawn = true
 			t.Cleanup(func() { viaSpawn = false })
 			t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
 			t.Run("no capability", TestConfinedHoldsNoCapability)
+			t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 		})
 	})
 }
@@ -334,4 +339,54 @@ func TestConfinedDaemonEndsWhenTheHostIsKilled(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
 	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}
+
+// TestConfinedCannotChangeAnotherProcessesLimits: a confined program
+// changes only its own resource limits. Landlock keeps it from signalling
+// agentls, the guard or the editor, but prlimit64 on their pid did as
+// much: a hard CPU limit of 0 has the kernel SIGKILL the process, a
+// descriptor or address-space limit of nearly nothing breaks it, and with
+// agentls and the guard gone nobody kills the group a detached child was
+// kept in. The victim here is a sleep of the test's own; the probe lowers
+// its descriptor limit to 1, which unconfined it does.
+func TestConfinedCannotChangeAnotherProcessesLimits(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	victim := func() (pid int, limit func() uint64) {
+		cmd := exec.Command(lookPath(t, "sleep"), "60")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		return cmd.Process.Pid, func() uint64 {
+			var l unix.Rlimit
+			if err := unix.Prlimit(cmd.Process.Pid, unix.RLIMIT_NOFILE, nil, &l); err != nil {
+				t.Fatal(err)
+			}
+			return l.Max
+		}
+	}
+	if !viaSpawn {
+		pid, limit := victim()
+		if out, _ := exec.Command(probe, "prlimit", strconv.Itoa(pid)).CombinedOutput(); limit() != 1 {
+			t.Fatalf("unconfined, the probe did not change the limit (so this test shows nothing): %s", out)
+		}
+	}
+	for name, q := range map[string]Policy{"network off": p, "network on": withNetwork(p)} {
+		t.Run(name, func(t *testing.T) {
+			pid, limit := victim()
+			before := limit()
+			out, code := runConfined(t, q, f.ws, probe, "prlimit", strconv.Itoa(pid))
+			if after := limit(); after != before || strings.Contains(out, "ESCAPED") {
+				t.Errorf("confined, the probe changed another process's descriptor limit from %d to %d (exit %d):\n%s", before, after, code, out)
+			}
+		})
+	}
+	t.Run("its own limits still change", func(t *testing.T) {
+		out, code := runConfined(t, p, f.ws, "/bin/sh", "-c", "ulimit -n 64 && ulimit -n")
+		if code != 0 || strings.TrimSpace(out) != "64" {
+			t.Errorf("ulimit -n 64 confined: exit %d, output %q, want 64", code, out)
+		}
+	})
 }
