@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/agentls/agentls/wire"
+	"io/fs"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -78,9 +79,12 @@ type Core struct {
 	mu        sync.Mutex
 	closed    bool
 	lastTask  int
-	tasks     map[string]*Task         // running tasks
-	sessLocks map[string]chan struct{} // one task per session at a time
-	torn      map[string]bool          // sessions whose transcript a write failed for (transcript_rebuild.go)
+	tasks     map[string]*Task        // running tasks
+	sessLocks map[string]*sessionHold // one task per session at a time, while a task needs it (memory.go)
+	torn      map[string]bool         // sessions whose transcript a write failed for (transcript_rebuild.go)
+	release   *time.Timer             // gives memory back once idle (memory.go); nil when not armed
+	recent    []string                // sessions last released, newest last (memory.go)
+	retaining atomic.Bool             // the retention policy is being applied (session_retention.go)
 	approvals atomic.Int64
 
 	launchMu sync.Mutex
@@ -90,7 +94,7 @@ type Core struct {
 // New makes a Core. It starts nothing.
 func New(opts Options) (*Core, error) {
 	c := &Core{reg: opts.Registry, store: opts.Store, provider: opts.Provider, logf: opts.Logf,
-		tasks: map[string]*Task{}, sessLocks: map[string]chan struct{}{}, torn: map[string]bool{}}
+		tasks: map[string]*Task{}, sessLocks: map[string]*sessionHold{}, torn: map[string]bool{}}
 	if opts.Config != nil {
 		c.cfg = *opts.Config
 	}
@@ -237,13 +241,20 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 	ctx, cancel := context.WithCancelCause(c.ctx)
 	t.cancel = func() { cancel(context.Canceled) }
 	c.tasks[t.ID] = t
+	c.busy()
+	_, statErr := os.Stat(c.sessions.path(t.SessionID))
+	started := errors.Is(statErr, fs.ErrNotExist) // this task starts the session
 	c.wg.Add(1)
 	go func() {
 		defer c.wg.Done()
 		defer cancel(nil)
 		res := c.runTask(ctx, t, req, io)
+		if started {
+			c.retain(time.Now())
+		}
 		c.mu.Lock()
 		delete(c.tasks, t.ID)
+		c.idle()
 		c.mu.Unlock()
 		t.result = res
 		t.setState("done")
@@ -319,6 +330,7 @@ func (c *Core) TranscriptPath(sessionID string) string {
 func (c *Core) Close() {
 	c.mu.Lock()
 	c.closed = true
+	c.busy() // no release after Close
 	c.mu.Unlock()
 	c.cancel()
 	c.wg.Wait()
@@ -326,41 +338,6 @@ func (c *Core) Close() {
 		if err := c.reg.Close(); err != nil {
 			c.logf("agentls: closing MCP servers: %v", err)
 		}
-	}
-}
-
-// sessionLock takes a session for one task, so two tasks never interleave
-// one history. It gives up when ctx ends.
-func (c *Core) sessionLock(ctx context.Context, id string) (unlock func(), err error) {
-	c.mu.Lock()
-	ch, ok := c.sessLocks[id]
-	if !ok {
-		ch = make(chan struct{}, 1)
-		c.sessLocks[id] = ch
-	}
-	c.mu.Unlock()
-	select {
-	case ch <- struct{}{}:
-		return func() { <-ch }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-// trySessionLock takes a session only if no task holds it.
-func (c *Core) trySessionLock(id string) (unlock func(), ok bool) {
-	c.mu.Lock()
-	ch, found := c.sessLocks[id]
-	if !found {
-		ch = make(chan struct{}, 1)
-		c.sessLocks[id] = ch
-	}
-	c.mu.Unlock()
-	select {
-	case ch <- struct{}{}:
-		return func() { <-ch }, true
-	default:
-		return nil, false
 	}
 }
 

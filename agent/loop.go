@@ -97,6 +97,7 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	// Once a client sees done, agent/tasks no longer lists the task.
 	c.mu.Lock()
 	delete(c.tasks, t.ID)
+	c.idle()
 	c.mu.Unlock()
 	r.emit(Event{Type: wire.EventDone, StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
 	return res

@@ -75,6 +75,20 @@ var indexMu sync.Mutex
 // Guarded by indexMu.
 var indexKnown = map[string]map[string]indexEntry{}
 
+// forgetKnown drops a session's entry from indexKnown (the Core keeps
+// entries of the sessions in use and of a few used last: memory.go); its
+// next append reads the index instead.
+func (s sessionStore) forgetKnown(id string) {
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	if known := indexKnown[s.dir]; known != nil {
+		delete(known, id)
+		if len(known) == 0 {
+			delete(indexKnown, s.dir)
+		}
+	}
+}
+
 func (s sessionStore) indexPath() string    { return filepath.Join(s.dir, "index.json") }
 func (s sessionStore) indexLogPath() string { return filepath.Join(s.dir, "index.log") }
 
@@ -94,6 +108,12 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 	indexMu.Lock()
 	defer indexMu.Unlock()
 	idx, logged := s.readIndex()
+	pinned := map[string]bool{}
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".jsonl.pin"); ok {
+			pinned[id] = true
+		}
+	}
 	seen := map[string]bool{}
 	dirty := logged
 	out := []SessionInfo{}
@@ -114,7 +134,7 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 			idx.Sessions[id] = ent
 			dirty = true
 		}
-		out = append(out, SessionInfo{SessionID: id, Title: ent.Title, UpdatedAt: info.ModTime(), Turns: ent.Turns})
+		out = append(out, SessionInfo{SessionID: id, Title: ent.Title, UpdatedAt: info.ModTime(), Turns: ent.Turns, Pinned: pinned[id]})
 	}
 	for id := range idx.Sessions {
 		if !seen[id] {

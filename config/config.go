@@ -115,6 +115,14 @@ type Agent struct {
 	ApprovalTimeout time.Duration
 }
 
+// Sessions is the [sessions] table (user tier only): how many stored
+// sessions a workspace keeps, and for how long. A session the user pinned
+// or one a task is using is never deleted.
+type Sessions struct {
+	Keep   int           // the newest this many; 0: DefaultSessionsKeep
+	MaxAge time.Duration // older than this (by last use) go; 0: no age limit
+}
+
 // MCP is the [mcp] table.
 type MCP struct {
 	StartupWait    time.Duration
@@ -240,6 +248,7 @@ type Sandbox struct {
 type Config struct {
 	Model       Model
 	Agent       Agent
+	Sessions    Sessions
 	MCP         MCP
 	Sandbox     Sandbox
 	Diagnostics []Diagnostic

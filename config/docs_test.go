@@ -27,6 +27,7 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 	}{
 		{"## `[model]`", modelKeys},
 		{"## `[agent]`", agentKeys},
+		{"## `[sessions]`", sessionsKeys},
 		{"## `[mcp]`", mcpKeys},
 		{"## `[mcp.servers.NAME]`", serverKeys},
 	}
@@ -54,6 +55,7 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 		{"## `[model]`", "stream_idle_timeout", durationCell(DefaultStreamIdleTimeout)},
 		{"## `[agent]`", "max_iterations", fmt.Sprint(DefaultMaxIterations)},
 		{"## `[agent]`", "approval_timeout", durationCell(DefaultApprovalTimeout)},
+		{"## `[sessions]`", "keep", fmt.Sprint(DefaultSessionsKeep)},
 		{"## `[mcp]`", "startup_wait", durationCell(DefaultStartupWait)},
 		{"## `[mcp]`", "result_max_bytes", fmt.Sprint(DefaultResultMaxBytes)},
 		{"## `[mcp]`", "max_image_bytes", fmt.Sprint(DefaultMaxImageBytes)},

@@ -33,6 +33,9 @@ const (
 	// nothing, headers included: generous, since a local server on a CPU
 	// may process a long prompt for minutes before its first byte.
 	DefaultStreamIdleTimeout = 5 * time.Minute
+	// DefaultSessionsKeep is how many sessions a workspace keeps ([sessions]
+	// keep): the newest, besides pinned ones and ones in use.
+	DefaultSessionsKeep = 1000
 )
 
 // MaxTokensFields are the values [model] max_tokens_field takes.
@@ -44,8 +47,9 @@ var MCPLogLevels = []string{"debug", "info", "notice", "warning", "error", "crit
 // Defaults is the configuration with no file at all.
 func Defaults() *Config {
 	return &Config{
-		Model: Model{MaxTokens: DefaultMaxTokens, StreamIdleTimeout: DefaultStreamIdleTimeout},
-		Agent: Agent{MaxIterations: DefaultMaxIterations, ApprovalTimeout: DefaultApprovalTimeout},
+		Model:    Model{MaxTokens: DefaultMaxTokens, StreamIdleTimeout: DefaultStreamIdleTimeout},
+		Agent:    Agent{MaxIterations: DefaultMaxIterations, ApprovalTimeout: DefaultApprovalTimeout},
+		Sessions: Sessions{Keep: DefaultSessionsKeep},
 		MCP: MCP{
 			StartupWait:         DefaultStartupWait,
 			ResultMaxBytes:      DefaultResultMaxBytes,

@@ -11,10 +11,11 @@ import (
 )
 
 var (
-	topKeys   = []string{"model", "agent", "mcp", "sandbox"}
-	modelKeys = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
-	agentKeys = []string{"max_iterations", "autopilot", "approval_timeout"}
-	mcpKeys   = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
+	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox"}
+	sessionsKeys = []string{"keep", "max_age"}
+	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
+	agentKeys    = []string{"max_iterations", "autopilot", "approval_timeout"}
+	mcpKeys      = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
 
 // userTier applies the trusted user file: every key of docs/config.md is allowed.
@@ -29,6 +30,10 @@ func (l *loader) userTier(f *tomlFile) {
 		case "agent":
 			if t := l.section(f, path, v); t != nil {
 				l.agent(f, t)
+			}
+		case "sessions":
+			if t := l.section(f, path, v); t != nil {
+				l.sessions(f, t)
 			}
 		case "mcp":
 			if t := l.section(f, path, v); t != nil {
@@ -54,7 +59,7 @@ func (l *loader) workspaceTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.mcp(f, t)
 			}
-		case "model", "agent", "sandbox":
+		case "model", "agent", "sessions", "sandbox":
 			l.userOnly(f, path, v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
@@ -85,6 +90,9 @@ func ignoredInWorkspace(path []string) string {
 	case path[0] == "sandbox":
 		// Stops a repo from opening the user's folders to its own confined servers.
 		why = "a repository must not choose what confined programs may read"
+	case path[0] == "sessions":
+		// Stops a repo from deleting the user's stored conversations.
+		why = "a repository must not decide which of your sessions are deleted"
 	case path[0] == "agent" && len(path) > 1 && path[1] == "autopilot":
 		// Stops a repo from switching off the approval prompts that guard it.
 		why = "a repository must not turn on autopilot"
@@ -225,6 +233,29 @@ func (l *loader) agent(f *tomlFile, t map[string]any) {
 			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(agentKeys))
+			continue
+		}
+		if err != nil {
+			l.diag(f, SeverityError, path, err.Error()+"; the default is used")
+		}
+	}
+}
+
+func (l *loader) sessions(f *tomlFile, t map[string]any) {
+	s := &l.cfg.Sessions
+	for _, k := range sortedKeys(t) {
+		v, path := t[k], []string{"sessions", k}
+		var err error
+		switch k {
+		case "keep":
+			err = setPositive(&s.Keep, v)
+		case "max_age":
+			var d time.Duration
+			if d, err = asAge(v); err == nil {
+				s.MaxAge = d
+			}
+		default:
+			l.diag(f, SeverityWarning, path, unknownKey(sessionsKeys))
 			continue
 		}
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestMaxImageBytes(t *testing.T) {
@@ -76,3 +77,51 @@ func TestImagesKey(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestSessionsTable(t *testing.T) {
+	tests := []struct {
+		name, toml string
+		keep       int
+		age        time.Duration
+		diag       string // a diagnostic on a sessions key containing this, or none
+	}{
+		{"left out: the defaults", "", DefaultSessionsKeep, 0, ""},
+		{"keep and an age in days", "[sessions]\nkeep = 20\nmax_age = \"30d\"\n", 20, 30 * 24 * time.Hour, ""},
+		{"an age as a duration", "[sessions]\nmax_age = \"36h\"\n", DefaultSessionsKeep, 36 * time.Hour, ""},
+		{"keep 0 keeps the default and says so", "[sessions]\nkeep = 0\n", DefaultSessionsKeep, 0, "the default is used"},
+		{"a bad age says what is expected", "[sessions]\nmax_age = \"a month\"\n", DefaultSessionsKeep, 0, `like "30d"`},
+		{"an unknown key names the known ones", "[sessions]\nkepp = 3\n", DefaultSessionsKeep, 0, "max_age"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "config.toml")
+			write(t, p, tc.toml)
+			c := Load(p, nil)
+			if c.Sessions.Keep != tc.keep || c.Sessions.MaxAge != tc.age {
+				t.Errorf("sessions = %+v; want keep %d, max_age %v", c.Sessions, tc.keep, tc.age)
+			}
+			var got []string
+			for _, d := range c.Diagnostics {
+				if strings.HasPrefix(d.Key, "sessions.") {
+					got = append(got, d.Message)
+				}
+			}
+			if tc.diag == "" && len(got) > 0 || tc.diag != "" && (len(got) != 1 || !strings.Contains(got[0], tc.diag)) {
+				t.Errorf("diagnostics on [sessions] = %q; want one containing %q", got, tc.diag)
+			}
+		})
+	}
+}
+
+// A repository's config must not delete the user's sessions.
+func TestSessionsIsUserTierOnly(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, ".agentls", "config.toml"), "[sessions]\nkeep = 1\nmax_age = \"1h\"\n")
+	c := Load("", []string{root})
+	if c.Sessions.Keep != DefaultSessionsKeep || c.Sessions.MaxAge != 0 {
+		t.Errorf("a workspace file set sessions to %+v; want the defaults", c.Sessions)
+	}
+	if d := diagFor(t, c, "sessions.keep"); !strings.Contains(d.Message, "only the user config") {
+		t.Errorf("diagnostic %q does not say only the user config may set it", d.Message)
+	}
+}

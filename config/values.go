@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -78,6 +79,26 @@ func asDuration(v any) (time.Duration, error) {
 	}
 	if d <= 0 {
 		return 0, fmt.Errorf("duration %q must be positive", s)
+	}
+	return d, nil
+}
+
+// asAge is a duration that may also be given in days ("30d").
+func asAge(v any) (time.Duration, error) {
+	s, ok := v.(string)
+	if !ok {
+		return 0, wrongType(v, `an age like "30d" or "720h"`)
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n <= 0 {
+			return 0, fmt.Errorf("invalid age %q: expected a whole number of days like \"30d\", or a duration like \"720h\"", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := asDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("invalid age %q: expected a whole number of days like \"30d\", or a duration like \"720h\"", s)
 	}
 	return d, nil
 }

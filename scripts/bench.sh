@@ -15,7 +15,8 @@
 # long sessions, in agent/loop_long_bench_test.go; figure 14, confinement, in
 # internal/sandbox/bench_test.go and mcp/registry_bench_test.go; figures
 # 15-16, huge sessions and prompts, in agent/core_huge_bench_test.go; figure 17,
-# redaction, in trust/redact_linear_test.go).
+# redaction, in trust/redact_linear_test.go; figure 18, memory given back after
+# a flood of tasks, in internal/bench/measure_serve_test.go).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,7 +42,8 @@ if [ "$quick" = 1 ]; then
 	run ./mcp 'ParallelConnect$/servers=10$' 3x
 	run ./agent 'LoopTurnOverhead/turns=(1|10)$' 2s
 	run ./internal/bench 'ServeInitialize' 5x
-	run ./internal/bench 'ServeRSS/(idle|servers=(1|10),)' 1x
+	run ./internal/bench 'ServeRSS$/(idle|servers=(1|10),)' 1x
+	run ./internal/bench 'ServeRSSAfterAFlood' 1x
 	run ./internal/bench 'EventLatency' 5x
 	run ./internal/bench 'ACPPromptVsLSPRun' 20x
 	run ./agent 'PromptCache|ToolSearch' 1x
@@ -58,7 +60,8 @@ else
 	run ./agent 'LoopTurnOverhead/turns=200$' 4x
 	run ./agent 'LoopServers' 6x
 	run ./internal/bench 'ServeInitialize' 30x
-	run ./internal/bench 'ServeRSS' 3x
+	run ./internal/bench 'ServeRSS(History)?$' 3x
+	run ./internal/bench 'ServeRSSAfterAFlood' 2x
 	run ./internal/bench 'EventLatency' 40x
 	run ./internal/bench 'ACPPromptVsLSPRun' 200x
 	run ./agent 'PromptCache|ToolSearch' 2x

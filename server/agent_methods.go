@@ -162,6 +162,22 @@ func (s *Server) agentSessions(context.Context, wire.NoParams) (wire.SessionsRes
 	return wire.SessionsResult{Sessions: sessions}, nil
 }
 
+// agentPinSession pins or unpins a stored session ([sessions] retention
+// never deletes a pinned one).
+func (s *Server) agentPinSession(_ context.Context, p wire.PinSessionParams) error {
+	if p.SessionID == "" {
+		return badParams("no sessionId given")
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return err
+	}
+	if _, err := core.SessionExists(p.SessionID); err != nil {
+		return badParams(err.Error())
+	}
+	return core.PinSession(p.SessionID, p.Pinned)
+}
+
 type serverParams = wire.ServerParams
 
 // mcpTrust shows the launch card through the approval paths and starts the

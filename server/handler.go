@@ -36,6 +36,7 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		typed(wire.MethodNewChat, `{"sessionId"?: "s1"}`, s.agentNewChat),
 		typed(wire.MethodSessions, `no params`, s.agentSessions),
 		typed(wire.MethodCompact, `{"sessionId": "s1"}`, s.agentCompact),
+		typedNull(wire.MethodPinSession, `{"sessionId": "s1", "pinned": true}`, s.agentPinSession),
 		typed(wire.MethodApprovals, `no params`, s.agentApprovals),
 		typedNull(wire.MethodResolveApproval, `{"approvalId": "a1", "optionId": "allow_once"}`, s.agentResolveApproval),
 		typed(wire.MethodMCPServers, `no params`, s.mcpServers),

@@ -22,6 +22,7 @@ const (
 	MethodNewChat         = "agent/newChat"
 	MethodSessions        = "agent/sessions"
 	MethodCompact         = "agent/compact"
+	MethodPinSession      = "agent/pinSession"
 	MethodApprovals       = "agent/approvals"
 	MethodResolveApproval = "agent/resolveApproval"
 	MethodMCPServers      = "agent/mcp/servers"
@@ -345,6 +346,15 @@ type SessionInfo struct {
 	Title     string    `json:"title"`
 	UpdatedAt time.Time `json:"updatedAt"`
 	Turns     int       `json:"turns"`
+	// Pinned sessions are never deleted by the [sessions] retention
+	// policy (agent/pinSession).
+	Pinned bool `json:"pinned"`
+}
+
+// PinSessionParams are agent/pinSession's params.
+type PinSessionParams struct {
+	SessionID string `json:"sessionId"`
+	Pinned    bool   `json:"pinned"`
 }
 
 // SessionsResult is agent/sessions' result.

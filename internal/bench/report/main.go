@@ -128,6 +128,8 @@ func title(bench, prefix string) string {
 		return "16. agent/cancel while a 50 MB prompt is handled (stored, being redacted) until the task ends, vs cancelling a task that waits on the model"
 	case "Redact50MB":
 		return "17. redacting 50 MB of log text (a secret every tenth line) vs copying it"
+	case "ServeRSSAfterAFlood":
+		return "18. RSS of agentls serve idle after 2000 agent/runs at once (each a new session), vs before them"
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -173,6 +175,8 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(v < 1024, "< 1024 KB (the prompt is never copied)")
 	case bench == "CancelHugePrompt" && prefix == "cancel-":
 		return verdict(v < 50000, "< 50 ms")
+	case bench == "ServeRSSAfterAFlood":
+		return verdict(m["kept-share"] <= 0.25, "kept-share ≤ 0.25 (what the flood added is given back once idle)")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":
