@@ -122,6 +122,18 @@ func main() {
 		if _, ok := step("prlimit", func() (int, error) { return 0, unix.Prlimit(pid, unix.RLIMIT_NOFILE, &lim, nil) }); ok {
 			fmt.Println("ESCAPED")
 		}
+	case "keyring":
+		need(1)
+		// What any process of the user finds in the user's keyring (a
+		// Kerberos ticket in KEYRING:persistent, a token a script added).
+		if id, ok := step("keyctl search", func() (int, error) {
+			return unix.KeyctlSearch(unix.KEY_SPEC_USER_KEYRING, "user", args[0], 0)
+		}); ok {
+			buf := make([]byte, 256)
+			if n, ok := step("keyctl read", func() (int, error) { return unix.KeyctlBuffer(unix.KEYCTL_READ, id, buf, 0) }); ok {
+				fmt.Printf("read %q\nESCAPED\n", buf[:min(n, len(buf))])
+			}
+		}
 	default:
 		fmt.Fprintf(os.Stderr, "escapeprobe: unknown mode %q\n", mode)
 		os.Exit(2)

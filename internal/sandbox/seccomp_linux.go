@@ -39,6 +39,12 @@ import (
 // address-space or descriptor limit breaks it just as surely (agentls,
 // the guard, the editor, anything of the same user).
 //
+// Whatever the network, keyctl(2), add_key(2) and request_key(2) fail
+// with ENOSYS, as on a kernel without keys: the kernel's keyrings are no
+// files, so Landlock never sees them, and any process of the user may read
+// the user keyring (a token a script stored, a Kerberos ticket kept in
+// KEYRING:persistent).
+//
 // Whatever the network, setsid(2) and setpgid(2) fail with EPERM: every
 // process the program starts stays in the process group agentls knows and
 // kills (the guard too, when agentls itself is killed), so a double-forked
@@ -139,6 +145,9 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 	b.jump(unix.BPF_JGT, lastSyscall, "enosys", "")
 	b.jump(unix.BPF_JEQ, unix.SYS_SETSID, "eperm", "")
 	b.jump(unix.BPF_JEQ, unix.SYS_PRLIMIT64, "prlimit", "")
+	b.jump(unix.BPF_JEQ, unix.SYS_KEYCTL, "enosys", "")
+	b.jump(unix.BPF_JEQ, unix.SYS_ADD_KEY, "enosys", "")
+	b.jump(unix.BPF_JEQ, unix.SYS_REQUEST_KEY, "enosys", "")
 	if r.pinNotify {
 		b.jump(unix.BPF_JEQ, unix.SYS_SETPGID, "notify", "")
 	} else {

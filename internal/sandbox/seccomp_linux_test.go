@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -199,6 +200,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
 		t.Run("no capability", TestConfinedHoldsNoCapability)
 		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
+		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 	})
 	t.Run("through agentls-sandbox", func(t *testing.T) {
 		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
@@ -210,12 +212,14 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("real programs still run", TestConfinedRealProgramsStillRun)
 		t.Run("no capability", TestConfinedHoldsNoCapability)
 		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
+		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 		t.Run("through Spawn", func(t *testing.T) {
 			viaSpawn = true
 			t.Cleanup(func() { viaSpawn = false })
 			t.Run("no socket another way", TestConfinedMakesNoSocketAnotherWay)
 			t.Run("no capability", TestConfinedHoldsNoCapability)
 			t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
+			t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 		})
 	})
 }
@@ -389,4 +393,35 @@ func TestConfinedCannotChangeAnotherProcessesLimits(t *testing.T) {
 			t.Errorf("ulimit -n 64 confined: exit %d, output %q, want 64", code, out)
 		}
 	})
+}
+
+// TestConfinedReadsNoKernelKey: a confined program reads no key from the
+// kernel's keyrings. They are no files, so Landlock never sees them, and
+// every process of the user may search and read the user keyring: a
+// confined probe read a key the user had added there, as it would a
+// Kerberos ticket kept in KEYRING:persistent or a token a script stored.
+// The same probe unconfined reads it, so the refusal is the sandbox's.
+func TestConfinedReadsNoKernelKey(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	name := fmt.Sprintf("agentls-test-%s-%d", strings.ReplaceAll(t.Name(), "/", "-"), os.Getpid())
+	id, err := unix.AddKey("user", name, []byte("SECRET-IN-KEYRING"), unix.KEY_SPEC_USER_KEYRING)
+	if err != nil {
+		t.Skipf("this system gives the tests no kernel keyring (add_key: %v): nothing to keep from a confined program", err)
+	}
+	t.Cleanup(func() { unix.KeyctlInt(unix.KEYCTL_INVALIDATE, id, 0, 0, 0) })
+	if !viaSpawn {
+		if out, _ := exec.Command(probe, "keyring", name).CombinedOutput(); !strings.Contains(string(out), "SECRET-IN-KEYRING") {
+			t.Fatalf("unconfined, the probe did not read the key (so this test shows nothing): %s", out)
+		}
+	}
+	for name2, q := range map[string]Policy{"network off": p, "network on": withNetwork(p)} {
+		t.Run(name2, func(t *testing.T) {
+			out, code := runConfined(t, q, f.ws, probe, "keyring", name)
+			if strings.Contains(out, "SECRET-IN-KEYRING") || strings.Contains(out, "ESCAPED") || !strings.Contains(out, "keyctl search: ") {
+				t.Errorf("confined, the probe read the user's key (exit %d):\n%s", code, out)
+			}
+		})
+	}
 }
