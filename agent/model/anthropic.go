@@ -140,7 +140,7 @@ type anthropicThinking struct {
 // checks their signatures); tool results lead their user message, as the
 // API requires.
 func (p *anthropic) body(req Request) ([]byte, error) {
-	tools, err := p.tools.get(req.Tools, func(t []ToolDef) error { return checkTools("anthropic", t) }, encodeAnthropicTools)
+	tools, err := p.tools.get(req.Tools, AnthropicToolRules, func(t []ToolDef) error { return checkTools("anthropic", t) }, encodeAnthropicTools)
 	if err != nil {
 		return nil, err
 	}
@@ -148,13 +148,13 @@ func (p *anthropic) body(req Request) ([]byte, error) {
 	return joinBody(out.anthropicHead, tools, out.anthropicTail)
 }
 
-// anthropicTools is the tools array of a request.
-// The last tool carries a cache breakpoint: the tools lead the prompt, and
+// anthropicTools is the tools array of a request, of definitions already
+// translated (ToolRules.Translate). The last tool carries a cache breakpoint: the tools lead the prompt, and
 // they change only when a server's listing does.
 func anthropicTools(defs []ToolDef) []anthropicTool {
 	var out []anthropicTool
 	for _, t := range defs {
-		out = append(out, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schemaOrObject(t.Schema)})
+		out = append(out, anthropicTool{Name: t.Name, Description: t.Description, InputSchema: t.Schema})
 	}
 	if len(out) > 0 {
 		out[len(out)-1].CacheControl = ephemeral
@@ -269,15 +269,6 @@ func markConversation(msgs []anthropicMessage) {
 			}
 		}
 	}
-}
-
-// schemaOrObject passes a tool's schema verbatim; a missing one becomes the
-// empty object schema both APIs accept.
-func schemaOrObject(s json.RawMessage) json.RawMessage {
-	if len(strings.TrimSpace(string(s))) == 0 || string(s) == "null" {
-		return json.RawMessage(`{"type":"object","properties":{}}`)
-	}
-	return s
 }
 
 // objectOrEmpty returns raw when it is a JSON object, else {}.

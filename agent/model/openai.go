@@ -224,7 +224,7 @@ func SaysError(content string) bool {
 // Reasoning this endpoint sent goes back in its field; Anthropic's
 // thinking blocks and other endpoints' reasoning are dropped.
 func (p *openai) body(req Request) ([]byte, error) {
-	tools, err := p.tools.get(req.Tools, func(t []ToolDef) error { return checkTools("openai", t) }, encodeOpenAITools)
+	tools, err := p.tools.get(req.Tools, p.toolRules(req.Model), func(t []ToolDef) error { return checkTools("openai", t) }, encodeOpenAITools)
 	if err != nil {
 		return nil, err
 	}
@@ -232,11 +232,22 @@ func (p *openai) body(req Request) ([]byte, error) {
 	return joinBody(out.openaiHead, tools, out.openaiTail)
 }
 
-// openaiTools is the tools array of a request.
+// toolRules are the rules the tools of a request for model are translated
+// by: the descriptor's, or those of the model (a Gemini model through a
+// router: providers.ToolSchemaFor).
+func (p *openai) toolRules(model string) ToolRules {
+	if model == "" {
+		model = p.ep.model
+	}
+	return toolRulesFor(p.Descriptor(), model)
+}
+
+// openaiTools is the tools array of a request, of definitions already
+// translated (ToolRules.Translate).
 func openaiTools(defs []ToolDef) []openaiTool {
 	var out []openaiTool
 	for _, t := range defs {
-		out = append(out, openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schemaOrObject(t.Schema)}})
+		out = append(out, openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: t.Schema}})
 	}
 	return out
 }

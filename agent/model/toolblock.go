@@ -13,31 +13,33 @@ import (
 // was most of the agent's own cost per turn.
 type toolBlock struct {
 	mu    sync.Mutex
+	rules string    // the ToolRules family the block was translated by
 	defs  []ToolDef // a deep copy of the set last encoded
 	block []byte    // its checked, encoded JSON array; never written once set
 }
 
-// get returns the encoded tools array for tools, or nil for none. It checks
-// and encodes a set that differs in any byte from the last one: the cache is
-// keyed by the set's full content, compared against a private copy, so a
-// set replaced or mutated in place between requests is never sent stale.
-func (c *toolBlock) get(tools []ToolDef, check func([]ToolDef) error, encode func([]ToolDef) ([]byte, error)) ([]byte, error) {
+// get returns the encoded tools array for tools, translated by rules, or
+// nil for none. It checks, translates and encodes a set that differs in any
+// byte from the last one: the cache is keyed by the set's full content,
+// compared against a private copy, so a set replaced or mutated in place
+// between requests is never sent stale.
+func (c *toolBlock) get(tools []ToolDef, rules ToolRules, check func([]ToolDef) error, encode func([]ToolDef) ([]byte, error)) ([]byte, error) {
 	if len(tools) == 0 {
 		return nil, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.block != nil && sameDefs(c.defs, tools) {
+	if c.block != nil && c.rules == rules.Family && sameDefs(c.defs, tools) {
 		return c.block, nil
 	}
 	if err := check(tools); err != nil {
 		return nil, err
 	}
-	block, err := encode(tools)
+	block, err := encode(rules.TranslateAll(tools))
 	if err != nil {
 		return nil, err
 	}
-	c.defs, c.block = copyDefs(tools), block
+	c.rules, c.defs, c.block = rules.Family, copyDefs(tools), block
 	return block, nil
 }
 

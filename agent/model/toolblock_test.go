@@ -35,11 +35,11 @@ func marshalBody(t testing.TB, p Provider, req Request) []byte {
 	switch p := p.(type) {
 	case *openai:
 		r := p.request(req)
-		r.Tools = openaiTools(req.Tools)
+		r.Tools = openaiTools(p.toolRules(req.Model).TranslateAll(req.Tools))
 		v = r
 	case *anthropic:
 		r := p.request(req)
-		r.Tools = anthropicTools(req.Tools)
+		r.Tools = anthropicTools(AnthropicToolRules.TranslateAll(req.Tools))
 		v = r
 	}
 	raw, err := json.Marshal(v)

@@ -105,7 +105,10 @@ type Message struct {
 	Interrupted string `json:"interrupted,omitempty"`
 }
 
-// ToolDef is a tool offered to the model. Schema is passed verbatim.
+// ToolDef is a tool offered to the model. Schema is its JSON Schema as its
+// author wrote it; each provider's request carries it translated to what
+// that provider accepts (ToolRules), and the tool gets the model's
+// arguments untranslated.
 type ToolDef struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`

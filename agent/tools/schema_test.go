@@ -2,9 +2,17 @@ package tools
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/mcp"
 )
 
 // Every built-in's schema is derived from its argument struct: an object
@@ -62,5 +70,78 @@ func TestBadArgumentsNameTheFieldAndWhatTheSchemaExpects(t *testing.T) {
 	}
 	if len(tt.asks) != 0 {
 		t.Errorf("bad arguments asked %d times, want never", len(tt.asks))
+	}
+}
+
+// Every built-in and every tool of the real server-everything and
+// server-filesystem, as the agent offers them, reaches the fake model
+// playing each provider through the real provider client, and the fake
+// takes them: Gemini (through its OpenAI-compatible endpoint), OpenAI
+// and Anthropic each refuse a request with a tool their rules refuse.
+func TestEveryToolPassesEveryProvider(t *testing.T) {
+	dir := t.TempDir()
+	reg := mcp.NewRegistry([]config.Server{
+		{Name: "everything", Origin: config.User, Command: testenv.NodeBin(t, "mcp-server-everything"), Args: []string{"stdio"}, Cwd: dir},
+		{Name: "fs", Origin: config.User, Command: testenv.NodeBin(t, "mcp-server-filesystem"), Args: []string{dir}, Cwd: dir},
+	}, mcp.Options{Reserved: BuiltinNames(), Logf: t.Logf})
+	rctx, stop := context.WithCancel(context.Background())
+	reg.Start(rctx)
+	t.Cleanup(func() {
+		reg.Close()
+		stop()
+		testenv.WaitNoProcesses(t, dir, 10*time.Second)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	reg.Wait(ctx)
+	var defs []model.ToolDef
+	for _, b := range Builtins() {
+		defs = append(defs, b.Def())
+	}
+	builtins := len(defs)
+	servers := map[string]int{}
+	for _, mt := range reg.Tools() {
+		defs = append(defs, FromMCP(mt, 1024).Def())
+		servers[mt.Server]++
+	}
+	if servers["everything"] == 0 || servers["fs"] == 0 {
+		t.Fatalf("tools listed per server: %v; want both servers' tools", servers)
+	}
+	for _, c := range []struct {
+		provider, model string
+		vendor          modeltest.ToolDialect
+	}{
+		{"anthropic", "claude-sonnet-4-5", modeltest.AnthropicTools},
+		{"openai", "gpt-4.1", modeltest.OpenAITools},
+		{"openai", "gemini-2.5-flash", modeltest.GeminiTools},
+	} {
+		t.Run(string(c.vendor), func(t *testing.T) {
+			fake := modeltest.New(t)
+			fake.Script(modeltest.Turn{Text: "ok"})
+			base := fake.URL()
+			if c.provider == "openai" {
+				base += "/v1"
+			}
+			p, err := model.Open(model.Resolved{Provider: c.provider, Name: c.model, BaseURL: base, MaxTokens: 100}, "k", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Stream(ctx, model.Request{Messages: []model.Message{{Role: "user", Content: []model.Block{{Type: "text", Text: "hi"}}}}, Tools: defs}, func(string) {})
+			if err != nil {
+				t.Fatalf("%d built-ins and %v MCP tools: %v", builtins, servers, err)
+			}
+			reqs := fake.ModelRequests("")
+			if len(reqs) != 1 || len(reqs[0].ToolNames()) != len(defs) || modeltest.ToolDialectFor(reqs[0].Format, reqs[0].Model()) != c.vendor {
+				t.Fatalf("the fake saw %d requests, want one offering %d tools as %s", len(reqs), len(defs), c.vendor)
+			}
+		})
+	}
+	// The built-ins as they are, and the servers' schemas as they wrote
+	// them: Gemini refuses each one (so the run above tested a translation).
+	for _, d := range defs {
+		body, _ := json.Marshal(map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": d.Name, "description": d.Description, "parameters": d.Schema}}}})
+		if len(modeltest.ToolProblems(modeltest.GeminiTools, body)) == 0 {
+			t.Errorf("Gemini takes %s as it is (%s): it needs no translation", d.Name, d.Schema)
+		}
 	}
 }

@@ -82,6 +82,13 @@ func (s *Server) checkLimits(format providers.Wire, body []byte, inputTokens, ma
 				m: fmt.Sprintf("Invalid 'tools': array too long. Expected an array with maximum length %d, but got an array with length %d instead.", l.MaxTools, len(v.Tools))}
 		}
 	}
+	var head struct {
+		Model string `json:"model"`
+	}
+	json.Unmarshal(body, &head)
+	if r := checkTools(ToolDialectFor(format, head.Model), body); r != nil {
+		return r
+	}
 	if l.ContextWindow > 0 && inputTokens > l.ContextWindow {
 		if format == providers.Messages {
 			return &refusal{status: 400, typ: "invalid_request_error",

@@ -8,4 +8,6 @@ var Gemini = &Provider{
 	Windows: []Window{{"gemini", 1048576}},
 	Vision:  []string{"gemini"},
 	Quirks:  Quirks{ToolCallSignature: "skip_thought_signature_validator"},
+	// Its function declarations take Gemini's Schema, not JSON Schema.
+	ToolSchema: ToolOpenAPISubset,
 }

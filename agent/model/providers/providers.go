@@ -107,6 +107,9 @@ type Provider struct {
 
 	// MaxTools is the most tools one request may carry (0: the wire's).
 	MaxTools int
+	// ToolSchema is the rules its tool definitions' input schemas are held
+	// to (ToolJSONSchema: its wire's reference's).
+	ToolSchema ToolSchema
 
 	// AskWindow names how its server says the context window it runs the
 	// model with (package model's windowProbes: "llamacpp-props",
@@ -143,6 +146,38 @@ type Quirks struct {
 	// refuses such a call ("Function call is missing a thought_signature")
 	// and documents this value as the one that skips the check.
 	ToolCallSignature string
+}
+
+// ToolSchema names the rules a provider holds tool input schemas to; the
+// model package translates every schema to them (ToolRules).
+type ToolSchema string
+
+const (
+	// ToolJSONSchema is JSON Schema as the wire's reference takes it:
+	// Anthropic's input_schema, OpenAI's function parameters.
+	ToolJSONSchema ToolSchema = ""
+	// ToolOpenAPISubset is Gemini's Schema, a subset of OpenAPI 3.0: no
+	// $ref, const, oneOf, additionalProperties or type lists, and string
+	// formats only enum and date-time.
+	ToolOpenAPISubset ToolSchema = "openapi-subset"
+)
+
+// ToolSchemaFor is the rules the tools of a request to p for the model
+// named name are held to: p's own, or, for a model Google makes
+// ("gemini-2.5-flash", "google/gemini-2.5-pro" through a router or a
+// gateway), Gemini's, which that model reads wherever it is served. p may
+// be nil.
+func ToolSchemaFor(p *Provider, name string) ToolSchema {
+	if p != nil && p.ToolSchema != ToolJSONSchema {
+		return p.ToolSchema
+	}
+	if p != nil && p.Wire == Messages {
+		return ToolJSONSchema
+	}
+	if strings.HasPrefix(modelKey(name), "gemini") {
+		return Gemini.ToolSchema
+	}
+	return ToolJSONSchema
 }
 
 // All lists every provider, one row each. Order matters where two could

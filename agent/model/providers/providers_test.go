@@ -137,3 +137,33 @@ func TestMaxToolsFor(t *testing.T) {
 		t.Errorf("configured: %d; want 40", got)
 	}
 }
+
+// A Gemini model reads Gemini's schema subset wherever it is served: on
+// Google's endpoint, or named through a router or a gateway; the Messages
+// wire takes JSON Schema whatever the model.
+func TestToolSchemaFor(t *testing.T) {
+	tests := []struct {
+		p     *Provider
+		model string
+		want  ToolSchema
+	}{
+		{Gemini, "gemini-2.5-flash", ToolOpenAPISubset},
+		{Gemini, "gemma-3-27b-it", ToolOpenAPISubset},
+		{OpenRouter, "google/gemini-2.5-pro", ToolOpenAPISubset},
+		{Compatible, "Gemini-2.0-Flash", ToolOpenAPISubset},
+		{nil, "models/gemini-3-pro-preview", ToolOpenAPISubset},
+		{OpenRouter, "deepseek/deepseek-chat", ToolJSONSchema},
+		{OpenAI, "gpt-4.1", ToolJSONSchema},
+		{Ollama, "qwen2.5-coder", ToolJSONSchema},
+		{Anthropic, "gemini-as-a-proxy-name", ToolJSONSchema},
+	}
+	for _, tc := range tests {
+		name := "nil"
+		if tc.p != nil {
+			name = tc.p.Name
+		}
+		if got := ToolSchemaFor(tc.p, tc.model); got != tc.want {
+			t.Errorf("ToolSchemaFor(%s, %q) = %q; want %q", name, tc.model, got, tc.want)
+		}
+	}
+}
