@@ -3,6 +3,8 @@ package model
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -179,5 +181,61 @@ func TestNoKeyNoAuthorizationHeader(t *testing.T) {
 	}
 	if h := s.Requests()[0].Header.Get("Authorization"); h != "" {
 		t.Errorf("Authorization %q sent to a local endpoint nobody gave a key for", h)
+	}
+}
+
+// The README's "Pointing it at a model" gives one config per family: each
+// loads without a diagnostic and resolves to the provider it names, with
+// its key variable set, so the README stays true as providers change.
+func TestTheREADMEsModelConfigsResolve(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	start := strings.Index(section, "### Pointing it at a model")
+	if start < 0 {
+		t.Fatal(`README.md has no "### Pointing it at a model"`)
+	}
+	section = section[start:]
+	open := strings.Index(section, "```toml\n")
+	end := strings.Index(section[open+1:], "\n```")
+	if open < 0 || end < 0 {
+		t.Fatal("the section has no TOML block")
+	}
+	block := section[open+len("```toml\n") : open+1+end]
+	configs := strings.Split(block, "\n\n")
+	families := map[string]bool{}
+	for _, c := range configs {
+		head, _, _ := strings.Cut(c, "\n")
+		path := filepath.Join(t.TempDir(), "config.toml")
+		if err := os.WriteFile(path, []byte(c+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg := config.Load(path, nil)
+		if len(cfg.Diagnostics) > 0 {
+			t.Errorf("%s: %v", head, cfg.Diagnostics)
+			continue
+		}
+		r, err := Resolve(cfg.Model, func(string) string { return "k" })
+		if err != nil {
+			t.Errorf("%s: %v", head, err)
+			continue
+		}
+		if r.Provider != cfg.Model.Provider || r.Name == "" || r.BaseURL == "" {
+			t.Errorf("%s: resolved to %+v", head, r)
+		}
+		if p, ok := providers.Lookup(r.Provider); !ok || !p.Local && r.APIKeyEnv == "" {
+			t.Errorf("%s: no key variable for %s", head, r.Provider)
+		}
+		if r.APIKeyEnv != "" && !strings.Contains(head, "("+r.APIKeyEnv+")") {
+			t.Errorf("%s: the key is read from %s", head, r.APIKeyEnv)
+		}
+		families[r.Provider] = true
+	}
+	for _, f := range []string{"anthropic", "openai", "ollama", "llamacpp", "vllm", "openrouter", "deepseek", "gemini", "groq", "mistral"} {
+		if !families[f] {
+			t.Errorf("the README gives no config for %s", f)
+		}
 	}
 }
