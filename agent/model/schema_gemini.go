@@ -31,16 +31,24 @@ var geminiFormats = map[string][]string{
 const (
 	geminiMaxDepth = 24   // deeper schemas are cut: no model reads them
 	geminiBudget   = 4000 // schema nodes one tool may write, against a $ref that fans out
+	// geminiInline is how many bytes of referenced schemas one tool may
+	// inline (besides four times its own size): a hostile server's $ref
+	// to a large definition from many places cannot make a request of
+	// gigabytes.
+	geminiInline = 1 << 20
 )
 
 type gemini struct {
 	refs   *refResolver
 	active map[string]bool // references being inlined: a cycle is cut
 	budget int
+	inline int            // bytes of referenced schemas left to inline
+	cost   map[string]int // each reference's size, measured once
 }
 
 func newGemini(refs *refResolver) *gemini {
-	return &gemini{refs: refs, active: map[string]bool{}, budget: geminiBudget}
+	return &gemini{refs: refs, active: map[string]bool{}, budget: geminiBudget,
+		inline: geminiInline + 4*len(encodeJSON(refs.root)), cost: map[string]int{}}
 }
 
 // root translates the parameters object. Its notes (the properties it
@@ -109,6 +117,15 @@ func (g *gemini) schema(v any, depth int) (out *jsonObject, notes []string, why 
 		if g.active[ref] {
 			return g.cycle(s, to, ref)
 		}
+		cost, ok := g.cost[ref]
+		if !ok {
+			cost = len(encodeJSON(to))
+			g.cost[ref] = cost
+		}
+		if cost > g.inline {
+			return g.cut(s, to, ref)
+		}
+		g.inline -= cost
 		g.active[ref] = true
 		defer delete(g.active, ref)
 		s = overlay(to.clone(), s, "$ref")
@@ -180,16 +197,34 @@ func (g *gemini) cycle(s, target *jsonObject, ref string) (*jsonObject, []string
 	if t, _ := schemaTypes(target); (len(t) == 1 && t[0] == "object") || (len(t) == 0 && inferType(target) == "object") {
 		out := newObject()
 		out.set("type", "object")
+		// Only a short description: the stub stands where the target would
+		// have been inlined again, and must not copy its bytes instead.
 		d := s.str("description")
 		if d == "" {
 			d = target.str("description")
 		}
-		if d != "" {
+		if d = capChars(d, 200); d != "" {
 			out.set("description", d)
 		}
 		return out, []string{fmt.Sprintf("the same shape as %s, nested again", name)}, ""
 	}
 	return nil, nil, "a nested " + name
+}
+
+// cut stands for a reference not inlined because the tool has inlined as
+// much as it may: an object without properties, or for anything else
+// nothing, said in words.
+func (g *gemini) cut(s, target *jsonObject, ref string) (*jsonObject, []string, string) {
+	name := ref[strings.LastIndexByte(ref, '/')+1:]
+	if t, _ := schemaTypes(target); (len(t) == 1 && t[0] == "object") || (len(t) == 0 && inferType(target) == "object") {
+		out := newObject()
+		out.set("type", "object")
+		if d := capChars(s.str("description"), 200); d != "" {
+			out.set("description", d)
+		}
+		return out, []string{fmt.Sprintf("a %s, not described: the schema is too large", name)}, ""
+	}
+	return nil, nil, fmt.Sprintf("a %s (the schema is too large to describe it)", name)
 }
 
 // union translates anyOf (or oneOf, or a type list): null branches make it
