@@ -106,6 +106,13 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 	// Twice at most: an editor that refuses the edit as stale has changed
 	// the buffer after the comparison, so the second try compares again.
 	for attempt := 0; ; attempt++ {
+		// The path may have become a link while the card was open (the
+		// file, or a folder on its way, moved away and a link put in its
+		// place): the card named the file it led to then, so a path that
+		// now leads elsewhere, maybe out of the workspace, is not written.
+		if why := retargeted(t); why != "" {
+			return "", false, &staleError{tool, t.Path, why}
+		}
 		cur, err := readSnapshot(env.Workspace, t)
 		if err != nil {
 			return "", false, fmt.Errorf("%s: read %s again before writing: %w", tool, t.Path, err)
@@ -137,8 +144,21 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 		if applied {
 			return "editor", rebased, nil
 		}
-		return "disk", rebased, writeDisk(t.Real, text)
+		return "disk", rebased, writeDisk(t, text)
 	}
+}
+
+// retargeted says how t.Path no longer leads to t.Real, the file the card
+// named, or "" when it still does.
+func retargeted(t target) string {
+	now, err := resolveExisting(t.Path)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("its path no longer resolves: %v", err)
+	case now != t.Real:
+		return fmt.Sprintf("its path now leads through a link to %s, which the card did not name", now)
+	}
+	return ""
 }
 
 // changeOf says how the file changed from base to cur, for a refusal.

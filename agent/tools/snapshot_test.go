@@ -179,3 +179,80 @@ func TestConcurrentEditsOfOneFileKeepEachOther(t *testing.T) {
 		t.Errorf("c.txt = %q, want every edit kept: %q", disk, want.String())
 	}
 }
+
+// The file, or a folder on its way, is replaced by a symlink while the
+// card is open (`mv sub elsewhere && ln -s elsewhere sub`). The card named
+// a file inside the workspace; the write must not follow the new link,
+// whether it leads out of the workspace or to another file inside it, and
+// the user's link stays. Before, a write whose text still matched went
+// through the link into the folder outside the workspace, or renamed over
+// the link.
+func TestAPathReplacedByALinkWhileTheCardIsOpenIsNotWrittenThrough(t *testing.T) {
+	moveSubOut := func(t *testing.T, ws, outside string) {
+		mustRename(t, filepath.Join(ws, "sub"), filepath.Join(outside, "sub"))
+		mustSymlink(t, filepath.Join(outside, "sub"), filepath.Join(ws, "sub"))
+	}
+	tests := []struct {
+		name, tool, args string
+		before           string                                 // sub/b.txt's text ("" for none)
+		swap             func(t *testing.T, ws, outside string) // what happens while the card is open
+		untouched        string                                 // the file the link leads to: it keeps before ("outside/..." is outside the workspace)
+		link             string                                 // the user's link, which must stay one
+	}{
+		{name: "edit_file: its folder becomes a link out of the workspace",
+			tool: "edit_file", args: `{"path":"sub/b.txt","old_text":"beta","new_text":"BETA"}`, before: "alpha\nbeta\n",
+			swap: moveSubOut, untouched: "outside/sub/b.txt", link: "sub"},
+		{name: "write_file creating a file: its folder becomes a link out of the workspace",
+			tool: "write_file", args: `{"path":"sub/new.txt","content":"planted\n"}`,
+			swap: moveSubOut, untouched: "outside/sub/new.txt", link: "sub"},
+		{name: "edit_file: the file becomes a link to the same text elsewhere in the workspace",
+			tool: "edit_file", args: `{"path":"sub/b.txt","old_text":"beta","new_text":"BETA"}`, before: "alpha\nbeta\n",
+			swap: func(t *testing.T, ws, _ string) {
+				mustRename(t, filepath.Join(ws, "sub", "b.txt"), filepath.Join(ws, "c.txt"))
+				mustSymlink(t, filepath.Join(ws, "c.txt"), filepath.Join(ws, "sub", "b.txt"))
+			},
+			untouched: "c.txt", link: "sub/b.txt"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tt := newToolTest(t)
+			outside, _ := filepath.EvalSymlinks(t.TempDir())
+			if err := os.MkdirAll(filepath.Join(tt.dir, "sub"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tc.before != "" {
+				writeFileT(t, filepath.Join(tt.dir, "sub", "b.txt"), tc.before)
+			}
+			tt.onAsk = func(wire.Approval) { tc.swap(t, tt.dir, outside) }
+			out, isErr, _ := tt.call(tc.tool, tc.args)
+			where := filepath.Join(tt.dir, tc.untouched)
+			if rest, ok := strings.CutPrefix(tc.untouched, "outside/"); ok {
+				where = filepath.Join(outside, rest)
+			}
+			got, err := os.ReadFile(where)
+			if string(got) != tc.before || (tc.before == "" && !errors.Is(err, os.ErrNotExist)) {
+				t.Errorf("%s = %q (%v) after the write, want %q: the write went through the new link", tc.untouched, got, err, tc.before)
+			}
+			if st, err := os.Lstat(filepath.Join(tt.dir, tc.link)); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Errorf("%s is no longer the user's link (%v)", tc.link, err)
+			}
+			if !isErr || !strings.Contains(out, "nothing was written") || !strings.Contains(out, "link") {
+				t.Errorf("%s = %q, want a refusal saying the path now leads through a link and nothing was written", tc.tool, out)
+			}
+		})
+	}
+}
+
+func mustRename(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -43,10 +44,12 @@ func (w diskWorkspace) WriteFile(context.Context, string, Snapshot, string) (boo
 }
 
 // target is a path the file tools may touch: Path as the editor names it
-// (for buffers and edits) and Real with every symlink resolved (for the disk).
+// (for buffers and edits) and Real with every symlink resolved (for the
+// disk), inside Folder, the workspace folder (resolved) that holds it.
 type target struct {
-	Path string
-	Real string
+	Path   string
+	Real   string
+	Folder string
 }
 
 // confine resolves p (relative to the first folder when not absolute) and
@@ -79,7 +82,7 @@ func confine(folders []string, p string) (target, error) {
 			continue
 		}
 		if within(rf, real) {
-			return target{Path: abs, Real: real}, nil
+			return target{Path: abs, Real: real, Folder: rf}, nil
 		}
 	}
 	return target{}, fmt.Errorf("path %q is outside the workspace folders (%s): file tools only reach files inside them (symlinks are followed before checking)",
@@ -139,24 +142,44 @@ func readText(ws Workspace, t target) (string, error) {
 	return snap.Text, nil
 }
 
-// writeDisk replaces a file atomically, keeping its mode, creating parents.
-func writeDisk(path, text string) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("%s is a directory", path)
-		}
-		mode = st.Mode().Perm()
+// writeDisk replaces t's file atomically, keeping its mode, creating
+// parents. Every step goes through an os.Root of t's workspace folder, so
+// the kernel keeps the write inside it even when a folder on the way is
+// swapped for a link out of it after the last check (a rename race).
+func writeDisk(t target, text string) error {
+	if err := writeInRoot(t, text); err != nil {
+		return fmt.Errorf("write %s: %w", t.Real, err)
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	return nil
+}
+
+func writeInRoot(t target, text string) error {
+	rel, err := filepath.Rel(t.Folder, t.Real)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return fmt.Errorf("it is not a file inside the workspace folder %s", t.Folder)
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".agentls-*")
+	root, err := os.OpenRoot(t.Folder)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
+	defer root.Close()
+	mode := os.FileMode(0o644)
+	if st, err := root.Stat(rel); err == nil {
+		if st.IsDir() {
+			return errors.New("it is a directory")
+		}
+		mode = st.Mode().Perm()
+	}
+	dir := filepath.Dir(rel)
+	if err := root.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(rel)+".agentls-"+rand.Text())
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer root.Remove(tmp)
 	if _, err := f.WriteString(text); err != nil {
 		f.Close()
 		return err
@@ -168,5 +191,5 @@ func writeDisk(path, text string) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), path)
+	return root.Rename(tmp, rel)
 }

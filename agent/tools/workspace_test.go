@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,5 +70,42 @@ func TestConfineAcceptsAnyOfSeveralFolders(t *testing.T) {
 	}
 	if _, err := confine(nil, "x.txt"); err == nil || !strings.Contains(err.Error(), "no workspace folder") {
 		t.Fatalf("no folders: err = %v, want a clear refusal", err)
+	}
+}
+
+// The disk write itself is held inside the workspace folder by the kernel
+// (os.Root): a folder on the way that became a link out of the workspace
+// after the last check (a rename race the check cannot close) makes the
+// write fail, and nothing appears outside. A file linked inside the
+// workspace is still written where the link leads.
+func TestTheDiskWriteCannotLeaveTheWorkspace(t *testing.T) {
+	ws, _ := filepath.EvalSymlinks(t.TempDir())
+	outside, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.Symlink(outside, filepath.Join(ws, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"b.txt", "new/c.txt"} {
+		err := writeDisk(target{Path: filepath.Join(ws, "sub", name), Real: filepath.Join(ws, "sub", name), Folder: ws}, "planted\n")
+		if err == nil {
+			t.Errorf("writeDisk of sub/%s through a link out of the workspace succeeded", name)
+		}
+		if _, serr := os.Stat(filepath.Join(outside, name)); !errors.Is(serr, os.ErrNotExist) {
+			t.Errorf("%s appeared outside the workspace (%v; writeDisk said %v)", name, serr, err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(ws, "real.txt"), []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeDisk(target{Path: filepath.Join(ws, "real.txt"), Real: filepath.Join(ws, "real.txt"), Folder: ws}, "new\n"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "real.txt")); string(b) != "new\n" {
+		t.Errorf("real.txt = %q, want it written", b)
+	}
+	if st, _ := os.Stat(filepath.Join(ws, "real.txt")); st.Mode().Perm() != 0o600 {
+		t.Errorf("real.txt's mode = %v, want 0600 kept", st.Mode().Perm())
+	}
+	if left, _ := filepath.Glob(filepath.Join(ws, ".*agentls-*")); len(left) != 0 {
+		t.Errorf("temporary files left behind: %v", left)
 	}
 }

@@ -149,3 +149,38 @@ func TestRunKeepsAChangeMadeWhileTheCardIsOnTheTerminal(t *testing.T) {
 		t.Errorf("tool results = %+v, want the edit made in the current text, saying so", trs)
 	}
 }
+
+// The folder of the file being edited is swapped for a link out of the
+// workspace while the card is on the terminal (mv sub away, ln -s it
+// back): the real binary writes nothing through the link and says so.
+// Before, the edit landed in the folder outside the workspace.
+func TestRunWritesNothingThroughALinkMadeWhileTheCardIsOnTheTerminal(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	outside, _ := filepath.EvalSymlinks(t.TempDir())
+	sub := filepath.Join(e.ws, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(sub, "b.txt"), []byte("alpha\nbeta\n"), 0o644)
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file", Input: `{"path":"sub/b.txt","old_text":"beta","new_text":"BETA-BY-AGENT"}`}}},
+		modeltest.Turn{Text: "Edited."},
+	)
+	term := runOnTerminal(t, e, "edit sub/b.txt", 200, 50)
+	term.wait("deny:", false)
+	if err := os.Rename(sub, filepath.Join(outside, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "sub"), sub); err != nil {
+		t.Fatal(err)
+	}
+	term.keys("y", "Enter")
+	term.exitsWith0()
+	if b, _ := os.ReadFile(filepath.Join(outside, "sub", "b.txt")); string(b) != "alpha\nbeta\n" {
+		t.Errorf("the file outside the workspace = %q: the edit went through the link", b)
+	}
+	trs := e.model.Requests()[1].ToolResults()
+	if len(trs) != 1 || !trs[0].IsError || !strings.Contains(trs[0].Content, "leads through a link") || !strings.Contains(trs[0].Content, "nothing was written") {
+		t.Errorf("tool results = %+v, want a refusal saying the path now leads through a link", trs)
+	}
+}
