@@ -59,7 +59,7 @@ func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.S
 	fp := trust.ServerFingerprint(srv)
 	key := launchKey{srv.WorkspaceRoot, name, fp}
 	for {
-		f, lead, trusted := c.joinLaunch(key)
+		f, lead, trusted := c.joinLaunch(key, srv)
 		switch {
 		case trusted:
 			return c.reg.StartServer(ctx, name)
@@ -83,10 +83,11 @@ func (c *Core) TrustServer(ctx context.Context, name string, ap Approver) (mcp.S
 func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, srv config.Server, ap Approver) (st mcp.State, err error) {
 	defer func() { c.endLaunch(key, f, st, err, err != nil && ctx.Err() != nil) }()
 	a := c.launchApproval(key.name, srv)
-	if _, how := c.ask(ctx, a, ap); how != approved {
+	opt, how := c.ask(ctx, a, ap)
+	if how != approved {
 		return c.serverState(key.name), fmt.Errorf("start MCP server %q: %w", key.name, ErrDenied)
 	}
-	if err := c.store.ApproveLaunch(key.root, key.name, key.fingerprint); err != nil {
+	if err := c.store.ApproveLaunch(key.root, key.name, launchFingerprint(srv, opt)); err != nil {
 		return c.serverState(key.name), fmt.Errorf("record launch approval for %q: %w", key.name, err)
 	}
 	return c.reg.StartServer(ctx, key.name)
@@ -100,6 +101,17 @@ func (c *Core) launchApproval(name string, srv config.Server) Approval {
 		ApprovalID: c.newApprovalID(), Kind: wire.ApprovalMCPLaunch, Title: title, Detail: detail,
 		Server: name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
 		Options: []ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, tools.RejectOnce},
+	}
+	if trust.OffersChoices(srv) {
+		// The entry cannot say how to confine it (ACP has no key for it):
+		// the user picks, the card's choices line saying what each allows.
+		// allow_once stays the entry's own way, for clients that know no other.
+		a.Options = []ApprovalOption{
+			{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start, confined (no network)", Kind: wire.OptionAllowOnce},
+			{OptionID: wire.OptionLaunchNetwork, Name: "Trust and start with network (confined otherwise)", Kind: wire.OptionAllowOnce},
+			{OptionID: wire.OptionLaunchUnconfined, Name: "Trust and start unconfined (your full access)", Kind: wire.OptionAllowOnce},
+			tools.RejectOnce,
+		}
 	}
 	if srv.Remote() {
 		a.Command, a.Env, a.Cwd, a.URL = nil, nil, "", srv.URL
@@ -137,7 +149,7 @@ func (c *Core) LaunchConsentOf(name string) (LaunchConsent, error) {
 	if c.store == nil {
 		return ConsentNeeded, errors.New("no trust store: cannot read launch approvals")
 	}
-	st, err := c.store.LaunchState(srv.WorkspaceRoot, srv.Name, trust.ServerFingerprint(srv))
+	st, _, err := c.store.ServerLaunch(srv)
 	switch {
 	case err != nil:
 		return ConsentNeeded, err
@@ -161,11 +173,19 @@ func (c *Core) ApproveLaunch(ctx context.Context, name string, ap Approver) erro
 	if c.store == nil {
 		return errors.New("no trust store: cannot record a launch approval")
 	}
-	fp := trust.ServerFingerprint(srv)
-	if _, how := c.ask(ctx, c.launchApproval(name, srv), ap); how != approved {
+	opt, how := c.ask(ctx, c.launchApproval(name, srv), ap)
+	if how != approved {
 		return fmt.Errorf("start MCP server %q: %w", name, ErrDenied)
 	}
-	return c.store.ApproveLaunch(srv.WorkspaceRoot, srv.Name, fp)
+	return c.store.ApproveLaunch(srv.WorkspaceRoot, srv.Name, launchFingerprint(srv, opt))
+}
+
+// launchFingerprint is what an approval of srv's card with the option
+// optionID records: the fingerprint of srv as that choice starts it, so
+// the choice is remembered and a command approved confined never gets
+// the network from the same approval.
+func launchFingerprint(srv config.Server, optionID string) string {
+	return trust.ServerFingerprint(trust.ChoiceOfOption(optionID).Apply(srv))
 }
 
 // configuredServer is the config entry of the server named name.

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 )
@@ -30,16 +31,17 @@ type launchFlight struct {
 // the store trusts this fingerprint, or lead a new card. The store is read
 // under the same lock as the card list, so a caller arriving as a card
 // ends sees either the card or the approval it recorded, never neither.
-func (c *Core) joinLaunch(key launchKey) (f *launchFlight, lead, trusted bool) {
+func (c *Core) joinLaunch(key launchKey, srv config.Server) (f *launchFlight, lead, trusted bool) {
 	c.launchMu.Lock()
 	defer c.launchMu.Unlock()
 	if f := c.launches[key]; f != nil {
 		f.waiters++
 		return f, false, false
 	}
-	// Only an approval of this exact fingerprint skips the card; a store
-	// that cannot be read asks again (a changed command never rides an old yes).
-	if ls, err := c.store.LaunchState(key.root, key.name, key.fingerprint); err == nil && ls == trust.Trusted {
+	// Only an approval of this exact command line (under one of the
+	// choices its card offers) skips the card; a store that cannot be read
+	// asks again (a changed command never rides an old yes).
+	if ls, _, err := c.store.ServerLaunch(srv); err == nil && ls == trust.Trusted {
 		return nil, false, true
 	}
 	if c.launches == nil {

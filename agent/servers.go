@@ -57,24 +57,26 @@ func wireAnnotations(a *mcp.Annotations) wire.Annotations {
 // fingerprint is approved. A store error or no store holds it (fail closed:
 // a repo's process must never start because the store could not be read).
 func LaunchGate(store *trust.Store) mcp.LaunchGate {
-	return func(s config.Server) mcp.State {
+	return func(s config.Server) (mcp.State, config.Server) {
 		if s.Origin == config.User {
-			return ""
+			return "", s
 		}
 		if store == nil {
-			return mcp.NeedsApproval
+			return mcp.NeedsApproval, s
 		}
-		st, err := store.LaunchState(s.WorkspaceRoot, s.Name, trust.ServerFingerprint(s))
+		// The approval also says how it starts: the confinement chosen on
+		// its card (trust.LaunchChoice), found from the stored fingerprint.
+		st, run, err := store.ServerLaunch(s)
 		if err != nil {
-			return mcp.NeedsApproval
+			return mcp.NeedsApproval, s
 		}
 		switch st {
 		case trust.Trusted:
-			return ""
+			return "", run
 		case trust.ApprovalStale:
-			return mcp.ApprovalStale
+			return mcp.ApprovalStale, s
 		}
-		return mcp.NeedsApproval
+		return mcp.NeedsApproval, s
 	}
 }
 

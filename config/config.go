@@ -125,7 +125,10 @@ type Sessions struct {
 
 // MCP is the [mcp] table.
 type MCP struct {
-	StartupWait    time.Duration
+	StartupWait time.Duration
+	// ConnectTimeout is the connect timer of a server whose entry sets
+	// none and of every server an editor passes; 0: DefaultConnectTimeout.
+	ConnectTimeout time.Duration
 	ResultMaxBytes int
 	// MaxImageBytes caps the images of one tool result together (decoded
 	// bytes); an image past it reaches the model as a description.
@@ -183,6 +186,9 @@ type Server struct {
 	// Err is non-empty when this entry is broken: it is listed as failed with
 	// this message and never started.
 	Err string
+	// connectTimeoutSet: the entry wrote connect_timeout ([mcp]
+	// connect_timeout does not replace it).
+	connectTimeoutSet bool
 }
 
 // Declares reports whether the entry's env sets the variable k.

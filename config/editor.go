@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -45,7 +46,7 @@ func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagno
 			continue
 		}
 		s := Server{Name: e.Name, Origin: Editor, Source: src, WorkspaceRoot: root, Cwd: root,
-			Command: e.Command, Args: e.Args, ConnectTimeout: DefaultConnectTimeout,
+			Command: e.Command, Args: e.Args, ConnectTimeout: cmp.Or(cfg.MCP.ConnectTimeout, DefaultConnectTimeout),
 			ListTimeout: DefaultListTimeout, CallTimeout: DefaultCallTimeout}
 		if e.URL != "" {
 			s.Cwd, s.URL = "", e.URL

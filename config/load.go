@@ -254,8 +254,12 @@ func errorLineCol(src []byte, p toml.Position) (line, col int) {
 func (l *loader) finish() {
 	c := l.cfg
 	for i := range c.MCP.Servers {
-		if !c.MCP.Servers[i].Remote() {
-			c.MCP.Servers[i].SandboxRead = c.Sandbox.Read
+		s := &c.MCP.Servers[i]
+		if !s.Remote() {
+			s.SandboxRead = c.Sandbox.Read
+		}
+		if c.MCP.ConnectTimeout > 0 && !s.connectTimeoutSet {
+			s.ConnectTimeout = c.MCP.ConnectTimeout
 		}
 	}
 	sort.SliceStable(c.MCP.Servers, func(i, j int) bool { return c.MCP.Servers[i].Name < c.MCP.Servers[j].Name })

@@ -171,6 +171,7 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			}
 		case "connect_timeout":
 			s.ConnectTimeout, err = asDuration(v)
+			s.connectTimeoutSet = err == nil
 		case "list_timeout":
 			s.ListTimeout, err = asDuration(v)
 		case "call_timeout":

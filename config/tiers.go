@@ -15,7 +15,7 @@ var (
 	sessionsKeys = []string{"keep", "max_age"}
 	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
 	agentKeys    = []string{"max_iterations", "autopilot", "approval_timeout"}
-	mcpKeys      = []string{"startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
+	mcpKeys      = []string{"startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
 
 // userTier applies the trusted user file: every key of docs/config.md is allowed.
@@ -275,7 +275,7 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 		case "policy":
 			l.policy(f, v)
 			continue
-		case "startup_wait", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level":
+		case "startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level":
 			if f.origin == Workspace {
 				l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
 				continue
@@ -290,6 +290,11 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 			var d time.Duration
 			if d, err = asDuration(v); err == nil {
 				m.StartupWait = d
+			}
+		case "connect_timeout":
+			var d time.Duration
+			if d, err = asDuration(v); err == nil {
+				m.ConnectTimeout = d
 			}
 		case "result_max_bytes":
 			err = setPositive(&m.ResultMaxBytes, v)

@@ -95,7 +95,7 @@ func (r *Registry) ready(ctx context.Context, srv *server) (*conn, Result) {
 				r.mu.Unlock()
 				return nil, errorResult(name, fmt.Sprintf("failed: %s; next restart attempt in %s", err, wait.Round(time.Millisecond)))
 			}
-			if st := r.gate(srv.cfg); st != "" {
+			if st := r.gate(srv); st != "" {
 				srv.state = st
 				r.notifyLocked()
 				r.mu.Unlock()

@@ -69,7 +69,7 @@ func (f reachFixture) server(t *testing.T, name string, origin config.Origin) co
 	return s
 }
 
-func approveAll(config.Server) State { return "" }
+func approveAll(s config.Server) (State, config.Server) { return "", s }
 
 func isPermissionError(text string) bool {
 	return strings.Contains(text, "permission denied") || strings.Contains(text, "operation not permitted")

@@ -15,23 +15,42 @@ import (
 // its token, and this list reaches editors, the CLI, doctor and issue
 // reports. Env values are never listed, only their keys.
 func (r *Registry) Servers() []ServerInfo {
-	out, cfgs := r.serverRows()
+	out, cfgs, runs := r.serverRows()
 	// What each may touch looks at the filesystem (the program's folder,
 	// PATH): done outside the lock.
 	for i := range out {
 		if !cfgs[i].Remote() {
-			out[i].Sandbox = trust.Confinement(cfgs[i], "").Summary()
+			out[i].Sandbox = sandboxLine(cfgs[i], runs[i])
 		}
 	}
 	return out
 }
 
+// sandboxLine says what the server may touch: as it was started (run, its
+// launch card's choice applied), or, not started, as its entry says and
+// what else its card offers.
+func sandboxLine(cfg config.Server, run *config.Server) string {
+	if run == nil {
+		sum := trust.Confinement(cfg, "").Summary()
+		if trust.OffersChoices(cfg) {
+			sum += "; its launch card also offers \"allow with network\" (the same, with network: any) and \"allow unconfined\" (not confined: your full access)"
+		}
+		return sum
+	}
+	sum := trust.Confinement(*run, "").Summary()
+	if trust.OffersChoices(cfg) {
+		sum = "started as chosen on its launch card, " + trust.ChoiceOf(cfg, *run).Label() + ": " + sum
+	}
+	return sum
+}
+
 // serverRows is the list under the lock, with each row's config.
-func (r *Registry) serverRows() ([]ServerInfo, []config.Server) {
+func (r *Registry) serverRows() ([]ServerInfo, []config.Server, []*config.Server) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	out := make([]ServerInfo, 0, len(r.order))
 	cfgs := make([]config.Server, 0, len(r.order))
+	runs := make([]*config.Server, 0, len(r.order))
 	for _, name := range r.order {
 		srv := r.servers[name]
 		s := srv.cfg
@@ -54,8 +73,14 @@ func (r *Registry) serverRows() ([]ServerInfo, []config.Server) {
 		}
 		out = append(out, info)
 		cfgs = append(cfgs, s)
+		var run *config.Server
+		if srv.run != nil {
+			c := *srv.run
+			run = &c
+		}
+		runs = append(runs, run)
 	}
-	return out, cfgs
+	return out, cfgs, runs
 }
 
 // boundHash is the definition hash "always allow" is bound to. A

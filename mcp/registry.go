@@ -100,6 +100,7 @@ func (o Options) withDefaults() Options {
 // server is one configured server and what we know of it. Guarded by Registry.mu.
 type server struct {
 	cfg      config.Server
+	run      *config.Server // cfg as the gate last let it start (a launch choice applied); nil when held
 	state    State
 	err      string
 	warnings []string
@@ -161,15 +162,21 @@ func NewRegistry(servers []config.Server, opts Options) *Registry {
 	return r
 }
 
-// gate is the launch decision for one server: "" to start.
-func (r *Registry) gate(s config.Server) State {
-	if r.opts.Gate != nil {
-		return r.opts.Gate(s)
+// gate is the launch decision for one server: "" to start, and then
+// srv.run is what starts. Under the registry's lock.
+func (r *Registry) gate(srv *server) State {
+	st, run := State(NeedsApproval), srv.cfg // no gate, no start: fail closed
+	switch {
+	case r.opts.Gate != nil:
+		st, run = r.opts.Gate(srv.cfg)
+	case srv.cfg.Origin == config.User:
+		st = ""
 	}
-	if s.Origin == config.User {
-		return ""
+	srv.run = nil
+	if st == "" {
+		srv.run = &run
 	}
-	return NeedsApproval // no gate, no start: fail closed
+	return st
 }
 
 // Start connects every startable server in the background, in parallel, and
@@ -198,7 +205,7 @@ func (r *Registry) StartServer(ctx context.Context, name string) (State, error) 
 	case srv.cfg.Err != "", srv.cfg.Disabled, srv.state == Connected, srv.state == Connecting:
 		return srv.state, nil
 	}
-	if st := r.gate(srv.cfg); st != "" {
+	if st := r.gate(srv); st != "" {
 		srv.state, srv.err = st, ""
 		r.notifyLocked()
 		return st, nil
@@ -261,6 +268,9 @@ func (r *Registry) connect(ctx context.Context, srv *server, gen int) error {
 
 func (r *Registry) dialConfig(srv *server) dialConfig {
 	s := srv.cfg
+	if srv.run != nil {
+		s = *srv.run
+	}
 	return dialConfig{
 		server:         s,
 		connectTimeout: orDefault(s.ConnectTimeout, DefaultConnectTimeout),

@@ -212,7 +212,7 @@ func BenchmarkConfinedConnect(b *testing.B) {
 			servers[i] = benchServer(bin, fmt.Sprintf("s%03d", i), ws, "-handshake-delay", "300ms")
 			servers[i].Origin, servers[i].WorkspaceRoot = origin, ws
 		}
-		r := mcp.NewRegistry(servers, mcp.Options{Gate: func(config.Server) mcp.State { return "" }})
+		r := mcp.NewRegistry(servers, mcp.Options{Gate: func(s config.Server) (mcp.State, config.Server) { return "", s }})
 		defer r.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()

@@ -123,17 +123,17 @@ func TestLaunchGate(t *testing.T) {
 		}
 	})
 	t.Run("the gate holds or starts each server and disabled or broken entries never start", func(t *testing.T) {
-		gate := func(s config.Server) State {
+		gate := func(s config.Server) (State, config.Server) {
 			switch s.Name {
 			case "approved":
-				return ""
+				return "", s
 			case "stale":
-				return ApprovalStale
+				return ApprovalStale, s
 			}
 			if s.Origin == config.User {
-				return ""
+				return "", s
 			}
-			return NeedsApproval
+			return NeedsApproval, s
 		}
 		r := startRegistry(t, []config.Server{ws, stale, approved, disabled, broken}, Options{Gate: gate})
 		want := map[string]State{"ws": NeedsApproval, "stale": ApprovalStale, "approved": Connected, "off": Disabled, "broken": Failed}
@@ -162,7 +162,7 @@ func TestEnvironmentByTier(t *testing.T) {
 	ws.Env = map[string]string{"DECLARED": "${AGENTLS_TEST_SECRET:-x}-ws"}
 	bad := faultServer(t, "bad")
 	bad.Env = map[string]string{"X": "${AGENTLS_TEST_UNSET_VAR}"}
-	gate := func(config.Server) State { return "" }
+	gate := approveAll
 	r := startRegistry(t, []config.Server{user, ws, bad}, Options{Gate: gate})
 	mustCall(t, r, "user__getenv", `{"text":"AGENTLS_TEST_SECRET"}`, "s3cret")
 	mustCall(t, r, "user__getenv", `{"text":"DECLARED"}`, "yes")

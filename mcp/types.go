@@ -116,6 +116,8 @@ type ResourceContent struct {
 }
 
 // LaunchGate says whether a configured server may be started now. It returns
-// "" to allow, or NeedsApproval / ApprovalStale to hold it. A nil gate starts
-// user-tier servers and never starts workspace-tier ones (fail closed).
-type LaunchGate func(s config.Server) State
+// "" and the server as it is to start (s, or s with the confinement the
+// user chose on its launch card applied), or NeedsApproval / ApprovalStale
+// to hold it. A nil gate starts user-tier servers and never starts
+// workspace-tier ones (fail closed).
+type LaunchGate func(s config.Server) (State, config.Server)

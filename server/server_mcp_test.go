@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // fsServer is TOML for a server-filesystem entry serving dir; dir is unique
@@ -24,8 +26,8 @@ func fsServer(t *testing.T, name, dir string) string {
 }
 
 type serverRow struct {
-	Name, Origin, State, Error, StderrTail string
-	Tools                                  []struct{ Name, Policy string }
+	Name, Origin, State, Error, StderrTail, Sandbox string
+	Tools                                           []struct{ Name, Policy string }
 }
 
 func (c *testClient) servers() map[string]serverRow {
@@ -211,8 +213,12 @@ func TestLaunchCardThroughCodeActionsReachesADocumentOpenedLater(t *testing.T) {
 	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc},
 		"range":   map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}},
 		"context": map[string]any{"diagnostics": []any{}, "triggerKind": 2}}, &actions)
-	if len(actions) != 2 || actions[0].Command.Command != "agentls.approve" || actions[0].Command.Arguments[1] != "allow_once" {
-		t.Fatalf("automatic code actions while the card waits = %+v, want only its two options", actions)
+	options := 2 // allow and deny; where the kernel confines, allow with network and unconfined too
+	if sandbox.Supported().Filesystem {
+		options = 4
+	}
+	if len(actions) != options || actions[0].Command.Command != "agentls.approve" || actions[0].Command.Arguments[1] != "allow_once" {
+		t.Fatalf("automatic code actions while the card waits = %+v, want only its %d options", actions, options)
 	}
 	if n := len(testenv.ProcessesMatching(files)); n != 0 {
 		t.Fatalf("%d processes of the workspace server before approval", n)
@@ -301,4 +307,48 @@ func TestServerManagementMethods(t *testing.T) {
 	if chat.SessionID == "" || chat.SessionID == first.SessionID {
 		t.Errorf("newChat = %q", chat.SessionID)
 	}
+}
+
+// TestLaunchCardChoiceThroughRequestApproval: a repository's server whose
+// entry says nothing of its confinement gets a launch card
+// (agent/requestApproval) offering allow_once (confined, no network),
+// allow_network and allow_unconfined, all of kind allow_once, so a client
+// that only knows allow_once still works. The client picks allow_network:
+// the server starts, and the server list says it runs with the network
+// because that was chosen on its card.
+func TestLaunchCardChoiceThroughRequestApproval(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem {
+		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	e := newEnv(t, "")
+	files := filepath.Join(t.TempDir(), "repo-choice-marker")
+	writeFile(t, filepath.Join(e.root, ".agentls", "config.toml"), fsServer(t, "repofs", files))
+	c := e.start(t)
+	asked, release := make(chan struct{}, 1), make(chan string, 1)
+	c.setAnswer(holdApprovals(c, asked, release))
+	c.initialize(e.root, caps(true, false, false))
+	<-asked
+	card := c.waitFor("the launch card", method("agent/requestApproval"))
+	var a wire.Approval
+	if err := json.Unmarshal(card.Params, &a); err != nil {
+		t.Fatal(err)
+	}
+	var opts []string
+	for _, o := range a.Options {
+		opts = append(opts, o.OptionID+"/"+string(o.Kind))
+	}
+	if got := strings.Join(opts, " "); a.Kind != wire.ApprovalMCPLaunch || got != "allow_once/allow_once allow_network/allow_once allow_unconfined/allow_once reject_once/reject_once" {
+		t.Errorf("launch card %s options %s", a.Kind, got)
+	}
+	if !strings.Contains(a.Detail, "allow with network: confined by the kernel") {
+		t.Errorf("the card does not say what allow with network lets it touch:\n%s", a.Detail)
+	}
+	release <- wire.OptionLaunchNetwork
+	row := c.waitState("repofs", "connected")
+	if !strings.HasPrefix(row.Sandbox, "started as chosen on its launch card, allow with network: confined by the kernel") || !strings.Contains(row.Sandbox, "network: any") {
+		t.Errorf("the server list says %q", row.Sandbox)
+	}
+	c.mustCall("shutdown", nil, nil)
+	testenv.WaitNoProcesses(t, files, 10*time.Second)
+	c.notify("exit", nil)
 }

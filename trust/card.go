@@ -162,6 +162,18 @@ func LaunchCard(s config.Server) (title, detail string) {
 	// What the kernel will let it touch; without Landlock, that it would
 	// run with the user's full access.
 	fmt.Fprintf(&b, "sandbox: %s\n", Visible(Confinement(s, "").Summary()))
+	if OffersChoices(s) {
+		// Where the entry cannot say (ACP has no key for it), the user
+		// picks, seeing exactly what each choice lets the server touch.
+		b.WriteString("choices: (the entry does not say how to confine it; what you pick is remembered for exactly this command line)\n")
+		for _, c := range LaunchChoices(s) {
+			sum := "as the sandbox line says"
+			if c != ChoiceConfined {
+				sum = Visible(Confinement(c.Apply(s), "").Summary())
+			}
+			fmt.Fprintf(&b, "  %s: %s\n", c.Label(), sum)
+		}
+	}
 	if s.Origin != config.User && s.WorkspaceRoot != "" {
 		// The fingerprint pins the command line, not the bytes of what it runs.
 		switch {

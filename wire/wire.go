@@ -118,6 +118,15 @@ const (
 	OptionRejectOnce  OptionKind = "reject_once"
 )
 
+// The option ids of an mcp_launch card beyond allow_once (which starts the
+// server as its entry says: confined, no network) and reject_once: the
+// other ways to start a server whose entry does not say how to confine it
+// (docs/protocol.md section 4). Both have kind allow_once.
+const (
+	OptionLaunchNetwork    = "allow_network"
+	OptionLaunchUnconfined = "allow_unconfined"
+)
+
 // ApprovalState is an approval event's state.
 type ApprovalState string
 
@@ -173,7 +182,7 @@ const (
 
 // ApprovalOption is one choice on an approval card.
 type ApprovalOption struct {
-	OptionID string     `json:"optionId"` // today equal to its kind
+	OptionID string     `json:"optionId"` // its kind, or OptionLaunchNetwork / OptionLaunchUnconfined
 	Name     string     `json:"name"`
 	Kind     OptionKind `json:"kind"`
 }

@@ -118,10 +118,17 @@ func (l launchPrompt) RequestApproval(ctx context.Context, a agent.Approval) (st
 	if l.stale {
 		fmt.Printf("You approved a different command line for '%s' before: the repository has changed it since.\n", l.name)
 	}
-	fmt.Print("Start this server? [y/N] ")
+	if extra := launchKeys(a); extra != "" {
+		fmt.Printf("Start this server? [y] allow, confined  %s  [N] deny: ", oneLine(extra))
+	} else {
+		fmt.Print("Start this server? [y/N] ")
+	}
 	answer, err := bufio.NewReader(os.Stdin).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("reading the answer: %w", err)
+	}
+	if opt := launchAnswer(a, strings.ToLower(strings.TrimSpace(answer))); opt != "" {
+		return opt, nil
 	}
 	switch strings.ToLower(strings.TrimSpace(answer)) {
 	case "y", "yes":

@@ -150,7 +150,9 @@ func TestMCPTrustInTerminal(t *testing.T) {
 		"NODE_OPTIONS='--require ./x.js'",
 		"cwd:     " + e.ws,
 		wantSandboxLine(e.ws),
-		"Start this server? [y/N]",
+		"choices: (the entry does not say how to confine it",
+		"  allow unconfined: not confined (sandbox = \"none\")",
+		"Start this server? [y] allow, confined  [w] Trust and start with network (confined otherwise)  [u] Trust and start unconfined (your full access)  [N] deny:",
 		"Approved 'fs'",
 	} {
 		if !strings.Contains(out, want) {
@@ -282,4 +284,45 @@ func wantSandboxLine(ws string) string {
 		return `sandbox: NOT confined on this system, it would run with your full access: sandbox = "workspace-read" needs Landlock`
 	}
 	return `sandbox: confined by the kernel (sandbox = "workspace-read"): reads ` + ws
+}
+
+// TestMCPTrustRemembersTheChoice: a repository's server whose entry does
+// not say how to confine it, approved on the terminal with "allow with
+// network" (w), is recorded for exactly that: the same command confined
+// without network is not what was approved, `agentls mcp list` starts it
+// with the network and says it was chosen on the card; approved again
+// with "allow, confined" it runs with none.
+func TestMCPTrustRemembersTheChoice(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem {
+		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	e := newTrustEnv(t)
+	e.writeWorkspace("[mcp.servers.quick]\ncommand = \"true\"\n")
+	out, code := e.runInTerminal("w\n", "mcp", "trust", "quick", "--workspace", e.ws)
+	if code != 0 || !strings.Contains(out, "Approved 'quick'") {
+		t.Fatalf("answer w: exit %d:\n%s", code, out)
+	}
+	cfg := config.Load("", []string{e.ws})
+	s, _ := findServer(cfg, "quick")
+	t.Setenv("XDG_STATE_HOME", filepath.Join(e.home, "state"))
+	st, run, err := trust.OpenStore(e.storePath).ServerLaunch(s)
+	if err != nil || st != trust.Trusted || !run.Network || run.SandboxMode() != config.SandboxWorkspaceRead {
+		t.Fatalf("after answering w: %s, network %v, sandbox %q (%v); want trusted, confined, with network", st, run.Network, run.SandboxMode(), err)
+	}
+	if st := e.state("quick"); st != trust.ApprovalStale {
+		t.Errorf("the confined-without-network fingerprint is %s; want approval_stale (it was not what was approved)", st)
+	}
+	list, _, _ := e.run("", "mcp", "list", "--workspace", e.ws)
+	if !strings.Contains(list, "started as chosen on its launch card, allow with network: confined by the kernel") || !strings.Contains(list, "network: any") {
+		t.Errorf("mcp list does not say the server runs with the network it was given:\n%s", list)
+	}
+
+	e.run("", "mcp", "revoke", "quick", "--workspace", e.ws)
+	if out, code := e.runInTerminal("y\n", "mcp", "trust", "quick", "--workspace", e.ws); code != 0 {
+		t.Fatalf("answer y: exit %d:\n%s", code, out)
+	}
+	list, _, _ = e.run("", "mcp", "list", "--workspace", e.ws)
+	if !strings.Contains(list, "started as chosen on its launch card, allow, confined: confined by the kernel") || !strings.Contains(list, "network: none") {
+		t.Errorf("mcp list after allow, confined:\n%s", list)
+	}
 }

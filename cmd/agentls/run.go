@@ -298,9 +298,13 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 	}
 	fmt.Fprintln(t.out)
 	printCard(t.out, a)
-	if always != "" {
+	extra := launchKeys(a)
+	switch {
+	case extra != "":
+		fmt.Fprintf(t.out, "[y] allow, confined  %s  [N] deny: ", oneLine(extra))
+	case always != "":
 		fmt.Fprintf(t.out, "[y] allow once  [a] %s  [N] deny: ", oneLine(always))
-	} else {
+	default:
 		fmt.Fprint(t.out, "[y] allow once  [N] deny: ")
 	}
 	select {
@@ -309,7 +313,8 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 			fmt.Fprintln(t.out, "(end of input: denied)")
 			return string(wire.OptionRejectOnce), nil
 		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
+		answer := strings.ToLower(strings.TrimSpace(line))
+		switch answer {
 		case "y", "yes":
 			return string(wire.OptionAllowOnce), nil
 		case "a", "always":
@@ -317,11 +322,42 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 				return string(wire.OptionAllowAlways), nil
 			}
 		}
+		if opt := launchAnswer(a, answer); opt != "" {
+			return opt, nil
+		}
 		return string(wire.OptionRejectOnce), nil
 	case <-ctx.Done():
 		fmt.Fprintln(t.out, "(no answer: denied)")
 		return "", ctx.Err()
 	}
+}
+
+// launchKeys are the prompt's keys for a launch card's other choices
+// (allow with network, allow unconfined), "" when it offers none. Never
+// n: on a y/N prompt it means no.
+func launchKeys(a agent.Approval) string {
+	var keys []string
+	for _, o := range a.Options {
+		switch o.OptionID {
+		case wire.OptionLaunchNetwork:
+			keys = append(keys, "[w] "+o.Name)
+		case wire.OptionLaunchUnconfined:
+			keys = append(keys, "[u] "+o.Name)
+		}
+	}
+	return strings.Join(keys, "  ")
+}
+
+// launchAnswer is the option a key of launchKeys picks, "" for none.
+func launchAnswer(a agent.Approval, answer string) string {
+	want := map[string]string{"w": wire.OptionLaunchNetwork, "network": wire.OptionLaunchNetwork,
+		"u": wire.OptionLaunchUnconfined, "unconfined": wire.OptionLaunchUnconfined}[answer]
+	for _, o := range a.Options {
+		if want != "" && o.OptionID == want {
+			return want
+		}
+	}
+	return ""
 }
 
 // fresh starts the one reader of the terminal (once) and drops anything
