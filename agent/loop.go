@@ -187,7 +187,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		defs, searching := offer.offer(all, r.loaded)
 		r.offered = nil
 		if searching {
-			if note := c.hiddenToolsNote(mcpCount(all), mcpCount(defs), offer.budget, win); note != "" {
+			if note := c.hiddenToolsNote(mcpCount(all), mcpCount(defs), mcpTokens(all), offer, win); note != "" {
 				r.emitStatus(note)
 				r.tr.note(note)
 			}

@@ -243,3 +243,14 @@ func mcpCount(defs []model.ToolDef) int {
 	}
 	return n
 }
+
+// mcpTokens is what the definitions of defs' MCP tools take.
+func mcpTokens(defs []model.ToolDef) int {
+	var mcpDefs []model.ToolDef
+	for _, d := range defs {
+		if !tools.IsBuiltin(d.Name) {
+			mcpDefs = append(mcpDefs, d)
+		}
+	}
+	return toolsTokens(mcpDefs)
+}

@@ -63,10 +63,11 @@ func (c *Core) learnWindow(tokens int) (model.Window, bool) {
 	return w, true
 }
 
-// hiddenToolsNote is, once per Core, the status line saying that the tool
-// budget keeps MCP tools out of the request, so the model must find them
-// by tool search ("" when nothing is hidden, or it was said).
-func (c *Core) hiddenToolsNote(all, offered int, budget int, w model.Window) string {
+// hiddenToolsNote is, once per Core, the status line saying that MCP
+// tools are kept out of the request, so the model must find them by tool
+// search: all and offered count MCP tools, tokens is what all their
+// definitions take ("" when nothing is hidden, or it was said).
+func (c *Core) hiddenToolsNote(all, offered, tokens int, o toolOffer, w model.Window) string {
 	if offered >= all {
 		return ""
 	}
@@ -76,10 +77,14 @@ func (c *Core) hiddenToolsNote(all, offered int, budget int, w model.Window) str
 		return ""
 	}
 	c.hidSaid = true
+	if tokens <= o.budget {
+		return fmt.Sprintf("%d of %d MCP tools are not in the request: one request offers at most %d tools ([model] max_tools), so the model finds the rest by tool search",
+			all-offered, all, o.maxTools)
+	}
 	how := "as the server says"
 	if w.Guessed {
 		how = "guessed"
 	}
-	return fmt.Sprintf("%d of %d MCP tools are not in the request: their definitions pass the budget of %d tokens (of the model's %d-token window, %s), so the model finds them by tool search; set [model] context_window to the window your server runs with, or [mcp] tool_budget_tokens",
-		all-offered, all, budget, w.Tokens, how)
+	return fmt.Sprintf("%d of %d MCP tools are not in the request: their definitions (about %d tokens) pass the budget of %d tokens (of the model's %d-token window, %s), so the model finds them by tool search; set [model] context_window to the window your server runs with, or [mcp] tool_budget_tokens",
+		all-offered, all, tokens, o.budget, w.Tokens, how)
 }

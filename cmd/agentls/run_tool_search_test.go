@@ -127,7 +127,8 @@ func TestAGuessedWindowHidingToolsSaysSoOnce(t *testing.T) {
 	}
 	for _, want := range []string{
 		"the model's context window: 8192 tokens (a guess: agentls does not know the model \"fake-model\"",
-		"MCP tools are not in the request: their definitions pass the budget of 1638 tokens (of the model's 8192-token window, guessed), so the model finds them by tool search; set [model] context_window",
+		"MCP tools are not in the request: their definitions (about ",
+		"tokens) pass the budget of 1638 tokens (of the model's 8192-token window, guessed), so the model finds them by tool search; set [model] context_window",
 	} {
 		if n := strings.Count(errOut, want); n != 1 {
 			t.Errorf("stderr says %q %d times; want once:\n%s", want, n, errOut)
