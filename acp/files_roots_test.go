@@ -64,3 +64,55 @@ func TestAdditionalDirectoriesAreRootsToo(t *testing.T) {
 		t.Errorf("read_file in the additional directory returned %+v", res[1])
 	}
 }
+
+// TestAnAdditionalDirectoryHoldingTheHomeIsRefused: an ACP editor's
+// additionalDirectories naming a parent of HOME (say /home) opened the
+// user's home to read_file with no card. Such a directory is refused as a
+// root: the file tools do not reach it, and no MCP server gets it as a
+// root (the real server-everything's get-roots-list lists only cwd).
+func TestAnAdditionalDirectoryHoldingTheHomeIsRefused(t *testing.T) {
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	w := newWorld(t, fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\"]\n\n[mcp.policy]\n\"everything__get-roots-list\" = \"allow\"\n", everything))
+	parent, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(parent, "me")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".bash_history"), []byte("export TOKEN=KEYMATERIAL\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{
+			{ID: "r1", Name: "everything__get-roots-list", Input: `{}`},
+			{ID: "r2", Name: "read_file", Input: fmt.Sprintf(`{"path":%q}`, filepath.Join(home, ".bash_history"))},
+		}},
+		modeltest.Turn{Text: "done"},
+	)
+	env := w.env()
+	env["HOME"] = home
+	out := w.run(plan{Env: env, Steps: []step{{Op: "initialize"}, {Op: "new", Cwd: w.root, AdditionalDirectories: []string{parent}},
+		{Op: "prompt", Text: "read my history"},
+	}})
+	if out.Steps[2].Error != nil {
+		t.Fatalf("prompt: %+v", out.Steps[2].Error)
+	}
+	reqs := w.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model got %d requests, want 2", len(reqs))
+	}
+	res := reqs[1].ToolResults()
+	if len(res) != 2 {
+		t.Fatalf("tool results %+v, want 2", res)
+	}
+	if uri := (&url.URL{Scheme: "file", Path: parent}).String(); strings.Contains(res[0].Content, uri) {
+		t.Errorf("get-roots-list returned %q: a server got the folder holding the home as a root", res[0].Content)
+	}
+	if !res[1].IsError {
+		t.Errorf("read_file in the folder holding the home returned %+v, want it refused", res[1])
+	}
+	for i, r := range reqs {
+		if strings.Contains(string(r.Body), "KEYMATERIAL") {
+			t.Errorf("model request %d carries the home folder's secret", i+1)
+		}
+	}
+}

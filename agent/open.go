@@ -80,6 +80,15 @@ func Open(s Setup) (*Core, error) {
 			opts.Roots = []string{wd}
 		}
 	}
+	// A refused root (one holding the home directory) is no server's
+	// root either: roots/list must not offer a server the user's home.
+	var roots []string
+	for _, r := range opts.Roots {
+		if RefusedRoot(r) == "" {
+			roots = append(roots, r)
+		}
+	}
+	opts.Roots = roots
 	if opts.Logf == nil {
 		opts.Logf = s.Logf
 	}

@@ -90,3 +90,41 @@ func TestServeAsksBeforeReadingASecretFileThroughALink(t *testing.T) {
 		t.Errorf("after allow_once the result is %+v, want the file's text", trs)
 	}
 }
+
+// A workspace folder that holds the home directory (an editor opened on
+// /home) is refused as the home itself is: the file tools answer why and
+// what to do, the user gets the warning, and nothing of the home folder
+// reaches the model.
+func TestServeRefusesAWorkspaceFolderHoldingTheHome(t *testing.T) {
+	e := newEnv(t, "")
+	home := filepath.Join(e.root, "home", "me")
+	writeFile(t, filepath.Join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=KEYMATERIAL\n")
+	writeFile(t, filepath.Join(home, ".bash_history"), "export TOKEN=KEYMATERIAL\n")
+	c := startRawIn(t, e, e.root, "HOME="+home)
+	c.initialize(e.root)
+	e.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{
+		{ID: "r1", Name: "read_file", Input: `{"path":"home/me/.bash_history"}`},
+		{ID: "r2", Name: "search_text", Input: `{"pattern":"KEY"}`},
+	}}, modeltest.Turn{Text: "done"})
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"agent/run","params":{"prompt":"read my history"}}`)
+	c.next("a warning about the home directory", func(f rawFrame) bool {
+		return f.Method == "window/showMessage" && strings.Contains(string(f.Params), "holds your home directory")
+	})
+	if r := c.reply("2"); r.Error != nil {
+		t.Fatalf("agent/run: %s", r.Error.Message)
+	}
+	reqs := e.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2", len(reqs))
+	}
+	for _, tr := range reqs[1].ToolResults() {
+		if !strings.Contains(tr.Content, "holds your home directory") || !strings.Contains(tr.Content, "open a project folder") {
+			t.Errorf("%s: %q, want the refusal", tr.ToolUseID, tr.Content)
+		}
+	}
+	for i, r := range reqs {
+		if strings.Contains(string(r.Body), "KEYMATERIAL") {
+			t.Errorf("model request %d carries the home folder's secret", i+1)
+		}
+	}
+}

@@ -48,16 +48,22 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	if err != nil {
 		return "", err
 	}
+	// A refused folder (one holding the home directory) is out of reach of
+	// the command as of the file tools: never readable under confinement.
+	folders, err := usableFolders(env.Workspace.Folders())
+	if err != nil {
+		return "", err
+	}
 	timeout := commandTimeout
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
-	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, env.Workspace.Folders(), commandEnv(env.HideEnv))
-	d = guardLinks(d, classify, a.Shell, dir.Real, env.Workspace.Folders())
+	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, folders, commandEnv(env.HideEnv))
+	d = guardLinks(d, classify, a.Shell, dir.Real, folders)
 	runEnv := commandEnv(env.HideEnv)
 	var confined *confinedCommand
 	if d.Action == trust.Allow {
-		c, err := confineCommand(argv, env.Workspace.Folders(), runEnv, env.SandboxRead)
+		c, err := confineCommand(argv, folders, runEnv, env.SandboxRead)
 		if err != nil {
 			d = cannotConfine(err)
 		} else {

@@ -185,3 +185,30 @@ func jsonArgs(v map[string]any) (string, error) {
 	b, err := json.Marshal(v)
 	return string(b), err
 }
+
+// TestAutopilotCommandsNeverReachARefusedFolder: a workspace folder that
+// holds the home directory is refused, and that holds for commands too.
+// With a project and a parent of HOME open side by side, a committed link
+// in the project into the home folder let autopilot's `grep -R` read it: the
+// refused folder was still readable to the confined command and counted
+// as inside the workspace.
+func TestAutopilotCommandsNeverReachARefusedFolder(t *testing.T) {
+	if s := sandbox.Supported(); !s.Filesystem {
+		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
+	}
+	tt := newToolTest(t)
+	tt.env.Autopilot = true
+	tt.deny = true
+	parent, _ := filepath.EvalSymlinks(t.TempDir())
+	home := filepath.Join(parent, "home")
+	writeFileT(t, filepath.Join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=KEYMATERIAL\n")
+	t.Setenv("HOME", home)
+	tt.ws.folders = []string{tt.dir, parent}
+	if err := os.Symlink(home, filepath.Join(tt.dir, "docs")); err != nil {
+		t.Fatal(err)
+	}
+	out, _, status := tt.call("run_command", `{"command":"grep -R KEYMATERIAL ."}`)
+	if strings.Contains(out, "KEYMATERIAL") {
+		t.Fatalf("autopilot grep -R read the home folder through a refused workspace folder (%s): %q", status, out)
+	}
+}

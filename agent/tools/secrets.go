@@ -15,40 +15,47 @@ import (
 
 // A workspace root that holds the user's whole home (or the whole disk)
 // would put ~/.ssh and ~/.aws within reach of read_file, which asks
-// nothing. Editors started from a home directory with no folder open do
-// exactly that, so the file tools refuse such a root and say what to do.
+// nothing, and of every command autopilot runs without a card. Editors
+// started from a home directory with no folder open do exactly that, and
+// `agentls run` in /home did the same with a parent of it, so the file
+// tools refuse such a root and say what to do.
 
 // RefusedRoot says why folder cannot be a workspace root for the file tools
-// (it is the home directory or the root of the file system), or "".
+// (it is the root of the file system, or it is or holds the home
+// directory), or "". agentls's state and config folders inside a
+// workspace are not refused: the read tools ask before reading them.
 func RefusedRoot(folder string) string {
 	if folder == "" {
 		return ""
 	}
-	real := folder
-	if r, err := filepath.EvalSymlinks(folder); err == nil {
-		real = r
-	}
-	real = filepath.Clean(real)
+	real := realClean(folder)
 	if filepath.Dir(real) == real { // "/" (or a volume root)
 		return fmt.Sprintf("%s is the root of the file system", folder)
 	}
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		h := filepath.Clean(home)
-		if r, err := filepath.EvalSymlinks(h); err == nil {
-			h = r
-		}
-		if real == h {
+		switch h := realClean(home); {
+		case real == h:
 			return fmt.Sprintf("%s is your home directory", folder)
+		case within(real, h):
+			return fmt.Sprintf("%s holds your home directory (%s)", folder, home)
 		}
 	}
 	return ""
+}
+
+// realClean is p with its links resolved when it exists, cleaned.
+func realClean(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Clean(p)
 }
 
 // RefusedRootMessage is the whole explanation for a refused root: why, and
 // what to do instead.
 func RefusedRootMessage(reason string) string {
 	return reason + ": agentls's file tools (read_file, list_directory, find_files, search_text, write_file, edit_file, run_command) " +
-		"do not work on a workspace that big, since it holds ~/.ssh, ~/.aws and every other secret of the user. " +
+		"do not work on such a workspace, since it holds ~/.ssh, ~/.aws and every other secret of the user. " +
 		"Please open a project folder (in the editor, or run agentls from it) and ask again"
 }
 

@@ -77,6 +77,9 @@ func TestFileToolsRefuseTheHomeDirectoryAndRootAsWorkspace(t *testing.T) {
 		{"home", home, ".ssh/id_ed25519", "your home directory"},
 		{"home, absolute path", home, filepath.Join(home, "notes.txt"), "your home directory"},
 		{"root", "/", strings.TrimPrefix(filepath.Join(home, "notes.txt"), "/"), "the root of the file system"},
+		// agentls run in /home read .npmrc and .bash_history with no card.
+		{"a parent of home", tmp, "home/notes.txt", "holds your home directory"},
+		{"a parent of home, absolute path", tmp, filepath.Join(home, "notes.txt"), "holds your home directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := modeltest.New(t)
