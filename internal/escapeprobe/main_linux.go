@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"unsafe"
 
@@ -134,6 +135,9 @@ func main() {
 				fmt.Printf("read %q\nESCAPED\n", buf[:min(n, len(buf))])
 			}
 		}
+	case "shm":
+		need(1)
+		sysvShm(args[0])
 	default:
 		fmt.Fprintf(os.Stderr, "escapeprobe: unknown mode %q\n", mode)
 		os.Exit(2)
@@ -240,5 +244,32 @@ func privileged() {
 	}
 	if escaped {
 		fmt.Println("ESCAPED")
+	}
+}
+
+// sysvShm looks through every System V shared memory segment the kernel
+// lists (SHM_STAT by index, as ipcs does) for one holding marker: a
+// segment another process of the user made, open to every process of the
+// user whatever its Landlock domain.
+func sysvShm(marker string) {
+	var info unix.SysvShmDesc
+	last, ok := step("shmctl SHM_INFO", func() (int, error) { return unix.SysvShmCtl(0, 14 /* SHM_INFO */, &info) })
+	if !ok {
+		return
+	}
+	for i := 0; i <= last; i++ {
+		var d unix.SysvShmDesc
+		id, err := unix.SysvShmCtl(i, 13 /* SHM_STAT */, &d)
+		if err != nil {
+			continue
+		}
+		b, err := unix.SysvShmAttach(id, 0, unix.SHM_RDONLY)
+		if err != nil {
+			continue
+		}
+		if strings.Contains(string(b), marker) {
+			fmt.Printf("segment %d holds %q\nESCAPED\n", id, marker)
+		}
+		unix.SysvShmDetach(b)
 	}
 }

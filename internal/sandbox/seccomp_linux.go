@@ -43,7 +43,11 @@ import (
 // with ENOSYS, as on a kernel without keys: the kernel's keyrings are no
 // files, so Landlock never sees them, and any process of the user may read
 // the user keyring (a token a script stored, a Kerberos ticket kept in
-// KEYRING:persistent).
+// KEYRING:persistent). So do System V IPC's calls (shared memory, message
+// queues, semaphores): no files either, and the kernel lists every
+// segment to any process of the user (ipcs does), so a confined program
+// read, and could write, another program's shared memory; a program of its
+// own uses POSIX shared memory or a pipe instead.
 //
 // Whatever the network, setsid(2) and setpgid(2) fail with EPERM: every
 // process the program starts stays in the process group agentls knows and
@@ -148,6 +152,9 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 	b.jump(unix.BPF_JEQ, unix.SYS_KEYCTL, "enosys", "")
 	b.jump(unix.BPF_JEQ, unix.SYS_ADD_KEY, "enosys", "")
 	b.jump(unix.BPF_JEQ, unix.SYS_REQUEST_KEY, "enosys", "")
+	for _, nr := range sysvIPC {
+		b.jump(unix.BPF_JEQ, nr, "enosys", "")
+	}
 	if r.pinNotify {
 		b.jump(unix.BPF_JEQ, unix.SYS_SETPGID, "notify", "")
 	} else {

@@ -201,6 +201,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no capability", TestConfinedHoldsNoCapability)
 		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
+		t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
 	})
 	t.Run("through agentls-sandbox", func(t *testing.T) {
 		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
@@ -213,6 +214,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no capability", TestConfinedHoldsNoCapability)
 		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
+		t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
 		t.Run("through Spawn", func(t *testing.T) {
 			viaSpawn = true
 			t.Cleanup(func() { viaSpawn = false })
@@ -220,6 +222,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 			t.Run("no capability", TestConfinedHoldsNoCapability)
 			t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 			t.Run("no kernel key", TestConfinedReadsNoKernelKey)
+			t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
 		})
 	})
 }
@@ -421,6 +424,44 @@ func TestConfinedReadsNoKernelKey(t *testing.T) {
 			out, code := runConfined(t, q, f.ws, probe, "keyring", name)
 			if strings.Contains(out, "SECRET-IN-KEYRING") || strings.Contains(out, "ESCAPED") || !strings.Contains(out, "keyctl search: ") {
 				t.Errorf("confined, the probe read the user's key (exit %d):\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestConfinedReadsNoSharedMemoryOfOthers: a confined program cannot
+// reach another process's System V IPC. Segments, message queues and
+// semaphores are no files, so Landlock never sees them, and the kernel
+// lists every segment to any process (ipcs does so): a confined probe
+// found a segment the test had made, by index, and read it, as it would
+// another program's shared buffers or an X client's window images. The
+// same probe unconfined finds it, so the refusal is the sandbox's.
+func TestConfinedReadsNoSharedMemoryOfOthers(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, 4096, unix.IPC_CREAT|0o600)
+	if err != nil {
+		t.Skipf("this system gives the tests no System V shared memory (shmget: %v): nothing to keep from a confined program", err)
+	}
+	seg, err := unix.SysvShmAttach(id, 0, 0)
+	if err != nil {
+		unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.SysvShmDetach(seg); unix.SysvShmCtl(id, unix.IPC_RMID, nil) })
+	marker := fmt.Sprintf("SECRET-IN-SHM-%d", os.Getpid())
+	copy(seg, marker)
+	if !viaSpawn {
+		if out, _ := exec.Command(probe, "shm", marker).CombinedOutput(); !strings.Contains(string(out), "ESCAPED") {
+			t.Fatalf("unconfined, the probe did not find the segment (so this test shows nothing): %s", out)
+		}
+	}
+	for name, q := range map[string]Policy{"network off": p, "network on": withNetwork(p)} {
+		t.Run(name, func(t *testing.T) {
+			out, code := runConfined(t, q, f.ws, probe, "shm", marker)
+			if strings.Contains(out, "ESCAPED") || !strings.Contains(out, "shmctl SHM_INFO: ") {
+				t.Errorf("confined, the probe read another process's shared memory (exit %d):\n%s", code, out)
 			}
 		})
 	}

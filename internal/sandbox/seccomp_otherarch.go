@@ -7,3 +7,6 @@ const (
 	auditArch = 0
 	x32Bit    = 0
 )
+
+// sysvIPC is empty: there is no filter to list them in.
+var sysvIPC []uint32
