@@ -152,8 +152,9 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		n, err := s.in.Read(body[got:])
 		// A Content-Length larger than its body swallows the next frame and
 		// then waits for bytes that never come, while the client waits for
-		// an answer: seen as soon as anything but whitespace follows the
-		// body's JSON value (a JSON-RPC message is one object).
+		// an answer: seen as soon as the next frame's header ("Content-")
+		// follows the body's JSON value. Anything else there is a body that
+		// is not one JSON value, which decodeMessage answers.
 		if at := scan.feed(body[got:got+n], got); at >= 0 {
 			header = append(header, body[:got+n]...)
 			return fail("Content-Length %d is larger than its body: the JSON message ended after %d bytes and %s followed (the next message's header?)",
@@ -169,25 +170,47 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 }
 
 // valueEnd follows a frame's body byte by byte to where its top-level JSON
-// object or array ends. Only an object or array is followed (a scalar
-// body is no JSON-RPC message, and decodeMessage answers it).
+// object or array ends, and then looks for the next frame's header there.
+// Only an object or array is followed (a scalar body is no JSON-RPC
+// message, and decodeMessage answers it).
 type valueEnd struct {
 	started, off, done bool
 	depth              int
 	inString, escape   bool
 	end                int // the offset just past the value, once done
+	header             int // how much of headerStart follows the value
+	headerAt           int // the offset where it starts
 }
 
+// headerStart is how every LSP header line starts (Content-Length,
+// Content-Type), lower case.
+const headerStart = "content-"
+
 // feed scans b, which starts at offset base of the body, and returns the
-// offset of the first byte that is not whitespace after the value, or -1.
+// offset where a header ("Content-", any case) starts after the value,
+// or -1. Anything else after the value ends the scan: the body is then
+// a well-framed message that is not one JSON value.
 func (v *valueEnd) feed(b []byte, base int) int {
 	for i, c := range b {
 		switch {
 		case v.off:
 			return -1
 		case v.done:
-			if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
-				return base + i
+			if v.header == 0 && (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+				continue
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != headerStart[v.header] {
+				v.off = true
+				return -1
+			}
+			if v.header == 0 {
+				v.headerAt = base + i
+			}
+			if v.header++; v.header == len(headerStart) {
+				return v.headerAt
 			}
 		case !v.started:
 			switch c {
