@@ -42,6 +42,12 @@ func TestAnApprovedEditKilledBeforeItLandedIsSaidOnResume(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL
 		t.Fatal(err)
 	}
+	// SIGKILL is delivered, and the process reaped, after Kill returns:
+	// until then its pid is alive and its journal that of a running
+	// agentls, which the next one rightly leaves alone. The resume this
+	// test is about comes after the crash, so it waits for the exit.
+	code := <-c.code
+	c.code <- code // for the cleanup
 
 	e.model.Script(modeltest.Turn{Text: "I will read it again."})
 	c2, _ := startServe(t, e)
