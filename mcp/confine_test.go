@@ -423,3 +423,40 @@ func TestWorkspaceServerMakesNoSocketAnotherWay(t *testing.T) {
 		}
 	}
 }
+
+// TestAConfinedServerThatFailsSaysWhatToAllow: a repository's server
+// whose script lies outside the workspace (python3 cannot open it:
+// "[Errno 13] Permission denied") fails saying which path the sandbox
+// refused and how to allow it; named in [sandbox] read as the message
+// says, it starts and answers. A server that needs the network to start
+// (npx -y with an empty cache, confined with none) fails saying so and
+// how to give it some.
+func TestAConfinedServerThatFailsSaysWhatToAllow(t *testing.T) {
+	needLandlock(t)
+	f := newReachFixture(t)
+	testenv.EchoServers(t, f.outside)
+	script := filepath.Join(f.outside, "echo_server.py")
+	base := faultServer(t, "x")
+	py := config.Server{Name: "py", Origin: config.Workspace, WorkspaceRoot: f.ws, Cwd: f.ws, Command: testenv.Tool(t, "python3"), Args: []string{script},
+		ConnectTimeout: base.ConnectTimeout, ListTimeout: base.ListTimeout, CallTimeout: base.CallTimeout}
+	npx := config.Server{Name: "npx", Origin: config.Workspace, WorkspaceRoot: f.ws, Cwd: f.ws, Command: testenv.Tool(t, "npx"),
+		Args: []string{"-y", "@modelcontextprotocol/server-everything"}, Env: map[string]string{"npm_config_fetch_retries": "0", "npm_config_update_notifier": "false"},
+		ConnectTimeout: time.Minute, ListTimeout: base.ListTimeout, CallTimeout: base.CallTimeout}
+	r := startRegistry(t, []config.Server{py, npx}, Options{Gate: approveAll})
+	st := serverInfo(t, r, "py")
+	if want := "the sandbox refused " + script + " (outside what it may read, run or write); to let it read and run " + f.outside +
+		", add \"" + f.outside + "\" to [sandbox] read in your user config"; st.State != Failed || !strings.Contains(st.Error, want) {
+		t.Errorf("py: %s %q\nwant it failed saying %q", st.State, st.Error, want)
+	}
+	st = serverInfo(t, r, "npx")
+	if want := `it has no network (network: none) and its stderr says it tried to reach one (npx -y and uvx fetch on their first start): choose "allow with network" on its launch card`; st.State != Failed || !strings.Contains(st.Error, want) {
+		t.Errorf("npx: %s %q\nwant it failed saying %q", st.State, st.Error, want)
+	}
+
+	py.SandboxRead = []string{f.outside}
+	r2 := startRegistry(t, []config.Server{py}, Options{Gate: approveAll})
+	if st := serverInfo(t, r2, "py"); st.State != Connected {
+		t.Fatalf("py with its folder in [sandbox] read: %s %s", st.State, st.Error)
+	}
+	mustCall(t, r2, "py__echo", `{"text":"hi"}`, "python says hi")
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,7 +19,8 @@ import (
 // MCP session. A restart makes a new conn; a conn is never reused after close.
 type conn struct {
 	proc      *process
-	transport string // "stdio", "streamable-http" or "sse"
+	denied    func() string // what the sandbox refused a stdio server that died, as its stderr tells (trust DeniedHint); nil for a remote one
+	transport string        // "stdio", "streamable-http" or "sse"
 	tail      *ring
 	name      string
 	cl        *sdk.Client
@@ -81,6 +83,11 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 	}
 	c := newConn(dc, "stdio")
 	c.proc = proc
+	c.denied = func() string {
+		// A confined server that died may have said which path the
+		// kernel refused it, or that it found no network.
+		return trust.Confinement(dc.server, "").DeniedHint(dc.server, dc.tail.Tail(40, 8000))
+	}
 	c.ctx, c.cancel = context.WithCancel(proc.ctx)
 	name := dc.server.Name
 	filter := newLineFilter(proc.stdout, dc.messageMax, func(line []byte) {
@@ -193,6 +200,11 @@ func (c *conn) fail(ctx context.Context, step string, timeout time.Duration, wha
 	switch {
 	case exitedBefore:
 		msg = fmt.Sprintf("exited during %s: %s", step, c.proc.exitDescription())
+		if c.denied != nil {
+			if h := c.denied(); h != "" {
+				msg += " (" + h + ")"
+			}
+		}
 	case ctx.Err() != nil:
 		msg = fmt.Sprintf("%s cancelled: %v", step, context.Cause(ctx))
 	case errors.Is(err, context.DeadlineExceeded):

@@ -16,6 +16,17 @@
 // its thread, sets no_new_privs, restricts itself and then execs the target,
 // which inherits the restriction and can never lift it.
 //
+// What a confined program may read is the system's trees and a short list
+// of harmless /etc files and devices (see [SystemExec] and [Policy.WithSystem]:
+// what any program needs to start and resolve names, never /etc as a whole,
+// which holds /etc/shadow and host keys, nor /proc, which leads to other
+// processes' environments), plus what the caller's Policy names. Callers
+// add the workspace, the folders on PATH, the program's own package and the
+// toolchain managers' install roots (trust.ToolchainDirs: a pyenv shim runs
+// files under ~/.pyenv, so the folder on PATH alone is not enough) and the
+// user's [sandbox] read, never the home folder or a folder that holds
+// secrets (docs/security.md, "What a confined program may read").
+//
 // The package never decides what should be confined: callers (run_command,
 // the MCP registry) build a [Policy]; this package only makes the kernel
 // enforce it, or reports that it cannot ([Support]).
