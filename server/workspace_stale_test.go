@@ -232,3 +232,46 @@ func TestAnEditTheEditorRefusesIsNotWrittenToDisk(t *testing.T) {
 		t.Errorf("b.txt on disk = %q: a refused edit must not reach the disk", disk)
 	}
 }
+
+// The model edits a file through a link (link.txt -> real.txt) while the
+// editor has the real file open with unsaved text. The edit is made in
+// that buffer, naming its version. Before, agentls read the buffer of
+// real.txt but sent the edit for link.txt, compared it with the disk,
+// and refused every time: "it kept changing in the editor".
+func TestAnEditThroughALinkGoesToTheOpenBufferOfItsFile(t *testing.T) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	real := filepath.Join(e.root, "real.txt")
+	writeFile(t, real, "alpha\nbeta\n")
+	if err := os.Symlink("real.txt", filepath.Join(e.root, "link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	uri := pathToURI(real)
+	r := &staleEditor{c: c, during: func() {}}
+	c.setAnswer(r.answer)
+	c.initialize(e.root, caps(true, false, false))
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": uri, "languageId": "plaintext", "version": 4, "text": "alpha\nbeta\nunsaved\n"}})
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file", Input: `{"path":"link.txt","old_text":"beta","new_text":"BETA"}`}}},
+		modeltest.Turn{Text: "done"},
+	)
+	res, errc := c.runAsync(map[string]any{"prompt": "edit link.txt"})
+	if got := c.await(res, errc); got.StopReason != "end_turn" {
+		t.Fatalf("result = %+v", got)
+	}
+	if got := e.model.Requests()[1].ToolResults(); len(got) != 1 || got[0].IsError || !strings.Contains(got[0].Content, "(editor)") {
+		t.Fatalf("tool result = %+v, want the edit made through the editor", got)
+	}
+	r.mu.Lock()
+	edits := r.edits
+	r.mu.Unlock()
+	if len(edits) != 1 {
+		t.Fatalf("applyEdit requests = %d, want 1", len(edits))
+	}
+	got := textDocumentEdits(t, edits[0])
+	if len(got) != 1 || got[0].TextDocument.URI != uri || got[0].TextDocument.Version == nil || *got[0].TextDocument.Version != 4 ||
+		len(got[0].Edits) != 1 || got[0].Edits[0].NewText != "alpha\nBETA\nunsaved\n" {
+		t.Errorf("edit = %+v, want one edit of real.txt's buffer at version 4 keeping its unsaved line", got)
+	}
+}

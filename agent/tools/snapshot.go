@@ -48,6 +48,14 @@ type VersionedBuffers interface {
 // readSnapshot is the file as the agent sees it (readText) with what
 // identifies that state. A missing file is a Snapshot that does not exist.
 func readSnapshot(ws Workspace, t target) (Snapshot, error) {
+	snap, _, err := snapshotAt(ws, t)
+	return snap, err
+}
+
+// snapshotAt is readSnapshot and the path an edit of it goes to: the one
+// whose buffer is open (the editor may have the file open under its real
+// path while the model names a link to it), else t.Path.
+func snapshotAt(ws Workspace, t target) (Snapshot, string, error) {
 	paths := []string{t.Path}
 	if t.Real != t.Path {
 		paths = append(paths, t.Real)
@@ -55,22 +63,22 @@ func readSnapshot(ws Workspace, t target) (Snapshot, error) {
 	for _, p := range paths {
 		if vb, ok := ws.(VersionedBuffers); ok {
 			if text, v, ok := vb.OpenVersion(p); ok {
-				return Snapshot{Text: text, Exists: true, Version: &v}, nil
+				return Snapshot{Text: text, Exists: true, Version: &v}, p, nil
 			}
 			continue
 		}
 		if text, ok := ws.OpenText(p); ok {
-			return Snapshot{Text: text, Exists: true}, nil
+			return Snapshot{Text: text, Exists: true}, p, nil
 		}
 	}
 	b, err := os.ReadFile(t.Real)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return Snapshot{}, nil
+		return Snapshot{}, t.Path, nil
 	case err != nil:
-		return Snapshot{}, err
+		return Snapshot{}, t.Path, err
 	}
-	return Snapshot{Text: string(b), Exists: true}, nil
+	return Snapshot{Text: string(b), Exists: true}, t.Path, nil
 }
 
 // rebaseFunc computes an edit's text again from the file's current text,
@@ -113,7 +121,7 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 		if why := retargeted(t); why != "" {
 			return "", false, &staleError{tool, t.Path, why}
 		}
-		cur, err := readSnapshot(env.Workspace, t)
+		cur, path, err := snapshotAt(env.Workspace, t)
 		if err != nil {
 			return "", false, fmt.Errorf("%s: read %s again before writing: %w", tool, t.Path, err)
 		}
@@ -131,7 +139,7 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 			text, rebased = next, true
 		}
 		base = cur // the newest state, with its version
-		applied, err := env.Workspace.WriteFile(ctx, t.Path, base, text)
+		applied, err := env.Workspace.WriteFile(ctx, path, base, text)
 		if errors.Is(err, ErrFileChanged) && attempt == 0 {
 			continue
 		}
