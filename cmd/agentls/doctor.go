@@ -67,10 +67,10 @@ func (d *doctor) config(cfg *config.Config, userPath, workspace string) {
 	}
 	if len(cfg.WorkspaceFiles) > 0 {
 		for _, f := range cfg.WorkspaceFiles {
-			d.printf("  workspace config  %s (untrusted: only MCP servers and ask/deny policy are read)\n", f)
+			d.printf("  workspace config  %s (untrusted: only MCP servers and ask/deny policy are read)\n", oneLine(f))
 		}
 	} else {
-		d.printf("  workspace config  none (%s)\n", config.WorkspacePath(workspace))
+		d.printf("  workspace config  none (%s)\n", oneLine(config.WorkspacePath(workspace)))
 	}
 	if len(cfg.Diagnostics) == 0 {
 		d.printf("  no problems in the config\n")

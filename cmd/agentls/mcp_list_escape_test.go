@@ -28,7 +28,8 @@ func TestMCPListAndDoctorEscapeWhatARepositoryOrServerWrote(t *testing.T) {
 	bin := testenv.Agentls(t)
 	fault := testenv.GoBinary(t, "./internal/faultserver")
 	dir := t.TempDir()
-	ws := filepath.Join(dir, "repo")
+	// The folder an archive unpacked into is named by the archive.
+	ws := filepath.Join(dir, "repo\x1b[2K\r"+fakeLine)
 	os.MkdirAll(filepath.Join(ws, ".agentls"), 0o755)
 	repo := fmt.Sprintf(`[mcp.servers.repo]
 command = %q
