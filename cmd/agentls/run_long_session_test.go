@@ -90,10 +90,17 @@ var sessionLine = regexp.MustCompile(`agentls: session (\S+) `)
 
 func TestLongSessionFitsTheWindow(t *testing.T) {
 	for _, format := range []string{"anthropic", "openai"} {
-		for _, refuseOnce := range []bool{false, true} {
+		for _, refusal := range []string{"", "prompt", "input and max_tokens"} {
+			if refusal == "input and max_tokens" && format != "anthropic" {
+				continue // Anthropic's refusal of input plus max_tokens over the window
+			}
+			refuseOnce := refusal != ""
 			name := format
-			if refuseOnce {
+			switch refusal {
+			case "prompt":
 				name += "/model refuses once"
+			case "input and max_tokens":
+				name += "/model refuses input and max_tokens once"
 			}
 			t.Run(name, func(t *testing.T) {
 				const window = 16000
@@ -112,6 +119,9 @@ func TestLongSessionFitsTheWindow(t *testing.T) {
 						msg := "prompt is too long: 9100 tokens > 9000 maximum"
 						if format == "openai" {
 							msg = "This model's maximum context length is 9000 tokens. However, your messages resulted in 9100 tokens."
+						}
+						if refusal == "input and max_tokens" {
+							msg = "input length and `max_tokens` exceed context limit: 8900 + 8192 > 9000, decrease input length or `max_tokens` and try again"
 						}
 						return modeltest.Turn{Status: 400, ErrorType: "invalid_request_error", ErrorMessage: msg}, true
 					}
