@@ -335,6 +335,14 @@ func TestLoad(t *testing.T) {
 			},
 		},
 		{
+			name:  "a budget written in quotes is refused saying it is a string, not the number it looks like",
+			user:  "user_model_thinking_quoted.toml",
+			diags: []string{"user_model_thinking_quoted.toml:2 error model.thinking"},
+			check: func(t *testing.T, c *Config) {
+				wantContains(t, "message", diagFor(t, c, "model.thinking").Message, `thinking = "16000" is a string: write the budget as a number, without quotes (thinking = 16000)`)
+			},
+		},
+		{
 			name: "model provider and base URL are validated and an API key is never echoed",
 			user: "user_model.toml",
 			diags: []string{

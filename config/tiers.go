@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -200,8 +201,15 @@ const MinThinkingBudget = 1024
 
 // asThinking reads [model] thinking: "off" (0), or a budget in tokens.
 func asThinking(v any) (int, error) {
-	if s, ok := v.(string); ok && strings.EqualFold(strings.TrimSpace(s), "off") {
-		return 0, nil
+	if s, ok := v.(string); ok {
+		if strings.EqualFold(strings.TrimSpace(s), "off") {
+			return 0, nil
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			// Printed as %v it would read as the valid budget it looks like.
+			return 0, fmt.Errorf("thinking = %q is a string: write the budget as a number, without quotes (thinking = %d), or \"off\"", s, n)
+		}
+		return 0, fmt.Errorf("thinking = %q: expected \"off\" or a budget of at least %d tokens for the model's extended thinking (e.g. 8000)", s, MinThinkingBudget)
 	}
 	n, ok := v.(int64)
 	if !ok || n < MinThinkingBudget || n > 1<<31-1 {
