@@ -214,3 +214,43 @@ func FuzzValueEndNeverTearsAValidStream(f *testing.F) {
 		}
 	})
 }
+
+// A valid stream in every shape editors give it reaches the real binary
+// whole, and the torn-frame check never fires on it: two frames in one
+// write, a frame written a byte at a time, Content-Type before
+// Content-Length, header names in any case, no space after the colon, an
+// unknown header, and a body whose string holds a header and is cut right
+// after it. Every request is answered and agentls keeps running.
+func TestAValidStreamInAnyShapeIsRead(t *testing.T) {
+	e := newEnv(t, "")
+	c := startRaw(t, e)
+	c.initialize(e.root)
+	req := func(id int, extra string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent/tasks","params":{%s}}`, id, extra)
+	}
+	frame := func(header, body string) string { return fmt.Sprintf(header, len(body)) + body }
+	c.write(frame("Content-Length: %d\r\n\r\n", req(10, "")) + frame("Content-Length: %d\r\n\r\n", req(11, "")))
+	for _, b := range []byte(frame("Content-Length: %d\r\n\r\n", req(12, `"s":"Content-Length: 3\r\n\r\n{}"`))) {
+		c.write(string(b))
+	}
+	c.write(frame("Content-Type: application/vscode-jsonrpc; charset=utf-8\r\nContent-Length: %d\r\n\r\n", req(13, "")))
+	c.write(frame("content-length:%d\r\nX-Unknown: 1\r\n\r\n", req(14, "")))
+	body := req(15, `"s":"}]\"Content-Length: 7\r\n\r\n"`)
+	cut := strings.Index(body, `Content-Length: 7`) + len(`Content-Length: 7`)
+	c.write(fmt.Sprintf("CONTENT-LENGTH: %d\r\n\r\n", len(body)) + body[:cut])
+	c.write(body[cut:])
+	// Each request runs on its own goroutine, so the answers come in any order.
+	answered := map[string]bool{}
+	for len(answered) < 6 {
+		r := c.next("the answers to ids 10 to 15", func(f rawFrame) bool { return f.Method == "" && len(f.ID) > 0 && !answered[string(f.ID)] })
+		if r.Error != nil || !strings.Contains(string(r.Result), `"tasks"`) {
+			t.Errorf("request %s answered %s %+v, want its result", r.ID, r.Result, r.Error)
+		}
+		answered[string(r.ID)] = true
+	}
+	for id := 10; id <= 15; id++ {
+		if !answered[fmt.Sprint(id)] {
+			t.Errorf("request %d was not answered (answers: %v)", id, answered)
+		}
+	}
+}
