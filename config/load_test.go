@@ -343,6 +343,17 @@ func TestLoad(t *testing.T) {
 			},
 		},
 		{
+			name:  "thinking with a provider of another wire is refused at its line",
+			user:  "user_model_thinking_other_wire.toml",
+			diags: []string{"user_model_thinking_other_wire.toml:4 error model.thinking"},
+			check: func(t *testing.T, c *Config) {
+				if c.Model.Thinking != 0 {
+					t.Errorf("Model.Thinking = %d, want 0 (off)", c.Model.Thinking)
+				}
+				wantContains(t, "message", diagFor(t, c, "model.thinking").Message, `provider "deepseek" (DeepSeek) speaks chat-completions: remove it`)
+			},
+		},
+		{
 			name: "model provider and base URL are validated and an API key is never echoed",
 			user: "user_model.toml",
 			diags: []string{

@@ -185,7 +185,17 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 				}
 			}
 		case "thinking":
-			m.Thinking, err = asThinking(v)
+			var n int
+			if n, err = asThinking(v); err == nil {
+				// provider sorts before thinking, so a provider of this
+				// table is known here; one picked from base_url or the
+				// environment is checked when the model is resolved.
+				if p, ok := providers.Lookup(m.Provider); ok && n > 0 && p.Wire != providers.Messages {
+					err = fmt.Errorf("thinking = %d is the extended thinking of Anthropic's Messages wire, and provider %q (%s) speaks %s: remove it (a reasoning model there thinks by itself; its reasoning is shown as it streams)", n, p.Name, p.Title, p.Wire)
+				} else {
+					m.Thinking = n
+				}
+			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))
 			continue
