@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -226,8 +227,11 @@ func findFiles(ctx context.Context, env *Env, call Call, a *findFilesArgs) (stri
 }
 
 func searchText(ctx context.Context, env *Env, call Call, a *searchTextArgs) (string, error) {
+	if a.Pattern == "" {
+		return "", errors.New(`search_text: pattern is required, e.g. "func main" (a Go RE2 regular expression)`)
+	}
 	re, err := regexp.Compile(a.Pattern)
-	if err != nil || a.Pattern == "" {
+	if err != nil {
 		return "", fmt.Errorf("search_text: pattern %q is not a valid regular expression (Go RE2 syntax): %v", a.Pattern, err)
 	}
 	if a.Path == "" {

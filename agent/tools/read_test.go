@@ -72,4 +72,8 @@ func TestListFindAndSearch(t *testing.T) {
 	if out, isErr, _ := tt.call("search_text", `{"pattern":"("}`); !isErr || !strings.Contains(out, "not a valid regular expression") {
 		t.Errorf("bad regexp: %q", out)
 	}
+	// An empty pattern says what is wanted, not "... regular expression: <nil>".
+	if out, isErr, _ := tt.call("search_text", `{"pattern":""}`); !isErr || !strings.Contains(out, `search_text: pattern is required, e.g. "func main"`) || strings.Contains(out, "<nil>") {
+		t.Errorf("empty pattern: %q", out)
+	}
 }
