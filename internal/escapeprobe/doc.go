@@ -17,6 +17,7 @@
 //	escapeprobe privileged            capabilities held, a BPF map, perf_event_open on every process
 //	escapeprobe prlimit PID           lower another process's descriptor limit to 1
 //	escapeprobe keyring NAME          read the key NAME from the user's kernel keyring
+//	escapeprobe inherited             write to every socket among descriptors 3 and up
 //	escapeprobe shm MARKER            look through every System V shared memory segment for MARKER
 //
 // Each mode prints one line per step, "STEP: ok" or "STEP: ERROR", and

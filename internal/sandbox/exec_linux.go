@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // confineAndExec restricts this thread to p and replaces the process with
@@ -13,6 +15,9 @@ import (
 // happens from the thread that carries them (execve ends the others).
 func confineAndExec(p Policy, path string, argv []string) error {
 	runtime.LockOSThread()
+	if err := keepOnlyStdio(); err != nil {
+		return err
+	}
 	// This process is already the leader of the group agentls made for it
 	// (proc.Start), so no setpgid is left to allow.
 	if _, err := confineThread(p, false); err != nil {
@@ -42,4 +47,19 @@ func confineThread(p Policy, pinNotify bool) (int, error) {
 	// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made and
 	// the port rules decide; without them no socket at all, not even TCP.
 	return installFilter(filterRules{network: p.Network, tcp: abi >= 4 && len(p.Connect)+len(p.Bind) > 0, pinNotify: pinNotify})
+}
+
+// keepOnlyStdio marks every descriptor from 3 up close-on-exec, so that a
+// program this process starts holds its standard input, output and error
+// and nothing else. Go starts children with what their parent left open
+// without close-on-exec, and agentls may be started with such descriptors
+// (an editor, a terminal or a desktop session leaks them: a D-Bus or X11
+// connection, an ssh-agent socket): a confined program wrote to such a
+// socket with the network off, no socket call needed. (Landlock, which
+// close_range's flag predates, guarantees Linux 5.13 or later.)
+func keepOnlyStdio() error {
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fmt.Errorf("close_range: %w", err)
+	}
+	return nil
 }

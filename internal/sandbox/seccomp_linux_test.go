@@ -100,7 +100,10 @@ func TestConfinedMakesNoSocketAnotherWay(t *testing.T) {
 
 // TestConfinedCannotAcceptOnAnInheritedSocket: a listening socket handed
 // down by whoever started the program (an inherited descriptor) yields no
-// connection while the network is off.
+// connection while the network is off. The launcher now passes on no
+// descriptor past the standard three (TestConfinedInheritsNoStrayDescriptor),
+// so accept meets a closed descriptor; the filter's refusal of accept
+// stays behind that.
 func TestConfinedCannotAcceptOnAnInheritedSocket(t *testing.T) {
 	needLandlock(t)
 	f := newFixture(t)
@@ -202,6 +205,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 		t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
+		t.Run("no stray descriptor", TestConfinedInheritsNoStrayDescriptor)
 	})
 	t.Run("through agentls-sandbox", func(t *testing.T) {
 		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
@@ -215,6 +219,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 		t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
+		t.Run("no stray descriptor", TestConfinedInheritsNoStrayDescriptor)
 		t.Run("through Spawn", func(t *testing.T) {
 			viaSpawn = true
 			t.Cleanup(func() { viaSpawn = false })
@@ -223,6 +228,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 			t.Run("no other process's limits", TestConfinedCannotChangeAnotherProcessesLimits)
 			t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 			t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
+			t.Run("no stray descriptor", TestConfinedInheritsNoStrayDescriptor)
 		})
 	})
 }
@@ -464,5 +470,39 @@ func TestConfinedReadsNoSharedMemoryOfOthers(t *testing.T) {
 				t.Errorf("confined, the probe read another process's shared memory (exit %d):\n%s", code, out)
 			}
 		})
+	}
+}
+
+// TestConfinedInheritsNoStrayDescriptor: a confined program holds only
+// its standard input, output and error. A descriptor that agentls was
+// started with and that lacks close-on-exec (an editor, a terminal or a
+// desktop session leaks them: a D-Bus or X11 connection, an ssh-agent
+// socket) went down to every launcher and from there to every confined
+// program, which wrote to such a socket with the network off: no socket
+// call needed. Here the test's own process holds one end of a connected
+// pair without close-on-exec, as a leaked one would be, and checks that
+// nothing reached the other end.
+func TestConfinedInheritsNoStrayDescriptor(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, leaked := fds[0], fds[1]
+	defer unix.Close(ours)
+	if _, err := unix.FcntlInt(uintptr(leaked), unix.F_SETFD, 0); err != nil {
+		unix.Close(leaked)
+		t.Fatal(err)
+	}
+	out, code := runConfined(t, p, f.ws, probe, "inherited")
+	unix.Close(leaked)
+	buf := make([]byte, 64)
+	// The probe has ended: what it wrote is queued; a launcher may still
+	// hold its copy of the other end, so never wait.
+	n, _, _ := unix.Recvfrom(ours, buf, unix.MSG_DONTWAIT)
+	if n > 0 || strings.Contains(out, "ESCAPED") || !strings.Contains(out, "looked at every descriptor") {
+		t.Errorf("confined, the probe wrote to a socket it inherited (received %q; exit %d):\n%s", buf[:max(n, 0)], code, out)
 	}
 }

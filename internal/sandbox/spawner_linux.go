@@ -111,6 +111,12 @@ func runSpawner(args []string) int {
 		fmt.Fprintf(os.Stderr, "agentls: spawner: no control socket: %v\n", err)
 		return launcherFailed
 	}
+	// What agentls was started with stays here: a command gets the three
+	// descriptors of its request and nothing else.
+	if err := keepOnlyStdio(); err != nil {
+		fmt.Fprintf(os.Stderr, "agentls: spawner: %v\n", err)
+		return launcherFailed
+	}
 	null, err := os.Open(os.DevNull)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls: spawner: %v\n", err)
