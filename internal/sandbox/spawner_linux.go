@@ -90,6 +90,13 @@ type spawner struct {
 
 // runSpawner is the spawner's main: args are POLICY ROOT.
 func runSpawner(args []string) int {
+	// The main goroutine keeps the main thread for itself: a goroutine
+	// that confines its thread for a command must never get this one, the
+	// thread the kernel takes for the whole process (its pid), which Go
+	// parks for good instead of ending when its locked goroutine ends.
+	// Confined, it shared the command's Landlock domain, and the command
+	// could signal the launcher.
+	runtime.LockOSThread()
 	if len(args) != 2 {
 		fmt.Fprintln(os.Stderr, "agentls: spawner: usage: "+spawnerArg+" POLICY ROOT")
 		return 2
