@@ -18,6 +18,7 @@
 //	escapeprobe prlimit PID           lower another process's descriptor limit to 1
 //	escapeprobe keyring NAME          read the key NAME from the user's kernel keyring
 //	escapeprobe inherited             write to every socket among descriptors 3 and up
+//	escapeprobe listen                listen(2) on a TCP socket never bound (a port the kernel picks)
 //	escapeprobe shm MARKER            look through every System V shared memory segment for MARKER
 //
 // Each mode prints one line per step, "STEP: ok" or "STEP: ERROR", and

@@ -147,6 +147,19 @@ func main() {
 			}
 		}
 		fmt.Println("looked at every descriptor")
+	case "listen":
+		// listen(2) on a TCP socket never bound picks a free port itself:
+		// no bind(2), so no port rule of Landlock's is asked.
+		if fd, ok := step("socket", func() (int, error) { return unix.Socket(unix.AF_INET, unix.SOCK_STREAM, 0) }); ok {
+			if _, ok := step("listen", func() (int, error) { return 0, unix.Listen(fd, 1) }); ok {
+				if sa, err := unix.Getsockname(fd); err == nil {
+					if in, ok := sa.(*unix.SockaddrInet4); ok {
+						fmt.Printf("listening on port %d\n", in.Port)
+					}
+				}
+				fmt.Println("ESCAPED")
+			}
+		}
 	case "shm":
 		need(1)
 		sysvShm(args[0])

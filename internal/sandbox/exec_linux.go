@@ -46,7 +46,8 @@ func confineThread(p Policy, pinNotify bool) (int, error) {
 	}
 	// With Landlock's TCP rules (ABI 4) plain TCP sockets may be made and
 	// the port rules decide; without them no socket at all, not even TCP.
-	return installFilter(filterRules{network: p.Network, tcp: abi >= 4 && len(p.Connect)+len(p.Bind) > 0, pinNotify: pinNotify})
+	return installFilter(filterRules{network: p.Network, tcp: abi >= 4 && len(p.Connect)+len(p.Bind) > 0,
+		listen: abi >= 4 && len(p.Bind) > 0, pinNotify: pinNotify})
 }
 
 // keepOnlyStdio marks every descriptor from 3 up close-on-exec, so that a

@@ -30,6 +30,9 @@ import (
 //     may send to any other one by its path (journald's /dev/log);
 //   - accept(2) and accept4(2) fail unless the policy allows TCP ports: a
 //     listening socket the program inherited yields no connection;
+//   - listen(2) fails unless the policy names a port to listen on: on a
+//     socket never bound it has the kernel pick a free port with no
+//     bind(2), which is all Landlock judges;
 //   - pidfd_getfd(2) fails: no descriptor is copied out of another process.
 //
 // Whatever the network, prlimit64(2) changes and reads only the caller's
@@ -71,6 +74,7 @@ const lastSyscall = 469
 type filterRules struct {
 	network bool // any socket: no socket rules at all
 	tcp     bool // TCP sockets and accept allowed, for Landlock's port rules
+	listen  bool // listen(2) allowed: the policy names a port to listen on
 	// pinNotify makes setpgid a user notification instead of EPERM, for
 	// the launcher that must let its command's first setpgid through.
 	pinNotify bool
@@ -167,6 +171,9 @@ func syscallFilter(r filterRules) []unix.SockFilter {
 		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_ENTER, "enosys", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_IO_URING_REGISTER, "enosys", "")
 		b.jump(unix.BPF_JEQ, unix.SYS_PIDFD_GETFD, "eperm", "")
+		if !r.listen {
+			b.jump(unix.BPF_JEQ, unix.SYS_LISTEN, "eacces", "")
+		}
 		if !r.tcp {
 			b.jump(unix.BPF_JEQ, unix.SYS_ACCEPT, "eacces", "")
 			b.jump(unix.BPF_JEQ, unix.SYS_ACCEPT4, "eacces", "")

@@ -144,9 +144,11 @@ func TestSyscallFilterAssembles(t *testing.T) {
 	for _, network := range []bool{false, true} {
 		for _, tcp := range []bool{false, true} {
 			for _, notify := range []bool{false, true} {
-				r := filterRules{network: network, tcp: tcp, pinNotify: notify}
-				if f := syscallFilter(r); auditArch != 0 && (len(f) == 0 || len(f) > 255) {
-					t.Errorf("%+v: %d instructions", r, len(f))
+				for _, listen := range []bool{false, true} {
+					r := filterRules{network: network, tcp: tcp, listen: listen, pinNotify: notify}
+					if f := syscallFilter(r); auditArch != 0 && (len(f) == 0 || len(f) > 255) {
+						t.Errorf("%+v: %d instructions", r, len(f))
+					}
 				}
 			}
 		}
@@ -206,6 +208,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 		t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
 		t.Run("no stray descriptor", TestConfinedInheritsNoStrayDescriptor)
+		t.Run("no listening without a bind port", TestConfinedListensOnlyWhereItMayBind)
 	})
 	t.Run("through agentls-sandbox", func(t *testing.T) {
 		if err := UseLauncher(testenv.SandboxLauncher(t)); err != nil {
@@ -220,6 +223,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 		t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 		t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
 		t.Run("no stray descriptor", TestConfinedInheritsNoStrayDescriptor)
+		t.Run("no listening without a bind port", TestConfinedListensOnlyWhereItMayBind)
 		t.Run("through Spawn", func(t *testing.T) {
 			viaSpawn = true
 			t.Cleanup(func() { viaSpawn = false })
@@ -229,6 +233,7 @@ func TestFilterHoldsForEveryLauncher(t *testing.T) {
 			t.Run("no kernel key", TestConfinedReadsNoKernelKey)
 			t.Run("no shared memory of others", TestConfinedReadsNoSharedMemoryOfOthers)
 			t.Run("no stray descriptor", TestConfinedInheritsNoStrayDescriptor)
+			t.Run("no listening without a bind port", TestConfinedListensOnlyWhereItMayBind)
 		})
 	})
 }
@@ -504,5 +509,26 @@ func TestConfinedInheritsNoStrayDescriptor(t *testing.T) {
 	n, _, _ := unix.Recvfrom(ours, buf, unix.MSG_DONTWAIT)
 	if n > 0 || strings.Contains(out, "ESCAPED") || !strings.Contains(out, "looked at every descriptor") {
 		t.Errorf("confined, the probe wrote to a socket it inherited (received %q; exit %d):\n%s", buf[:max(n, 0)], code, out)
+	}
+}
+
+// TestConfinedListensOnlyWhereItMayBind: a policy that names TCP ports to
+// connect to, and none to listen on, lets the program listen nowhere.
+// Landlock judges bind(2), but listen(2) on a socket never bound has the
+// kernel pick a free port with no bind, so a server whose card said
+// "network: TCP connect 443" listened on a port anyone who reaches the
+// machine could connect to (and accept(2) is open once TCP is).
+func TestConfinedListensOnlyWhereItMayBind(t *testing.T) {
+	needLandlock(t)
+	f := newFixture(t)
+	probe, p := escapeProbe(t, f)
+	if !viaSpawn {
+		if out, _ := exec.Command(probe, "listen").CombinedOutput(); !strings.Contains(string(out), "ESCAPED") {
+			t.Fatalf("unconfined, the probe could not listen (so this test shows nothing): %s", out)
+		}
+	}
+	out, code := runConfined(t, withConnect(p, 1), f.ws, probe, "listen")
+	if strings.Contains(out, "ESCAPED") || !strings.Contains(out, "socket: ok") {
+		t.Errorf("confined with only a port to connect to, the probe listened (exit %d):\n%s", code, out)
 	}
 }
