@@ -68,6 +68,13 @@ func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (any, error
 	req.SessionID = coreID
 	task := s.core.Start(req,
 		agent.TaskIO{Approver: s.approver(), Events: q, Workspace: s.files()})
+	// session/cancel runs on the read loop before the editor's next message,
+	// its "cancelled" answer to the permission asked: it cancels the task
+	// itself, so that answer finds the turn cancelled and is not taken for a
+	// denial the model is asked about again.
+	s.mu.Lock()
+	s.stop = func() { stop(); s.core.Cancel(task.ID) }
+	s.mu.Unlock()
 	select {
 	case <-task.Done():
 	case <-ctx.Done():
