@@ -406,11 +406,16 @@ func (r *run) compact(ctx context.Context, cmp compactor, history []model.Messag
 	if next.Upto == r.view.Upto && next.ElideBefore == r.view.ElideBefore {
 		return false
 	}
+	after := fixed + messageTokens(applyView(history, next))
+	if after >= before {
+		// Nothing it could elide or summarize (one long prompt, a turn
+		// of no tool results): the same request would be sent again.
+		return false
+	}
 	r.view = next
 	if err := r.core.sessions.saveView(r.task.SessionID, next); err != nil {
 		r.core.logf("agent: %v", err)
 	}
-	after := fixed + messageTokens(applyView(history, next))
 	msg := fmt.Sprintf("compacted the conversation to fit the model's %d-token window: about %d → %d tokens (%s)",
 		r.window, before, after, next.describe(len(history)))
 	r.emitStatus(msg)

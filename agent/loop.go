@@ -257,6 +257,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			if r.compact(ctx, cmp, history, fixed, true) {
 				msgs = sendable(applyView(history, r.view))
 				resp, err = send()
+			} else {
+				err = fmt.Errorf("%w; compaction cannot make it shorter, so it was not sent again: put long text in a file of the workspace and ask the agent to read or search it, or start a new session", err)
 			}
 			if _, still := model.ContextExceeded(err); still {
 				r.tooLong = true

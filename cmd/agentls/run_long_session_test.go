@@ -278,3 +278,33 @@ func writeSmall(t *testing.T, ws string) {
 		t.Fatal(err)
 	}
 }
+
+// A request the server refuses as too long when compaction can make it no
+// shorter (its one prompt counts more tokens on the server than agentls
+// estimated, as random-looking text does on llama.cpp) is not sent again,
+// and the error says so and what to do, not only the server's refusal.
+func TestRunATurnCompactionCannotShortenSaysWhatToDo(t *testing.T) {
+	e := newLongEnv(t, "openai", "context_window = 16000\n")
+	e.model.Answer(func(r modeltest.Request) (modeltest.Turn, bool) {
+		return modeltest.Turn{Status: 400, ErrorType: "exceed_context_size_error",
+			ErrorMessage: "request (17000 tokens) exceeds the available context size (16000 tokens), try increasing it"}, true
+	})
+	code, out, errOut := e.run(t, "summarize these numbers: 9f3a 77c1 0b2e")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if n := len(e.model.ModelRequests("")); n != 1 {
+		t.Errorf("%d model requests; want 1 (nothing to compact, so no retry)", n)
+	}
+	for _, want := range []string{
+		"127.0.0.1:", "exceeds the available context size (16000 tokens)",
+		"compaction cannot make it shorter, so it was not sent again: put long text in a file of the workspace",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr does not say %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "compacted the conversation") {
+		t.Errorf("stderr says the conversation was compacted, and nothing could be:\n%s", errOut)
+	}
+}
