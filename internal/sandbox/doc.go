@@ -4,8 +4,9 @@
 // way to a socket unless the policy allows network: UDP, raw and unix
 // sockets from socket(2), any socket made by io_uring (which never calls
 // socket(2)), datagram socketpairs, accept on an inherited socket. The
-// filter is an allow list (see syscallFilter): a system call newer than
-// the ones it was reviewed against fails with ENOSYS instead of passing.
+// filter has a ceiling (see syscallFilter): a system call newer than the
+// ones it was reviewed against fails with ENOSYS instead of passing; below
+// it, every call passes but those it names. It is not a full allow list.
 // Whatever the network, a confined program cannot leave its process group
 // (setsid and setpgid fail), so whatever it starts, daemons included, ends
 // when its group is killed.

@@ -8,11 +8,12 @@ import (
 )
 
 // The seccomp filter is the part of confinement Landlock cannot do. It is
-// an allow list: a system call passes only if its number is one this
-// package was reviewed against (up to lastSyscall: a system call added to
-// Linux later fails with ENOSYS, which every program must expect on older
-// kernels) and it is not one of those below, which pass only in the forms
-// named. With the network off:
+// not a full allow list: a system call passes only if its number is one
+// this package was reviewed against (up to lastSyscall: a system call added
+// to Linux later fails with ENOSYS, which every program must expect on
+// older kernels) and it is not one of those below, which fail or pass only
+// in the forms named; every other reviewed call passes. With the network
+// off:
 //
 //   - socket(2) makes nothing but, when the policy allows TCP ports, a
 //     plain TCP socket for Landlock's port rules to judge: no UDP (DNS

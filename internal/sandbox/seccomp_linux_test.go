@@ -155,7 +155,7 @@ func TestSyscallFilterAssembles(t *testing.T) {
 	}
 }
 
-// TestConfinedRealProgramsStillRun: the filter's allow list breaks no
+// TestConfinedRealProgramsStillRun: the filter breaks no
 // ordinary program: Node.js starting a child (libuv's pipes are a
 // socketpair, and it may try io_uring), Python's asyncio (its self-pipe is
 // a socketpair) running a subprocess, and git making and reading a
