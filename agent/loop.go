@@ -220,7 +220,10 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			}
 			resp, err := provider.Stream(ctx, model.Request{
 				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs,
-				MaxTokens: fitBudget(budget, r.window, m.next(system, defs, msgs)),
+				// Extended thinking's budget is added to max_tokens on the
+				// wire, and Anthropic refuses input plus max_tokens over the
+				// window: the answer's budget fits what the thinking leaves.
+				MaxTokens: fitBudget(budget, r.window, m.next(system, defs, msgs)+c.cfg.Model.Thinking),
 				OnReasoning: func(delta string) {
 					reasoned.WriteString(delta)
 					if out := redactReasoning.Write(delta); out != "" {
