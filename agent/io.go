@@ -81,3 +81,7 @@ type Snapshot = tools.Snapshot
 // ErrFileChanged is what a Workspace's WriteFile wraps when the file is no
 // longer the Snapshot the edit was computed from ([tools.ErrFileChanged]).
 var ErrFileChanged = tools.ErrFileChanged
+
+// ErrNotOpen is what a Workspace's WriteFile wraps for a file the editor
+// has not opened with it: the caller writes the disk ([tools.ErrNotOpen]).
+var ErrNotOpen = tools.ErrNotOpen

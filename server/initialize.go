@@ -40,8 +40,7 @@ type initializeParams struct {
 		Workspace struct {
 			ApplyEdit     bool `json:"applyEdit"`
 			WorkspaceEdit struct {
-				DocumentChanges    bool     `json:"documentChanges"`
-				ResourceOperations []string `json:"resourceOperations"`
+				DocumentChanges bool `json:"documentChanges"`
 			} `json:"workspaceEdit"`
 		} `json:"workspace"`
 		TextDocument struct {
@@ -61,7 +60,6 @@ type clientInfo struct {
 	workDoneProgress bool
 	showDocument     bool
 	applyEdit        bool
-	createFiles      bool // documentChanges with a CreateFile operation
 	versionedEdits   bool // documentChanges: a TextDocumentEdit names the version it was computed from
 	codeActionLits   bool
 	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
@@ -96,14 +94,7 @@ func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, err
 	if c.TextDocument.CodeAction != nil {
 		info.codeActionLits = c.TextDocument.CodeAction.CodeActionLiteralSupport != nil
 	}
-	if c.Workspace.WorkspaceEdit.DocumentChanges {
-		info.versionedEdits = true
-		for _, op := range c.Workspace.WorkspaceEdit.ResourceOperations {
-			if op == "create" {
-				info.createFiles = true
-			}
-		}
-	}
+	info.versionedEdits = c.Workspace.WorkspaceEdit.DocumentChanges
 
 	var folders []string
 	for _, f := range p.WorkspaceFolders {

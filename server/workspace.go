@@ -3,10 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/agentls/agentls/agent"
@@ -109,9 +106,8 @@ func (w *workspace) OpenVersion(path string) (string, int32, bool) {
 	return doc.text, doc.version, true
 }
 
-// applyEditParams is workspace/applyEdit's params with documentChanges
-// that may mix CreateFile and TextDocumentEdit (protocol's WorkspaceEdit
-// allows only the latter).
+// applyEditParams is workspace/applyEdit's params: changes, or
+// documentChanges holding one TextDocumentEdit.
 type applyEditParams struct {
 	Label string `json:"label,omitempty"`
 	Edit  struct {
@@ -125,14 +121,6 @@ type textEdit struct {
 	NewText string   `json:"newText"`
 }
 
-type createFile struct {
-	Kind    string `json:"kind"`
-	URI     string `json:"uri"`
-	Options struct {
-		IgnoreIfExists bool `json:"ignoreIfExists"`
-	} `json:"options"`
-}
-
 type textDocumentEdit struct {
 	TextDocument struct {
 		URI     string `json:"uri"`
@@ -141,16 +129,23 @@ type textDocumentEdit struct {
 	Edits []textEdit `json:"edits"`
 }
 
-// WriteFile replaces a file's text through the editor: one edit over the
-// whole document (the buffer if open, else the file on disk); a new file is
-// created with documentChanges when the client can. applied is false when
-// the client cannot apply edits, so the agent writes the disk itself.
+// WriteFile replaces an open buffer's text through the editor: one edit
+// over the whole document. applied is false when the client cannot apply
+// edits, so the agent writes the disk itself.
 //
-// The edit was computed from base: a buffer (or file) that is no longer
-// base gets no edit (ErrFileChanged), and to a client with documentChanges
-// the edit is a TextDocumentEdit naming the buffer's version, so the
-// editor refuses it when a keystroke came after this check. An edit the
-// editor refused while the buffer moved on is ErrFileChanged too.
+// A file the editor has not announced (no didOpen) gets no edit: the editor
+// may hold it in a buffer agentls was never told about (a language it does
+// not attach agentls to) with unsaved text, and an edit computed from the
+// disk would replace that text. ErrNotOpen tells the agent to write the
+// disk instead; the editor then sees the file changed on disk and warns
+// before a save overwrites it, so nothing typed is lost silently. A new
+// file goes the same way: an editor's unsaved buffer of it is as unseen.
+//
+// The edit was computed from base: a buffer that is no longer base gets
+// no edit (ErrFileChanged), and to a client with documentChanges the edit
+// is a TextDocumentEdit naming the buffer's version, so the editor refuses
+// it when a keystroke came after this check. An edit the editor refused
+// while the buffer moved on is ErrFileChanged too.
 func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snapshot, text string) (bool, error) {
 	s := w.s
 	s.mu.Lock()
@@ -160,58 +155,31 @@ func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snaps
 		return false, nil
 	}
 	path = filepath.Clean(path)
-	uri := pathToURI(path)
+	doc, ok := s.docs.byPath(path)
+	if !ok {
+		if base.Exists && base.Version != nil {
+			// Computed from a buffer the editor has closed since.
+			return false, fmt.Errorf("%w: the editor closed its buffer of %s", agent.ErrFileChanged, path)
+		}
+		return false, fmt.Errorf("%s: %w", path, agent.ErrNotOpen)
+	}
+	if !base.Exists || base.Version == nil || *base.Version != doc.version || base.Text != doc.text {
+		return false, fmt.Errorf("%w: the editor's buffer of %s is at version %d now", agent.ErrFileChanged, path, doc.version)
+	}
 	var p applyEditParams
 	tool := agent.ToolNameFromContext(ctx)
 	if tool == "" {
 		tool = "write"
 	}
 	p.Label = "agentls: " + tool + " " + path
-	// replace is one edit of the whole of old, versioned when it can be.
-	replace := func(uri string, version *int32, old string) {
-		edits := []textEdit{{Range: lspRange{End: endPosition(old)}, NewText: text}}
-		if !info.versionedEdits {
-			p.Edit.Changes = map[string][]textEdit{uri: edits}
-			return
-		}
+	sent := doc.version // the buffer version the edit names
+	edits := []textEdit{{Range: lspRange{End: endPosition(doc.text)}, NewText: text}}
+	if info.versionedEdits {
 		var e textDocumentEdit
-		e.TextDocument.URI, e.TextDocument.Version, e.Edits = uri, version, edits
+		e.TextDocument.URI, e.TextDocument.Version, e.Edits = doc.uri, &sent, edits
 		p.Edit.DocumentChanges = []any{e}
-	}
-	var sent *int32 // the buffer version the edit names
-	if doc, ok := s.docs.byPath(path); ok {
-		if !base.Exists || base.Version == nil || *base.Version != doc.version || base.Text != doc.text {
-			return false, fmt.Errorf("%w: the editor's buffer of %s is at version %d now", agent.ErrFileChanged, path, doc.version)
-		}
-		v := doc.version
-		sent = &v
-		uri = doc.uri
-		replace(uri, &v, doc.text)
 	} else {
-		old, err := os.ReadFile(path)
-		switch {
-		case err == nil:
-			if !base.Exists || base.Version != nil || string(old) != base.Text {
-				return false, fmt.Errorf("%w: %s on disk is not the text the edit was computed from", agent.ErrFileChanged, path)
-			}
-			replace(uri, nil, string(old))
-		case errors.Is(err, fs.ErrNotExist):
-			if base.Exists {
-				return false, fmt.Errorf("%w: %s was deleted", agent.ErrFileChanged, path)
-			}
-			if !info.createFiles {
-				return false, nil
-			}
-			var c createFile
-			c.Kind, c.URI = "create", uri
-			c.Options.IgnoreIfExists = true
-			var e textDocumentEdit
-			e.TextDocument.URI = uri
-			e.Edits = []textEdit{{NewText: text}}
-			p.Edit.DocumentChanges = []any{c, e}
-		default:
-			return false, fmt.Errorf("agentls: read %s to replace it: %w", path, err)
-		}
+		p.Edit.Changes = map[string][]textEdit{doc.uri: edits}
 	}
 
 	callCtx, cancel := mergeContexts(ctx, s.ctx)
@@ -227,8 +195,8 @@ func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snaps
 		}
 		// A didChange the editor sent before its answer has been read by
 		// now: a buffer past the version sent is why it refused.
-		if doc, ok := s.docs.byPath(path); sent != nil && (!ok || doc.version != *sent) {
-			return false, fmt.Errorf("%w: the editor refused the edit of version %d (%s)", agent.ErrFileChanged, *sent, reason)
+		if doc, ok := s.docs.byPath(path); !ok || doc.version != sent {
+			return false, fmt.Errorf("%w: the editor refused the edit of version %d (%s)", agent.ErrFileChanged, sent, reason)
 		}
 		// Not written to disk behind the editor's back: the editor refused.
 		return false, fmt.Errorf("agentls: the editor did not apply the edit to %s: %s; nothing was written (if the file changed there, read it again)", path, reason)

@@ -34,6 +34,10 @@ func TestAnApprovedEditKilledBeforeItLandedIsSaidOnResume(t *testing.T) {
 		return defaultAnswer(method, params)
 	})
 	c.initialize(e.root, caps(true, true, false))
+	// Open in the editor: an edit of a file the editor has not opened goes
+	// to the disk, not through workspace/applyEdit.
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": pathToURI(path), "languageId": "plaintext", "version": 1, "text": "alpha\nbeta\n"}})
 	e.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file",
 		Input: `{"path":"b.txt","old_text":"beta","new_text":"BETA-BY-AGENT"}`}}})
 	const session = "crash-after-approval"

@@ -15,6 +15,14 @@ import (
 // write tools then read the file again and re-apply or refuse the edit.
 var ErrFileChanged = errors.New("the file changed since the edit was computed from it")
 
+// ErrNotOpen is what a Workspace's WriteFile returns (wrapped) for a file
+// the editor has not opened with it (LSP: no didOpen). The editor may still
+// hold the file in a buffer with unsaved text the agent never saw (a
+// language the editor does not attach agentls to), and an edit sent to the
+// editor would land over it; the caller writes the disk instead, where the
+// editor sees a change on disk and warns before its buffer overwrites it.
+var ErrNotOpen = errors.New("the editor had not opened it with agentls")
+
 // Snapshot is a file as an edit was computed from it. Between the card
 // and the write the user may have typed into the buffer or changed the
 // file on disk; the write tools compare the file with its Snapshot just
@@ -140,6 +148,11 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 		}
 		base = cur // the newest state, with its version
 		applied, err := env.Workspace.WriteFile(ctx, path, base, text)
+		if errors.Is(err, ErrNotOpen) {
+			// base came from the disk just now (no buffer is open), under
+			// the write lock: the rename replaces exactly what was compared.
+			return "written on disk: " + ErrNotOpen.Error(), rebased, writeDisk(t, text)
+		}
 		if errors.Is(err, ErrFileChanged) && attempt == 0 {
 			continue
 		}

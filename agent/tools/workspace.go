@@ -25,7 +25,9 @@ type Workspace interface {
 	// editor refuses the edit as stale (given base.Version), it returns an
 	// error wrapping [ErrFileChanged] and the editor keeps its text. applied
 	// is false when the editor cannot apply edits; the caller then writes
-	// the disk.
+	// the disk. For a file the editor has not opened with the Workspace,
+	// it returns [ErrNotOpen] and sends nothing: the caller writes the disk
+	// and says so.
 	WriteFile(ctx context.Context, path string, base Snapshot, text string) (applied bool, err error)
 }
 

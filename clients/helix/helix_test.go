@@ -363,3 +363,51 @@ func TestHelixCancelTaskByCodeAction(t *testing.T) {
 	}
 	quit(t, w.scr)
 }
+
+// Helix attaches agentls only to the languages agentls-languages.sh names, so
+// it never tells agentls about a notes.txt it has open. The user types into
+// that buffer without saving, and an approved edit of the file from a task
+// started in main.go must not replace the buffer's text: agentls writes the
+// disk, Helix's buffer keeps the typed line (Helix warns before a save
+// overwrites a file changed on disk), and the tool result says so.
+func TestHelixKeepsWhatWasTypedInABufferAgentlsWasNotToldAbout(t *testing.T) {
+	w := startHelixWith(t, map[string]string{"main.go": original, "notes.txt": "alpha\nbeta\n"},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "call_1", Name: "edit_file", Input: `{"path":"notes.txt","old_text":"beta","new_text":"BETA-BY-AGENT"}`}}},
+		modeltest.Turn{Text: "Edited notes."},
+	)
+	scr := w.scr
+	scr.command(":open notes.txt")
+	scr.waitFor(regexp.MustCompile(`beta`), 10*time.Second, "notes.txt")
+	scr.keys("g", "g", "O")
+	scr.text("typed unsaved")
+	scr.escape()
+	scr.waitFor(regexp.MustCompile(`typed unsaved`), 10*time.Second, "the typed line")
+	scr.command(":open main.go")
+	scr.waitFor(regexp.MustCompile(`agent: add a function Sum`), 10*time.Second, "main.go")
+	scr.keys("3", "g", "g")
+	scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "add a function Sum`), 30*time.Second)
+	scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once`), 30*time.Second)
+	reqs := waitRequests(t, w.model, 2, 20*time.Second)
+
+	results := reqs[1].ToolResults()
+	if len(results) != 1 || results[0].IsError || !strings.Contains(results[0].Content, "written on disk: the editor had not opened it with agentls") {
+		t.Errorf("tool results %+v, want one success saying the edit was written on disk because the editor had not opened the file with agentls", results)
+	}
+	notes := filepath.Join(w.ws, "notes.txt")
+	if b, _ := os.ReadFile(notes); string(b) != "alpha\nBETA-BY-AGENT\n" {
+		t.Errorf("notes.txt on disk = %q, want the edit there", b)
+	}
+	scr.command(":open notes.txt")
+	shown := scr.waitFor(regexp.MustCompile(`alpha`), 10*time.Second, "notes.txt again")
+	if !strings.Contains(shown, "typed unsaved") || strings.Contains(shown, "BETA-BY-AGENT") {
+		t.Errorf("Helix's buffer of notes.txt lost the typed line or took the edit over it; the screen:\n%s", shown)
+	}
+	// Saving now does not silently replace the agent's edit either: Helix
+	// says the file was modified on disk and writes nothing.
+	scr.command(":w")
+	scr.waitFor(regexp.MustCompile(`modified by an external process`), 10*time.Second, "Helix to refuse :w over the file changed on disk")
+	if b, _ := os.ReadFile(notes); string(b) != "alpha\nBETA-BY-AGENT\n" {
+		t.Errorf("after a refused :w notes.txt on disk = %q, want the agent's edit kept", b)
+	}
+	quit(t, scr)
+}
