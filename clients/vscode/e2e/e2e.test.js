@@ -263,7 +263,7 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     assert.ok(text.includes(path.join(bin, 'faultserver')), `the card shows the command line: ${text}`);
     assert.deepEqual(processesMatching(`faultserver -marker ${dir}`), [], 'nothing started before the answer');
     await shot('a-launch-card-shown');
-    await dialog.locator('.monaco-button', { hasText: 'Trust and start' }).click();
+    await dialog.locator('.monaco-button', { hasText: 'Trust and start, confined' }).click();
     await waitUntil(() => processesMatching(`faultserver -marker ${dir}`).length > 0, 20000, 'the trusted server to start');
   });
 
