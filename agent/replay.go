@@ -11,7 +11,7 @@ import (
 
 // EventPrompt is the type of a replayed user prompt (Replay); a live task
 // never emits it.
-const EventPrompt = "prompt"
+const EventPrompt = wire.EventPrompt
 
 // Replay is a stored session as the events a front shows for it, oldest
 // first: each user prompt (EventPrompt, Text), the assistant's reasoning

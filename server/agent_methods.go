@@ -233,3 +233,40 @@ func (s *Server) mcpRestart(ctx context.Context, p wire.ServerParams) (wire.Serv
 	}
 	return wire.ServerStateResult{State: state}, nil
 }
+
+// agentReplay answers a stored session as the events a client shows for
+// it (a chat view reopening a conversation), as ACP's session/load
+// replays it.
+func (s *Server) agentReplay(_ context.Context, p wire.ReplayParams) (wire.ReplayResult, error) {
+	if p.SessionID == "" {
+		return wire.ReplayResult{}, badParams("no sessionId given")
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.ReplayResult{}, err
+	}
+	if _, err := core.SessionExists(p.SessionID); err != nil {
+		return wire.ReplayResult{}, badParams(err.Error())
+	}
+	events, err := core.Replay(p.SessionID)
+	if err != nil {
+		return wire.ReplayResult{}, fmt.Errorf("agentls: replaying session %s: %w", p.SessionID, err)
+	}
+	out := make([]any, 0, len(events))
+	for i, e := range events {
+		e.SessionID, e.Seq = p.SessionID, i+1
+		out = append(out, wire.EventParams(e))
+	}
+	return wire.ReplayResult{SessionID: p.SessionID, Events: out}, nil
+}
+
+// agentStatus answers the model the next turn talks to and the mode its
+// gates decide in, for a client's indicator. It never builds the model
+// nor reaches its server.
+func (s *Server) agentStatus(context.Context, wire.NoParams) (wire.StatusResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.StatusResult{}, err
+	}
+	return core.Status(), nil
+}

@@ -37,6 +37,8 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 		typed(wire.MethodSessions, `no params`, s.agentSessions),
 		typed(wire.MethodCompact, `{"sessionId": "s1"}`, s.agentCompact),
 		typedNull(wire.MethodPinSession, `{"sessionId": "s1", "pinned": true}`, s.agentPinSession),
+		typed(wire.MethodReplay, `{"sessionId": "s1"}`, s.agentReplay),
+		typed(wire.MethodStatus, `no params`, s.agentStatus),
 		typed(wire.MethodApprovals, `no params`, s.agentApprovals),
 		typedNull(wire.MethodResolveApproval, `{"approvalId": "a1", "optionId": "allow_once"}`, s.agentResolveApproval),
 		typed(wire.MethodMCPServers, `no params`, s.mcpServers),

@@ -23,6 +23,8 @@ const (
 	MethodSessions        = "agent/sessions"
 	MethodCompact         = "agent/compact"
 	MethodPinSession      = "agent/pinSession"
+	MethodReplay          = "agent/replay"
+	MethodStatus          = "agent/status"
 	MethodApprovals       = "agent/approvals"
 	MethodResolveApproval = "agent/resolveApproval"
 	MethodMCPServers      = "agent/mcp/servers"
@@ -370,6 +372,45 @@ type PinSessionParams struct {
 type SessionsResult struct {
 	Sessions []SessionInfo `json:"sessions"`
 }
+
+// ReplayParams are agent/replay's params.
+type ReplayParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// ReplayResult is agent/replay's result: a stored session as the events a
+// client shows for it, oldest first (EventPrompt for each user prompt).
+type ReplayResult struct {
+	SessionID string `json:"sessionId"`
+	// Events are agent/event params (taskId empty, seq from 1).
+	Events []any `json:"events"`
+}
+
+// EventPrompt is the type of a replayed user prompt (agent/replay's
+// events: {type, text}); a live task never sends it.
+const EventPrompt EventType = "prompt"
+
+// StatusResult is agent/status's result: the model the next turn talks to
+// and the mode its gates decide in.
+type StatusResult struct {
+	Model ModelInfo `json:"model"`
+	// Mode is ModeAsk or ModeAutopilot ([agent] autopilot).
+	Mode string `json:"mode"`
+}
+
+// ModelInfo names a model as the config resolves it. Error says why none
+// could be resolved (Provider and Name empty then).
+type ModelInfo struct {
+	Provider string `json:"provider"`
+	Name     string `json:"name"`
+	Error    string `json:"error,omitempty"`
+}
+
+// Modes of agent/status.
+const (
+	ModeAsk       = "ask"
+	ModeAutopilot = "autopilot"
+)
 
 // ResolveApprovalParams are agent/resolveApproval's params.
 type ResolveApprovalParams struct {
