@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -118,20 +119,15 @@ func BenchmarkPromptCache(b *testing.B) {
 func BenchmarkToolSearch(b *testing.B) {
 	bin := testenv.GoBinary(b, "./internal/faultserver")
 	root := benchRoot(b)
-	var servers []config.Server
-	// Each fault server lists its 14 fixed tools and 36 numbered ones: 50.
-	for i := 1; i <= 4; i++ {
-		servers = append(servers, config.Server{Name: fmt.Sprintf("f%d", i), Origin: config.User, Command: bin, Cwd: root,
-			Args: []string{"-tools", "36", "-marker", "agentls-bench-search"}, ConnectTimeout: time.Minute, ListTimeout: time.Minute, CallTimeout: time.Minute})
+	// Each fault server lists its fixed tools (however many the fault
+	// server has today) and enough numbered ones to make 50.
+	numbered := 50 - len(faultRegistry(b, bin, root, 1, 0).Tools())
+	if numbered < 31 { // tool_030 is the one the task loads
+		b.Fatalf("the fault server lists %d fixed tools: a server of 50 would have no tool_030", 50-numbered)
 	}
-	reg := mcp.NewRegistry(servers, agent.RegistryOptions(&config.Config{MCP: config.MCP{MaxToolsPerServer: 64}}, nil))
-	b.Cleanup(func() { reg.Close() })
-	reg.Start(context.Background())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	reg.Wait(ctx)
-	cancel()
+	reg := faultRegistry(b, bin, root, 4, numbered)
 	if n := len(reg.Tools()); n != 200 {
-		b.Fatalf("%d MCP tools connected, want 200", n)
+		b.Fatalf("%d MCP tools connected, want 200 (4 servers of %d fixed and %d numbered tools)", n, 50-numbered, numbered)
 	}
 	allow := func(c *config.Config) {
 		c.MCP.Policy = []config.PolicyRule{{Pattern: "f2__*", Action: "allow", Origin: config.User}}
@@ -164,6 +160,23 @@ func BenchmarkToolSearch(b *testing.B) {
 		all += tokens(m)
 	}
 	bench.ReportPair(b, "", "tokens", withSearch/float64(b.N), all/float64(b.N))
+}
+
+// faultRegistry is n connected fault servers f1..fn, each with numbered
+// extra tools, closed when b ends.
+func faultRegistry(b *testing.B, bin, root string, n, numbered int) *mcp.Registry {
+	var servers []config.Server
+	for i := 1; i <= n; i++ {
+		servers = append(servers, config.Server{Name: fmt.Sprintf("f%d", i), Origin: config.User, Command: bin, Cwd: root,
+			Args: []string{"-tools", strconv.Itoa(numbered), "-marker", "agentls-bench-search"}, ConnectTimeout: time.Minute, ListTimeout: time.Minute, CallTimeout: time.Minute})
+	}
+	reg := mcp.NewRegistry(servers, agent.RegistryOptions(&config.Config{MCP: config.MCP{MaxToolsPerServer: 64}}, nil))
+	b.Cleanup(func() { reg.Close() })
+	reg.Start(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	reg.Wait(ctx)
+	cancel()
+	return reg
 }
 
 // BenchmarkParallelCalls is figure 12: a task whose model answers once

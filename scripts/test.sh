@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Runs every check agentls has: gofmt, go mod tidy -diff, go vet (for every
-# release target), staticcheck, the Go tests under the race
-# detector (unit tests, real MCP servers, real editors end to end), the
-# official MCP conformance suite's client scenarios, the VS Code extension's
-# tests, and the extension in a real VS Code (code-server in chromium). Run
-# scripts/setup.sh once first.
+# release target), staticcheck, the Go tests under the race detector (unit
+# tests, real MCP servers, real editors end to end), the benchmarks in their
+# quick form, the official MCP conformance suite's client scenarios, the VS
+# Code extension's tests, and the extension in a real VS Code (code-server in
+# chromium). Run scripts/setup.sh once first.
 # With CI=true a missing tool fails the tests instead of skipping them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,10 @@ else
   echo "skipping staticcheck: not installed (scripts/setup.sh installs it)"
 fi
 go test -race -timeout 40m ./...
+# The benchmarks in their quick form (a few minutes): each must still run, so
+# that none breaks unseen. Their figures are printed, not held as a pass or
+# fail: time on a shared machine is no test.
+scripts/bench.sh --quick
 
 # The official MCP conformance suite's client scenarios for spec 2025-11-25,
 # against `agentls mcp probe` (the registry's own client code). It needs
