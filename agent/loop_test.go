@@ -141,7 +141,7 @@ func TestApprovalCardsAndAllowedWriteGoesThroughTheEditor(t *testing.T) {
 	}
 	asked := ap.asked()
 	if len(asked) != 1 || asked[0].Kind != "write" || asked[0].TaskID != res.TaskID || !strings.HasPrefix(asked[0].ApprovalID, "a") ||
-		!strings.Contains(asked[0].Detail, path) || !strings.Contains(asked[0].Detail, "-old") || !strings.Contains(asked[0].Detail, "+renamed") {
+		!strings.Contains(asked[0].Detail, path) || !strings.Contains(asked[0].Detail, "3   -func old() {}") || !strings.Contains(asked[0].Detail, "  3 +func renamed() {}") {
 		t.Fatalf("approvals = %+v, want one write card naming the path with a diff", asked)
 	}
 	if got, _ := f.ws.OpenText(path); got != "package main\n\nfunc renamed() {}\n" {

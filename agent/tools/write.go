@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/internal/textdiff"
 	"github.com/agentls/agentls/trust"
 )
 
@@ -53,7 +54,7 @@ func writeFile(ctx context.Context, env *Env, call Call, a *writeFileArgs) (stri
 	// block would hide the line after it), with invisible characters
 	// escaped so a \r or an escape sequence cannot overprint a line.
 	title, head := writeCard(env.Workspace.Folders(), t, verb)
-	detail := head + "\n\n" + trust.VisibleText(previewDiff(old, *a.Content, exists))
+	detail := head + "\n\n" + trust.VisibleText(textdiff.Unified(old, *a.Content))
 	diff := &wire.FileDiff{Path: t.Path, NewText: *a.Content}
 	if exists {
 		diff.OldText = &old
@@ -95,7 +96,10 @@ func editFile(ctx context.Context, env *Env, call Call, a *editFileArgs) (string
 	}
 	updated := a.apply(old)
 	title, head := writeCard(env.Workspace.Folders(), t, "Edit")
-	detail := head + "\n\n" + trust.VisibleText(previewDiff(a.OldText, a.NewText, true))
+	// The card shows the change in the file, with its line numbers and
+	// context, not the fragment alone: the same old_text may read very
+	// differently where it lands.
+	detail := head + "\n\n" + trust.VisibleText(textdiff.Unified(old, updated))
 	diff := &wire.FileDiff{Path: t.Path, OldText: &old, NewText: updated}
 	if err := gateWrite(ctx, env, call, t, "edit_file", title, detail, diff); err != nil {
 		return "", err
@@ -142,49 +146,4 @@ func writeWithTimeout(ctx context.Context, env *Env, tool string, t target, base
 	ctx, cancel := context.WithTimeout(ctx, writeTimeout)
 	defer cancel()
 	return commitWrite(ctx, env, tool, t, base, text, rebase)
-}
-
-// previewDiff is a short line diff for an approval card: removed lines with
-// '-', added lines with '+', cut after a screenful.
-func previewDiff(old, new string, exists bool) string {
-	const maxLines = 40
-	var b strings.Builder
-	n := 0
-	emit := func(prefix, text string) {
-		if text == "" {
-			return
-		}
-		for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-			if n == maxLines {
-				b.WriteString("...\n")
-				n++
-				return
-			}
-			if n > maxLines {
-				return
-			}
-			b.WriteString(prefix + l + "\n")
-			n++
-		}
-	}
-	if exists {
-		// Trim the common head and tail so the card shows what changes.
-		ol, nl := strings.SplitAfter(old, "\n"), strings.SplitAfter(new, "\n")
-		i := 0
-		for i < len(ol) && i < len(nl) && ol[i] == nl[i] {
-			i++
-		}
-		j := 0
-		for j < len(ol)-i && j < len(nl)-i && ol[len(ol)-1-j] == nl[len(nl)-1-j] {
-			j++
-		}
-		emit("-", strings.Join(ol[i:len(ol)-j], ""))
-		emit("+", strings.Join(nl[i:len(nl)-j], ""))
-	} else {
-		emit("+", new)
-	}
-	if b.Len() == 0 {
-		return "(no change)"
-	}
-	return b.String()
 }

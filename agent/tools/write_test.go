@@ -63,3 +63,25 @@ func TestWriteOutsideTheWorkspaceIsRefusedBeforeAsking(t *testing.T) {
 		t.Errorf("file created outside the workspace")
 	}
 }
+
+// TestTheEditCardIsAUnifiedDiffOfTheFile: the card of an edit_file shows
+// where in the file the change lands (line numbers, the lines around it),
+// not old_text and new_text alone: "return nil" replaced reads very
+// differently in one function or another.
+func TestTheEditCardIsAUnifiedDiffOfTheFile(t *testing.T) {
+	tt := newToolTest(t)
+	writeFileT(t, filepath.Join(tt.dir, "a.go"), "package a\n\nfunc A() error {\n\treturn nil\n}\n\nfunc B() error {\n\treturn errB\n}\n")
+	if out, isErr, _ := tt.call("edit_file", `{"path":"a.go","old_text":"\treturn errB\n","new_text":"\treturn nil\n"}`); isErr {
+		t.Fatalf("edit_file = %q", out)
+	}
+	want := "@@ -5,5 +5,5 @@\n" +
+		"5 5  }\n" +
+		"6 6  \n" +
+		"7 7  func B() error {\n" +
+		"8   -\treturn errB\n" +
+		"  8 +\treturn nil\n" +
+		"9 9  }\n"
+	if len(tt.asks) != 1 || !strings.HasSuffix(tt.asks[0].Detail, "\n\n"+want) {
+		t.Errorf("the edit card:\n%s\nwant it to end with the unified diff:\n%s", tt.asks[0].Detail, want)
+	}
+}
