@@ -19,20 +19,25 @@ type permissions struct {
 
 	mu    sync.Mutex
 	diffs map[string]*agent.FileDiff // tool call id -> the diff its write approval showed
+	// calls holds each running call's first tool_call (title, kind,
+	// rawInput, locations), repeated in its permission request: many
+	// editors draw the card from params.toolCall alone.
+	calls map[string]toolCall
 }
 
 func (s *session) approver() *permissions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.perms == nil {
-		s.perms = &permissions{s: s, diffs: map[string]*agent.FileDiff{}}
+		s.perms = &permissions{s: s, diffs: map[string]*agent.FileDiff{}, calls: map[string]toolCall{}}
 	}
 	return s.perms
 }
 
 // RequestApproval asks the editor (agent.Approver).
 func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (string, error) {
-	tc := toolCall{ToolCallID: ap.ToolCallID, Status: StatusPending}
+	tc := p.call(ap.ToolCallID)
+	tc.Status = StatusPending
 	launch := ap.ToolCallID == ""
 	if launch {
 		// A launch card gates no tool call of the model: it gets its own,
@@ -80,6 +85,33 @@ func allows(ap agent.Approval, optionID string) bool {
 		}
 	}
 	return false
+}
+
+// note keeps what a live call's first tool_call says of it, until the
+// call's tool_result. It runs as the core emits the event, so the call is
+// known before its approval is asked.
+func (p *permissions) note(e agent.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e.Type {
+	case wire.EventToolCall:
+		if _, seen := p.calls[e.ToolCallID]; !seen {
+			p.calls[e.ToolCallID] = announced(e)
+		}
+	case wire.EventToolResult:
+		delete(p.calls, e.ToolCallID)
+	}
+}
+
+// call is the permission request's toolCall for the call id: what its
+// first tool_call said, or the id alone for a call not announced.
+func (p *permissions) call(id string) toolCall {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if tc, ok := p.calls[id]; ok && id != "" {
+		return tc
+	}
+	return toolCall{ToolCallID: id}
 }
 
 func (p *permissions) diffFor(id string) *agent.FileDiff {

@@ -144,6 +144,7 @@ func newUpdateQueue(s *session) *updateQueue {
 
 // Event queues one event (agent.EventSink).
 func (u *updateQueue) Event(e agent.Event) {
+	u.s.approver().note(e)
 	u.mu.Lock()
 	u.q = append(u.q, e)
 	u.mu.Unlock()

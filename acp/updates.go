@@ -50,15 +50,9 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 		last, seen := t.status[e.ToolCallID]
 		t.status[e.ToolCallID] = st
 		if !seen {
-			kind := string(e.Kind)
-			if kind == "" {
-				kind = string(agent.KindOther)
-			}
-			tc := &toolCall{ToolCallID: e.ToolCallID, Title: e.Title, Kind: kind, Status: st, RawInput: e.Arguments}
-			for _, p := range e.Locations {
-				tc.Locations = append(tc.Locations, location{Path: p})
-			}
-			return []sessionUpdate{{SessionUpdate: updateToolCall, ToolCall: tc}}
+			tc := announced(e)
+			tc.Status = st
+			return []sessionUpdate{{SessionUpdate: updateToolCall, ToolCall: &tc}}
 		}
 		if st == last || st == StatusCompleted || st == StatusFailed {
 			// A final status comes with the call's tool_result, right after.
@@ -87,6 +81,21 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 		}
 	}
 	return nil
+}
+
+// announced is what a call's first tool_call says of it: its title, kind
+// (other when the core named none), redacted arguments and the files it
+// names. Its permission request repeats all of it (permissions.note).
+func announced(e agent.Event) toolCall {
+	kind := string(e.Kind)
+	if kind == "" {
+		kind = string(agent.KindOther)
+	}
+	tc := toolCall{ToolCallID: e.ToolCallID, Title: e.Title, Kind: kind, RawInput: e.Arguments}
+	for _, p := range e.Locations {
+		tc.Locations = append(tc.Locations, location{Path: p})
+	}
+	return tc
 }
 
 func (t *translator) diff(id string) *agent.FileDiff {
