@@ -19,6 +19,7 @@ const (
 	approved
 	timedOut
 	cancelled
+	unasked // the approver had nobody to ask (ErrNobodyToAsk)
 )
 
 func (c *Core) newApprovalID() string { return fmt.Sprintf("a%d", c.approvals.Add(1)) }
@@ -70,6 +71,8 @@ func (c *Core) askForm(ctx context.Context, a Approval, ap Approver, form bool) 
 		return "", nil, cancelled
 	case errors.Is(actx.Err(), context.DeadlineExceeded):
 		return "", nil, timedOut
+	case errors.Is(ans.err, ErrNobodyToAsk):
+		return "", nil, unasked
 	case ans.err != nil:
 		c.logf("approval %s: %v (denied)", a.ApprovalID, ans.err)
 		return "", nil, denied
@@ -120,9 +123,16 @@ func (r *run) approve(ctx context.Context, c *call, a Approval) (string, error) 
 		return "", &tools.Denied{Msg: fmt.Sprintf("ERROR: approval timed out after %s: denied", r.core.cfg.Agent.ApprovalTimeout)}
 	case cancelled:
 		return "", context.Canceled
+	case unasked:
+		return "", &tools.Denied{Msg: NobodyAskedMessage}
 	}
 	return "", &tools.Denied{Msg: "ERROR: denied by the user"}
 }
+
+// NobodyAskedMessage is the tool result of a call refused because nobody
+// could be asked: not the user's no, so the model neither reports a
+// refusal nor tries another way around the same gate.
+const NobodyAskedMessage = "ERROR: not done: this call needs the user's approval and nobody could be asked (agentls runs without a terminal to answer on). Do not retry it or work around it: finish, and say which call needs approval."
 
 // elicit puts an MCP server's question, asked while call c runs, to the
 // user: the call is awaiting_approval meanwhile. Declined unless the user

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 
@@ -26,6 +27,11 @@ type (
 type Approver interface {
 	RequestApproval(ctx context.Context, a Approval) (optionID string, err error)
 }
+
+// ErrNobodyToAsk is what an Approver returns (or wraps) when no person can
+// answer (agentls run with no terminal): the call is refused, and the
+// model is told nobody could be asked rather than that the user said no.
+var ErrNobodyToAsk = errors.New("nobody could be asked")
 
 // FormApprover is an Approver that can also show an MCP server's form
 // (an elicitation approval's fields) and return what the user entered,

@@ -190,11 +190,14 @@ func (r *run) mcpPrompt(ctx context.Context, ref PromptRef) (string, *Result) {
 		r.task.setState(wire.TaskRunning)
 		r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 		switch how {
+		case approved:
 		case cancelled:
 			return "", &Result{StopReason: wire.StopCancelled}
 		case timedOut:
 			return fail(fmt.Errorf("the prompt %s of %s was not run: the approval timed out after %s", trust.Visible(ref.Name), trust.Visible(ref.Server), c.cfg.Agent.ApprovalTimeout))
-		case denied:
+		case unasked:
+			return fail(fmt.Errorf("the prompt %s of %s was not run: it needs approval and nobody could be asked", trust.Visible(ref.Name), trust.Visible(ref.Server)))
+		default:
 			return fail(fmt.Errorf("the prompt %s of %s was not run: denied by the user", trust.Visible(ref.Name), trust.Visible(ref.Server)))
 		}
 	}

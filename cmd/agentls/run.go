@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/agentls/agentls/agent"
@@ -22,10 +23,11 @@ import (
 // cmdRun is `agentls run [--json] [--config FILE] "prompt"`: one task in the
 // current directory. Text streams to stdout (or, with --json, one event per
 // line); tool calls and approval cards go to stderr. Approvals are asked on
-// the terminal; with no terminal every approval is denied. Exit 0 when the
-// task ends its turn, 1 on error or max_iterations, 3 when the answer was
-// cut at max_tokens, 4 when the model declined (refusal), 130 when
-// interrupted, 2 on usage errors.
+// the terminal; with no terminal every approval is refused and the model
+// told nobody could be asked. Exit 0 when the task ends its turn, 1 on
+// error or max_iterations, 3 when the answer was cut at max_tokens, 4
+// when the model declined (refusal), 5 when an approval was needed and
+// nobody could be asked, 130 when interrupted, 2 on usage errors.
 func cmdRun(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the event stream (docs/protocol.md section 3), one JSON object per line")
@@ -85,7 +87,8 @@ func cmdRun(args []string) int {
 		}
 	}
 
-	var ap agent.Approver = noTerminal{out: os.Stderr}
+	unanswerable := &noTerminal{out: os.Stderr}
+	var ap agent.Approver = unanswerable
 	if isTerminal(os.Stdin) {
 		ap = &terminalApprover{in: os.Stdin, out: os.Stderr}
 	}
@@ -123,6 +126,10 @@ func cmdRun(args []string) int {
 		ts.finish()
 		fmt.Fprintf(os.Stderr, "agentls: session %s (continue it with: agentls run --session %s \"...\", or --continue)\n", res.SessionID, res.SessionID)
 	}
+	if n := unanswerable.unasked.Load(); n > 0 && res.StopReason != wire.StopCancelled {
+		fmt.Fprintf(os.Stderr, "agentls run: %d approval(s) were needed and nobody could be asked (standard input is not a terminal): run it on a terminal to answer them\n", n)
+		return exitUnasked
+	}
 	switch res.StopReason {
 	case wire.StopEndTurn:
 		return 0
@@ -148,6 +155,7 @@ func cmdRun(args []string) int {
 const (
 	exitMaxTokens = 3 // the answer was cut at [model] max_tokens
 	exitRefusal   = 4 // the model declined to answer
+	exitUnasked   = 5 // an approval was needed and nobody could be asked (no terminal)
 )
 
 // textSink streams the assistant's text to stdout and a line per tool call
@@ -254,19 +262,25 @@ func (s *jsonSink) Event(e agent.Event) {
 	s.enc.Encode(wire.EventParams(e))
 }
 
-// noTerminal denies every approval and says so: with nobody to ask, nothing
-// is approved (a script or CI job never gets a silent yes).
-type noTerminal struct{ out io.Writer }
+// noTerminal refuses every approval and says so: with nobody to ask,
+// nothing is approved (a script or CI job never gets a silent yes). The
+// model is told nobody could be asked (agent.ErrNobodyToAsk), not that
+// the user said no, and the run exits exitUnasked.
+type noTerminal struct {
+	out     io.Writer
+	unasked atomic.Int32 // approvals refused because nobody could answer
+}
 
-func (n noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
+func (n *noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
 	if a.Kind == wire.ApprovalElicitation {
 		fmt.Fprintln(n.out, "agentls: an MCP server asks a question, but standard input is not a terminal: declined.")
 		printCard(n.out, a)
 		return wire.OptionDecline, nil
 	}
-	fmt.Fprintln(n.out, "agentls: approval needed, but standard input is not a terminal: denied.")
+	n.unasked.Add(1)
+	fmt.Fprintln(n.out, "agentls: approval needed, but standard input is not a terminal: nobody could be asked, so it is not done.")
 	printCard(n.out, a)
-	return string(wire.OptionRejectOnce), nil
+	return "", agent.ErrNobodyToAsk
 }
 
 // terminalApprover shows each card literally on the terminal and reads the

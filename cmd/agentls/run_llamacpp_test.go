@@ -86,7 +86,7 @@ func eventsOf(evs []agent.Event, typ string) []agent.Event {
 func TestRunAgainstARealLlamaServerCompletesAToolTurn(t *testing.T) {
 	e := newLlamaEnv(t, 8192, "")
 	code, evs, stderr := e.runJSON(t, "look at this repository")
-	if code != 0 {
+	if code != 0 && code != exitUnasked { // the tiny model may call a tool that asks: nobody can answer here
 		t.Fatalf("exit %d; stderr:\n%s\nevents %+v", code, stderr, evs)
 	}
 	calls, results := eventsOf(evs, "tool_call"), eventsOf(evs, "tool_result")
@@ -116,7 +116,7 @@ func TestRunAgainstARealLlamaServerAsksItsWindow(t *testing.T) {
 	e := newLlamaEnv(t, 4096, "")
 	host := strings.TrimSuffix(strings.TrimPrefix(e.url, "http://"), "/v1")
 	code, evs, stderr := e.runJSON(t, "look at this repository")
-	if code != 0 {
+	if code != 0 && code != exitUnasked {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	want := "the model's context window: 4096 tokens (llama.cpp's /props n_ctx at " + host + ")"
@@ -150,7 +150,7 @@ func TestRunAgainstARealLlamaServerLearnsItsWindowFromTheRefusal(t *testing.T) {
 		t.Errorf("the error does not pass llama.cpp's message naming the server by its host: %+v", done)
 	}
 	code, evs, stderr = e.runJSON(t, "--continue", "look at this repository")
-	if code != 0 {
+	if code != 0 && code != exitUnasked {
 		t.Fatalf("--continue after the refused prompt: exit %d; stderr:\n%s\nevents %+v", code, stderr, evs)
 	}
 	if !statusSays(evs, "the model's context window: 4096 tokens (remembered: "+host+"'s context-exceeded error)") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 )
@@ -155,8 +156,8 @@ func TestSecretFilesAskBeforeTheyAreRead(t *testing.T) {
 	m := modeltest.New(t)
 	m.Script(modeltest.Turn{ToolCalls: calls}, modeltest.Turn{Text: "done"})
 	code, stdout, stderr := secretRun(t, m, home, ws, state, cfgPath)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	if code != exitUnasked {
+		t.Fatalf("exit %d, want %d (cards nobody could answer)\nstdout: %s\nstderr: %s", code, exitUnasked, stdout, stderr)
 	}
 	reqs := m.Requests()
 	if len(reqs) != 2 {
@@ -167,11 +168,11 @@ func TestSecretFilesAskBeforeTheyAreRead(t *testing.T) {
 		results[tr.ToolUseID] = tr.Content
 	}
 	for i, p := range paths {
-		if got := results[fmt.Sprintf("r%d", i)]; got != "ERROR: denied by the user" {
-			t.Errorf("read_file %s = %q, want a card (denied without a terminal)", p, got)
+		if got := results[fmt.Sprintf("r%d", i)]; got != agent.NobodyAskedMessage {
+			t.Errorf("read_file %s = %q, want a card (nobody to ask without a terminal)", p, got)
 		}
 	}
-	if got := results["ls"]; got != "ERROR: denied by the user" {
+	if got := results["ls"]; got != agent.NobodyAskedMessage {
 		t.Errorf("list_directory .ssh = %q, want a card", got)
 	}
 	if got := results["grep"]; !strings.Contains(got, "plain.txt:1: nothing secret here") || !strings.Contains(got, "usually hold secrets") {
@@ -180,7 +181,7 @@ func TestSecretFilesAskBeforeTheyAreRead(t *testing.T) {
 	if got := results["plain"]; !strings.Contains(got, "nothing secret here") {
 		t.Errorf("read_file plain.txt = %q, want its text without a card", got)
 	}
-	if n := strings.Count(stderr, "not a terminal: denied"); n != len(paths)+1 {
+	if n := strings.Count(stderr, "not a terminal: nobody could be asked"); n != len(paths)+1 {
 		t.Errorf("%d cards denied on stderr, want %d:\n%s", n, len(paths)+1, stderr)
 	}
 	noRequestHolds(t, m, "KEYMATERIAL")

@@ -109,21 +109,25 @@ func TestRunMCPCallAllowListedVersusDeniedWithoutTerminal(t *testing.T) {
 				t.Fatalf("second request's tool results = %+v, want the server's real result", trs)
 			}
 		})
-		t.Run(format+"/call without allow entry and without terminal is denied", func(t *testing.T) {
+		// Nobody said no: the model is told nobody could be asked, and the
+		// run exits 5 so a script sees the task was not done (it exited 0,
+		// the model told "denied by the user").
+		t.Run(format+"/call without allow entry and without terminal is refused, the model told nobody could be asked, exit 5", func(t *testing.T) {
 			e := newRunEnv(t, format, "")
 			os.WriteFile(filepath.Join(e.ws, "hello.txt"), []byte("must not be read\n"), 0o644)
-			e.model.Script(e.readTurn(), modeltest.Turn{Text: "I was denied."})
+			e.model.Script(e.readTurn(), modeltest.Turn{Text: "It needs approval."})
 			code, stdout, stderr := e.run(t, "read hello.txt")
-			if code != 0 {
-				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			if code != exitUnasked {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitUnasked, stdout, stderr)
 			}
-			if !strings.Contains(stderr, "not a terminal: denied") || !strings.Contains(stderr, "fs · read_text_file") {
-				t.Errorf("stderr does not say the approval was denied for lack of a terminal:\n%s", stderr)
+			if !strings.Contains(stderr, "not a terminal: nobody could be asked") || !strings.Contains(stderr, "fs · read_text_file") ||
+				!strings.Contains(stderr, "1 approval(s) were needed and nobody could be asked") {
+				t.Errorf("stderr does not say the approval could not be asked for lack of a terminal:\n%s", stderr)
 			}
 			trs := e.model.Requests()[1].ToolResults()
-			// Both formats carry the denial as written (never "Error: ERROR: ...").
-			if len(trs) != 1 || trs[0].Content != "ERROR: denied by the user" || !trs[0].IsError {
-				t.Fatalf("tool results = %+v, want the denial", trs)
+			// Both formats carry the message as written (never "Error: ERROR: ...").
+			if len(trs) != 1 || trs[0].Content != agent.NobodyAskedMessage || !trs[0].IsError {
+				t.Fatalf("tool results = %+v, want %q", trs, agent.NobodyAskedMessage)
 			}
 		})
 	}
