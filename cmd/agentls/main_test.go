@@ -20,13 +20,13 @@ func TestUsageErrorsSayWhatWasWrongAndWhatIsExpected(t *testing.T) {
 		stderr string // a part of what stderr must carry
 	}{
 		{"version prints the version", []string{"version"}, 0, "agentls ", ""},
-		{"help prints the usage", []string{"help"}, 0, "agentls run [--json] [--config FILE] \"prompt\"", ""},
+		{"help prints the usage", []string{"help"}, 0, "agentls run [--json] [--config FILE] [--session ID | --continue] \"prompt\"", ""},
 		{"version takes no argument", []string{"version", "x"}, 2, "", `agentls version: unexpected argument "x" (usage: agentls version)`},
 		{"mcp needs a subcommand", []string{"mcp"}, 2, "", "agentls mcp: missing subcommand (expected list, trust, revoke, login or logout)"},
 		{"mcp names an unknown subcommand", []string{"mcp", "frob"}, 2, "", `agentls mcp: unknown subcommand "frob" (expected list, trust, revoke, login or logout)`},
 		{"unknown command", []string{"frob"}, 2, "", `agentls: unknown command "frob"`},
-		{"mcp list -h is a help request, not an error", []string{"mcp", "list", "-h"}, 0, "", "Usage of mcp list:"},
-		{"doctor -h is a help request, not an error", []string{"doctor", "-h"}, 0, "", "Usage of doctor:"},
+		{"mcp list -h is a help request, not an error", []string{"mcp", "list", "-h"}, 0, "usage: agentls mcp list", ""},
+		{"doctor -h is a help request, not an error", []string{"doctor", "-h"}, 0, "usage: agentls doctor", ""},
 		{"run needs a prompt", []string{"run"}, 2, "", "agentls run: no prompt (usage: agentls run"},
 		{"run rejects unknown flags", []string{"run", "--bogus", "x"}, 2, "", "flag provided but not defined: -bogus"},
 	} {
