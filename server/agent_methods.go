@@ -111,20 +111,20 @@ func (s *Server) agentRun(ctx context.Context, p wire.RunParams) (wire.RunResult
 	return task.Result(), nil
 }
 
-func (s *Server) agentCancel(_ context.Context, p wire.CancelParams) error {
+func (s *Server) agentCancel(_ context.Context, p wire.CancelParams) (wire.Null, error) {
 	if p.TaskID == "" && p.SessionID == "" {
-		return badParams("neither taskId nor sessionId given")
+		return wire.Null{}, badParams("neither taskId nor sessionId given")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return err
+		return wire.Null{}, err
 	}
 	if p.TaskID != "" {
 		core.Cancel(p.TaskID) // false: already done, which is what was asked
 	} else {
 		core.CancelSession(p.SessionID)
 	}
-	return nil
+	return wire.Null{}, nil
 }
 
 func (s *Server) agentTasks(context.Context, wire.NoParams) (wire.TasksResult, error) {
@@ -164,21 +164,19 @@ func (s *Server) agentSessions(context.Context, wire.NoParams) (wire.SessionsRes
 
 // agentPinSession pins or unpins a stored session ([sessions] retention
 // never deletes a pinned one).
-func (s *Server) agentPinSession(_ context.Context, p wire.PinSessionParams) error {
+func (s *Server) agentPinSession(_ context.Context, p wire.PinSessionParams) (wire.Null, error) {
 	if p.SessionID == "" {
-		return badParams("no sessionId given")
+		return wire.Null{}, badParams("no sessionId given")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return err
+		return wire.Null{}, err
 	}
 	if _, err := core.SessionExists(p.SessionID); err != nil {
-		return badParams(err.Error())
+		return wire.Null{}, badParams(err.Error())
 	}
-	return core.PinSession(p.SessionID, p.Pinned)
+	return wire.Null{}, core.PinSession(p.SessionID, p.Pinned)
 }
-
-type serverParams = wire.ServerParams
 
 // mcpTrust shows the launch card through the approval paths and starts the
 // server on consent.
@@ -197,7 +195,7 @@ func (s *Server) mcpTrust(ctx context.Context, p wire.ServerParams) (wire.Server
 	return wire.ServerStateResult{State: state}, nil
 }
 
-func (s *Server) mcpRevoke(_ context.Context, p wire.ServerParams) (wire.RevokeResult, error) {
+func (s *Server) mcpRevoke(_ context.Context, p wire.RevokeParams) (wire.RevokeResult, error) {
 	if p.Server == "" && !p.All {
 		return wire.RevokeResult{}, badParams("neither server nor all given")
 	}

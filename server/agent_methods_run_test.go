@@ -65,7 +65,7 @@ func TestWorkspaceFoldersComeFromInitialize(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := New(Options{})
-			if _, err := s.initialize(context.Background(), json.RawMessage(tt.params)); err != nil {
+			if _, err := s.requests["initialize"](context.Background(), json.RawMessage(tt.params)); err != nil {
 				t.Fatal(err)
 			}
 			if got := (&workspace{s: s}).Folders(); strings.Join(got, "|") != strings.Join(tt.want, "|") {

@@ -35,7 +35,7 @@ func toWire(a agent.Approval) wireApproval {
 // viaRequestApproval is the request card: the client's own approval UI.
 func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
 	var res requestApprovalResult
-	if err := protocol.Call(ctx, ap.s.conn, wire.MethodRequestApproval, toWire(a), &res); err != nil {
+	if err := protocol.Call(ctx, ap.s.conn, wire.RequestApproval.Name, toWire(a), &res); err != nil {
 		return "", nil, err
 	}
 	if res.Outcome != "selected" {

@@ -292,9 +292,9 @@ func (s *Server) agentApprovals(context.Context, wire.NoParams) (wire.ApprovalsR
 	return res, nil
 }
 
-func (s *Server) agentResolveApproval(_ context.Context, p wire.ResolveApprovalParams) error {
+func (s *Server) agentResolveApproval(_ context.Context, p wire.ResolveApprovalParams) (wire.Null, error) {
 	if p.ApprovalID == "" {
-		return badParams("approvalId is missing")
+		return wire.Null{}, badParams("approvalId is missing")
 	}
-	return s.approvals.resolve(p.ApprovalID, p.OptionID)
+	return wire.Null{}, s.approvals.resolve(p.ApprovalID, p.OptionID)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/wire"
 )
 
 // codeActionParams are textDocument/codeAction's params; triggerKind (LSP
@@ -40,23 +41,24 @@ type codeAction struct {
 	Command     *command          `json:"command"`
 }
 
-// runArg is agentls.run's argument as code actions build it.
-type runArg struct {
-	Prompt       string            `json:"prompt,omitempty"`
-	TextDocument map[string]string `json:"textDocument,omitempty"`
-	Range        *lspRange         `json:"range,omitempty"`
-	Diagnostics  []json.RawMessage `json:"diagnostics,omitempty"`
+// commandFor is the LSP Command that runs the declared command m with args.
+func commandFor[A, R any](title string, m wire.Request[A, R], args A) *command {
+	return &command{Title: title, Command: m.Name, Arguments: wire.EncodeArgs(args)}
+}
+
+// runCommand is the agentls.run command of a code action.
+func runCommand(title string, p wire.RunParams) *command {
+	return commandFor(title, wire.RunCommand, wire.RunArgs{Run: p})
 }
 
 // codeAction offers docs/protocol.md section 6: approvals first while any wait,
 // then a line's `agent:` directive, the selection as prompt, fixing the
 // client's diagnostics, and cancelling the latest task. Automatic requests
 // get only the approvals.
-func (s *Server) codeAction(_ context.Context, params json.RawMessage) (any, error) {
-	var p codeActionParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, invalidParams("textDocument/codeAction", err, "CodeActionParams")
-	}
+//
+// The result is LSP's (Command | CodeAction)[]: Commands for a client
+// without CodeAction literals, else CodeActions.
+func (s *Server) codeAction(_ context.Context, p codeActionParams) (any, error) {
 	actions := s.approvalActions()
 	if p.Context.TriggerKind != triggerAutomatic {
 		actions = append(actions, s.taskActions(p)...)
@@ -83,7 +85,7 @@ func (s *Server) approvalActions() []codeAction {
 		for _, o := range a.Options {
 			title := fmt.Sprintf("agentls: %s: %s", o.Name, approvalSubject(a))
 			actions = append(actions, codeAction{Title: title, Kind: "source",
-				Command: &command{Title: title, Command: "agentls.approve", Arguments: []any{a.ApprovalID, o.OptionID}}})
+				Command: commandFor(title, wire.ApproveCommand, wire.ApproveArgs{ApprovalID: a.ApprovalID, OptionID: o.OptionID})})
 		}
 	}
 	return actions
@@ -92,31 +94,30 @@ func (s *Server) approvalActions() []codeAction {
 func (s *Server) taskActions(p codeActionParams) []codeAction {
 	var actions []codeAction
 	uri := p.TextDocument.URI
-	doc := map[string]string{"uri": uri}
+	doc := &wire.TextDocument{URI: uri}
 	r := p.Range
 	if d, ok := s.docs.get(uri); ok {
 		if dir, ok := directive(lineText(d.text, r.Start.Line)); ok {
 			title := fmt.Sprintf("agentls: Run %q", dir)
 			actions = append(actions, codeAction{Title: title, Kind: "source",
-				Command: &command{Title: title, Command: "agentls.run", Arguments: []any{runArg{Prompt: dir, TextDocument: doc, Range: &r}}}})
+				Command: runCommand(title, wire.RunParams{Prompt: dir, TextDocument: doc, Range: &r})})
 		}
 	}
 	if r.Start != r.End {
 		title := "agentls: Run selection as prompt"
 		actions = append(actions, codeAction{Title: title, Kind: "source",
-			Command: &command{Title: title, Command: "agentls.run", Arguments: []any{runArg{TextDocument: doc, Range: &r}}}})
+			Command: runCommand(title, wire.RunParams{TextDocument: doc, Range: &r})})
 	}
 	if diags := fixable(p.Context.Diagnostics); len(diags) > 0 {
 		title := "agentls: Fix with agent"
 		actions = append(actions, codeAction{Title: title, Kind: "quickfix", Diagnostics: diags,
-			Command: &command{Title: title, Command: "agentls.run",
-				Arguments: []any{runArg{Prompt: fixPrompt(diags), TextDocument: doc, Range: &r, Diagnostics: diags}}}})
+			Command: runCommand(title, wire.RunParams{Prompt: fixPrompt(diags), TextDocument: doc, Range: &r, Diagnostics: diags})})
 	}
 	actions = append(actions, s.promptActions()...)
 	if latest, ok := s.latestTask(); ok {
 		title := "agentls: Cancel task"
 		actions = append(actions, codeAction{Title: title, Kind: "source",
-			Command: &command{Title: title, Command: "agentls.cancel", Arguments: []any{latest.TaskID}}})
+			Command: commandFor(title, wire.CancelCommand, wire.TaskArgs{TaskID: latest.TaskID})})
 	}
 	return actions
 }
@@ -138,7 +139,7 @@ func (s *Server) promptActions() []codeAction {
 		}
 		title := "agentls: Prompt " + agent.PromptTitle(agent.PromptRef{Server: p.Server, Name: p.Name})
 		actions = append(actions, codeAction{Title: title, Kind: "source",
-			Command: &command{Title: title, Command: "agentls.prompt", Arguments: []any{promptArg{Server: p.Server, Prompt: p.Name}}}})
+			Command: commandFor(title, wire.PromptCommand, wire.PromptArgs{Prompt: wire.PromptParams{Server: p.Server, Prompt: p.Name}})})
 	}
 	return actions
 }

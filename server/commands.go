@@ -15,130 +15,37 @@ import (
 )
 
 type executeCommandParams struct {
-	Command   string            `json:"command"`
-	Arguments []json.RawMessage `json:"arguments"`
+	Command   string          `json:"command"`
+	Arguments json.RawMessage `json:"arguments"`
 }
 
-// executeCommand runs docs/protocol.md section 5's commands. Each returns at
-// once (Helix gives up on a request after 20 s); tasks and launch cards go
-// on in the background.
-func (s *Server) executeCommand(ctx context.Context, params json.RawMessage) (any, error) {
-	var p executeCommandParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, invalidParams("workspace/executeCommand", err, "ExecuteCommandParams")
+// executeCommand runs docs/protocol.md section 5's commands, the agentls.*
+// commands package wire declares (routes.go binds each to its handler).
+// Each returns at once (Helix gives up on a request after 20 s); tasks and
+// launch cards go on in the background.
+func (s *Server) executeCommand(ctx context.Context, p executeCommandParams) (any, error) {
+	h, ok := s.commands[p.Command]
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: unknown command %q (expected one of %v)", p.Command, commandNames)
 	}
-	arg := func(i int, v any) error {
-		if i >= len(p.Arguments) || string(p.Arguments[i]) == "null" {
-			return nil
-		}
-		if err := json.Unmarshal(p.Arguments[i], v); err != nil {
-			return invalidParams(p.Command, fmt.Errorf("argument %d: %w", i+1, err), commandUsage[p.Command])
-		}
-		return nil
-	}
-	switch p.Command {
-	case "agentls.run":
-		var rp runParams
-		if err := arg(0, &rp); err != nil {
-			return nil, err
-		}
-		return s.cmdRun(rp)
-	case "agentls.prompt":
-		var pp promptArg
-		if err := arg(0, &pp); err != nil {
-			return nil, err
-		}
-		return s.cmdPrompt(pp)
-	case "agentls.cancel":
-		var id string
-		if err := arg(0, &id); err != nil {
-			return nil, err
-		}
-		return s.cmdCancel(id)
-	case "agentls.approve", "agentls.deny":
-		var id, opt string
-		if err := arg(0, &id); err != nil {
-			return nil, err
-		}
-		if p.Command == "agentls.approve" {
-			if err := arg(1, &opt); err != nil {
-				return nil, err
-			}
-			if opt == "" {
-				opt = string(wire.OptionAllowOnce)
-			}
-		}
-		return nil, s.approvals.resolve(id, opt)
-	case "agentls.newChat":
-		core, err := s.ensureCore()
-		if err != nil {
-			return nil, err
-		}
-		s.mu.Lock()
-		old := s.cmdSession
-		s.mu.Unlock()
-		id := core.NewChat(old)
-		s.mu.Lock()
-		s.cmdSession = id
-		s.mu.Unlock()
-		return wire.SessionResult{SessionID: id}, nil
-	case "agentls.transcript":
-		var sid string
-		if err := arg(0, &sid); err != nil {
-			return nil, err
-		}
-		return s.cmdTranscript(sid)
-	case "agentls.compact":
-		var sid string
-		if err := arg(0, &sid); err != nil {
-			return nil, err
-		}
-		return s.cmdCompact(sid)
-	case "agentls.mcp.list":
-		return s.cmdMCPList()
-	case "agentls.mcp.trust":
-		var name string
-		if err := arg(0, &name); err != nil {
-			return nil, err
-		}
-		return s.cmdMCPTrust(name)
-	case "agentls.mcp.login":
-		var name string
-		if err := arg(0, &name); err != nil {
-			return nil, err
-		}
-		return s.cmdMCPLogin(name)
-	case "agentls.mcp.revoke":
-		var name string
-		if err := arg(0, &name); err != nil {
-			return nil, err
-		}
-		res, err := s.mcpRevoke(ctx, serverParams{Server: name, All: name == ""})
-		if err != nil {
-			return nil, err
-		}
-		return res, nil
-	}
-	return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: unknown command %q (expected one of %v)", p.Command, commandNames)
+	return h(ctx, p.Arguments)
 }
 
-// commandUsage says what each command's arguments look like.
-var commandUsage = map[string]string{
-	"agentls.run":        `[{"prompt"?, "textDocument"?: {"uri"}, "range"?, "diagnostics"?}]`,
-	"agentls.prompt":     `[{"server", "prompt", "arguments"?: {"name": "value"}, "sessionId"?}]`,
-	"agentls.cancel":     `[taskId?]`,
-	"agentls.approve":    `[approvalId?, optionId?]`,
-	"agentls.deny":       `[approvalId?]`,
-	"agentls.transcript": `[sessionId?]`,
-	"agentls.compact":    `[sessionId?]`,
-	"agentls.mcp.trust":  `[server]`,
-	"agentls.mcp.login":  `[server]`,
-	"agentls.mcp.revoke": `[server?]`,
-}
+// commandNames are every command of docs/protocol.md section 5, as package
+// wire declares them; Neovim only executes commands listed in
+// executeCommandProvider.
+var commandNames = func() []string {
+	var names []string
+	for _, m := range wire.MethodsOf(wire.CommandRequest) {
+		names = append(names, m.Name)
+	}
+	return names
+}()
 
 // cmdRun starts a task in the background, continuing the command session,
 // and shows a one-line summary when it ends.
-func (s *Server) cmdRun(p runParams) (any, error) {
+func (s *Server) cmdRun(_ context.Context, a wire.RunArgs) (wire.TaskStarted, error) {
+	p := a.Run
 	if p.SessionID == "" {
 		s.mu.Lock()
 		p.SessionID = s.cmdSession
@@ -146,17 +53,17 @@ func (s *Server) cmdRun(p runParams) (any, error) {
 	}
 	req, line, err := s.runRequest(p)
 	if err != nil {
-		return nil, err
+		return wire.TaskStarted{}, err
 	}
 	return s.runInBackground(req, line)
 }
 
 // runInBackground starts a task of the command session and shows a
 // one-line summary when it ends.
-func (s *Server) runInBackground(req agent.RunRequest, line int) (any, error) {
+func (s *Server) runInBackground(req agent.RunRequest, line int) (wire.TaskStarted, error) {
 	task, progressDone, err := s.startTask(req, line)
 	if err != nil {
-		return nil, err
+		return wire.TaskStarted{}, err
 	}
 	s.goFn(func() {
 		<-progressDone
@@ -178,29 +85,22 @@ func (s *Server) runInBackground(req agent.RunRequest, line int) (any, error) {
 	return wire.TaskStarted{TaskID: task.ID}, nil
 }
 
-// promptArg is agentls.prompt's argument.
-type promptArg struct {
-	Server    string            `json:"server"`
-	Prompt    string            `json:"prompt"`
-	Arguments map[string]string `json:"arguments,omitempty"`
-	SessionID string            `json:"sessionId,omitempty"`
-}
-
 // cmdPrompt runs an MCP server's prompt as a task, continuing the command
 // session: the prompt's messages become the user's turn. A prompt that is
 // not listed, or arguments it does not take, fail the command at once; the
 // task gets the prompt under the server's policy.
-func (s *Server) cmdPrompt(p promptArg) (any, error) {
+func (s *Server) cmdPrompt(_ context.Context, a wire.PromptArgs) (wire.TaskStarted, error) {
+	p := a.Prompt
 	if p.Server == "" || p.Prompt == "" {
-		return nil, invalidParams("agentls.prompt", fmt.Errorf("server and prompt are both required"), commandUsage["agentls.prompt"])
+		return wire.TaskStarted{}, badParams("server and prompt are both required")
 	}
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.TaskStarted{}, err
 	}
 	ref := agent.PromptRef{Server: p.Server, Name: p.Prompt, Arguments: p.Arguments}
 	if err := core.CheckPrompt(ref); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.TaskStarted{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
 	}
 	if p.SessionID == "" {
 		s.mu.Lock()
@@ -210,30 +110,64 @@ func (s *Server) cmdPrompt(p promptArg) (any, error) {
 	return s.runInBackground(agent.RunRequest{SessionID: p.SessionID, MCPPrompt: &ref}, 0)
 }
 
-func (s *Server) cmdCancel(taskID string) (any, error) {
+// cmdCancel is agentls.cancel [taskId?]: the latest task when absent.
+func (s *Server) cmdCancel(_ context.Context, a wire.TaskArgs) (wire.Null, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.Null{}, err
 	}
+	taskID := a.TaskID
 	if taskID == "" {
 		latest, ok := s.latestTask()
 		if !ok {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no task is running")
+			return wire.Null{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no task is running")
 		}
 		taskID = latest.TaskID
 	}
 	core.Cancel(taskID)
-	return nil, nil
+	return wire.Null{}, nil
+}
+
+// cmdApprove is agentls.approve [approvalId?, optionId?]: the oldest
+// waiting approval, allow_once, when absent.
+func (s *Server) cmdApprove(_ context.Context, a wire.ApproveArgs) (wire.Null, error) {
+	opt := a.OptionID
+	if opt == "" {
+		opt = string(wire.OptionAllowOnce)
+	}
+	return wire.Null{}, s.approvals.resolve(a.ApprovalID, opt)
+}
+
+// cmdDeny is agentls.deny [approvalId?]: the oldest waiting when absent.
+func (s *Server) cmdDeny(_ context.Context, a wire.ApprovalArgs) (wire.Null, error) {
+	return wire.Null{}, s.approvals.resolve(a.ApprovalID, "")
+}
+
+// cmdNewChat is agentls.newChat: the commands' session starts empty.
+func (s *Server) cmdNewChat(context.Context, wire.NoArgs) (wire.SessionResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.SessionResult{}, err
+	}
+	s.mu.Lock()
+	old := s.cmdSession
+	s.mu.Unlock()
+	id := core.NewChat(old)
+	s.mu.Lock()
+	s.cmdSession = id
+	s.mu.Unlock()
+	return wire.SessionResult{SessionID: id}, nil
 }
 
 // cmdTranscript opens a session's transcript (the command session, else
 // the newest) with window/showDocument where the client can; the path is
 // in the result either way.
-func (s *Server) cmdTranscript(sid string) (any, error) {
+func (s *Server) cmdTranscript(_ context.Context, a wire.SessionArgs) (wire.TranscriptResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.TranscriptResult{}, err
 	}
+	sid := a.SessionID
 	if sid == "" {
 		s.mu.Lock()
 		sid = s.cmdSession
@@ -242,21 +176,21 @@ func (s *Server) cmdTranscript(sid string) (any, error) {
 	if sid == "" {
 		sessions, err := core.Sessions()
 		if err != nil {
-			return nil, fmt.Errorf("agentls: listing sessions: %w", err)
+			return wire.TranscriptResult{}, fmt.Errorf("agentls: listing sessions: %w", err)
 		}
 		if len(sessions) == 0 {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session yet: run a task first")
+			return wire.TranscriptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session yet: run a task first")
 		}
 		sid = sessions[0].SessionID
 	}
 	path := core.TranscriptPath(sid)
 	if path == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q", sid)
+		return wire.TranscriptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q", sid)
 	}
 	if _, err := os.Stat(path); err != nil {
 		// Opening a file that is not there shows an empty buffer, as if
 		// the session had said nothing.
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q (see agent/sessions for the sessions there are)", sid)
+		return wire.TranscriptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q (see agent/sessions for the sessions there are)", sid)
 	}
 	s.openDocument(path)
 	return wire.TranscriptResult{SessionID: sid, Path: path, URI: pathToURI(path)}, nil
@@ -281,19 +215,19 @@ func (s *Server) openDocument(path string) {
 
 // cmdMCPList writes the server report under the state directory, opens it
 // and returns the rows.
-func (s *Server) cmdMCPList() (any, error) {
+func (s *Server) cmdMCPList(context.Context, wire.NoArgs) (wire.MCPListResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.MCPListResult{}, err
 	}
 	rows := core.ServerList()
 	dir := s.stateDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("agentls: create %s: %w", dir, err)
+		return wire.MCPListResult{}, fmt.Errorf("agentls: create %s: %w", dir, err)
 	}
 	path := filepath.Join(dir, "mcp-servers.md")
 	if err := os.WriteFile(path, []byte(serverReport(rows)), 0o600); err != nil {
-		return nil, fmt.Errorf("agentls: write the server report: %w", err)
+		return wire.MCPListResult{}, fmt.Errorf("agentls: write the server report: %w", err)
 	}
 	s.openDocument(path)
 	return wire.MCPListResult{Servers: rows, Path: path}, nil
@@ -316,13 +250,14 @@ func (s *Server) configuredServer(name string) (*agent.Core, wire.ServerState, e
 
 // cmdMCPTrust shows the launch card in the background and returns the
 // server's state now.
-func (s *Server) cmdMCPTrust(name string) (any, error) {
+func (s *Server) cmdMCPTrust(_ context.Context, a wire.ServerArgs) (wire.ServerStateResult, error) {
+	name := a.Server
 	if name == "" {
-		return nil, invalidParams("agentls.mcp.trust", fmt.Errorf("server is missing"), commandUsage["agentls.mcp.trust"])
+		return wire.ServerStateResult{}, badParams("server is missing")
 	}
 	core, state, err := s.configuredServer(name)
 	if err != nil {
-		return nil, err
+		return wire.ServerStateResult{}, err
 	}
 	s.goFn(func() {
 		st, err := core.TrustServer(s.ctx, name, s.approver(""))
@@ -338,13 +273,14 @@ func (s *Server) cmdMCPTrust(name string) (any, error) {
 // cmdMCPLogin runs a remote server's OAuth authorization in the background
 // (the browser step through window/showDocument, or a message with the
 // URL) and returns the server's state now; a message says how it ended.
-func (s *Server) cmdMCPLogin(name string) (any, error) {
+func (s *Server) cmdMCPLogin(_ context.Context, a wire.ServerArgs) (wire.ServerStateResult, error) {
+	name := a.Server
 	if name == "" {
-		return nil, invalidParams("agentls.mcp.login", fmt.Errorf("server is missing"), commandUsage["agentls.mcp.login"])
+		return wire.ServerStateResult{}, badParams("server is missing")
 	}
 	core, state, err := s.configuredServer(name)
 	if err != nil {
-		return nil, err
+		return wire.ServerStateResult{}, err
 	}
 	s.goFn(func() {
 		out, err := core.LoginServer(s.ctx, name, s.approver(""))
@@ -360,4 +296,10 @@ func (s *Server) cmdMCPLogin(name string) (any, error) {
 		}
 	})
 	return wire.ServerStateResult{State: state}, nil
+}
+
+// cmdMCPRevoke is agentls.mcp.revoke [server?]: every remembered approval
+// when absent.
+func (s *Server) cmdMCPRevoke(ctx context.Context, a wire.RevokeArgs) (wire.RevokeResult, error) {
+	return s.mcpRevoke(ctx, wire.RevokeParams{Server: a.Server, All: a.Server == ""})
 }

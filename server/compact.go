@@ -29,21 +29,22 @@ func (s *Server) agentCompact(ctx context.Context, p wire.CompactParams) (wire.C
 
 // cmdCompact is agentls.compact [sessionId?] (the commands' session when
 // absent). It returns at once; the result is a showMessage.
-func (s *Server) cmdCompact(sid string) (any, error) {
+func (s *Server) cmdCompact(_ context.Context, a wire.SessionArgs) (wire.SessionResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
-		return nil, err
+		return wire.SessionResult{}, err
 	}
+	sid := a.SessionID
 	if sid == "" {
 		s.mu.Lock()
 		sid = s.cmdSession
 		s.mu.Unlock()
 	}
 	if sid == "" {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session to compact yet: run a task first, or pass a sessionId (agent/sessions lists them)")
+		return wire.SessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session to compact yet: run a task first, or pass a sessionId (agent/sessions lists them)")
 	}
 	if _, err := core.SessionExists(sid); err != nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.SessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
 	}
 	s.goFn(func() {
 		res, err := core.Compact(s.ctx, sid)

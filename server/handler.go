@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"strconv"
 	"sync"
 
@@ -21,79 +20,6 @@ type requestHandler func(ctx context.Context, params json.RawMessage) (any, erro
 // notificationHandler handles one notification on the read loop, in order.
 // It must be fast: the next message waits for it.
 type notificationHandler func(params json.RawMessage)
-
-func (s *Server) requestHandlers() map[string]requestHandler {
-	m := map[string]requestHandler{
-		"initialize":               s.initialize,
-		"shutdown":                 s.shutdown,
-		"textDocument/codeAction":  s.codeAction,
-		"workspace/executeCommand": s.executeCommand,
-	}
-	for _, r := range []route{
-		typed(wire.MethodRun, `{"prompt": "...", "sessionId"?, "textDocument"?: {"uri"}, "range"?, "diagnostics"?}`, s.agentRun),
-		typedNull(wire.MethodCancel, `{"taskId": "t1"} or {"sessionId": "s1"}`, s.agentCancel),
-		typed(wire.MethodTasks, `no params`, s.agentTasks),
-		typed(wire.MethodNewChat, `{"sessionId"?: "s1"}`, s.agentNewChat),
-		typed(wire.MethodSessions, `no params`, s.agentSessions),
-		typed(wire.MethodCompact, `{"sessionId": "s1"}`, s.agentCompact),
-		typedNull(wire.MethodPinSession, `{"sessionId": "s1", "pinned": true}`, s.agentPinSession),
-		typed(wire.MethodReplay, `{"sessionId": "s1"}`, s.agentReplay),
-		typed(wire.MethodStatus, `no params`, s.agentStatus),
-		typed(wire.MethodApprovals, `no params`, s.agentApprovals),
-		typedNull(wire.MethodResolveApproval, `{"approvalId": "a1", "optionId": "allow_once"}`, s.agentResolveApproval),
-		typed(wire.MethodMCPServers, `no params`, s.mcpServers),
-		typed(wire.MethodMCPTrust, `{"server": "name"}`, s.mcpTrust),
-		typed(wire.MethodMCPRevoke, `{"server": "name"} or {"all": true}`, s.mcpRevoke),
-		typed(wire.MethodMCPRestart, `{"server": "name"}`, s.mcpRestart),
-	} {
-		m[r.method] = r.h
-	}
-	return m
-}
-
-// route is one agent/* method and its adapted handler.
-type route struct {
-	method string
-	h      requestHandler
-}
-
-// typed adapts a handler that takes its params and returns its result as
-// the types of package wire, as gopls's protocol handlers do: the params
-// are decoded into P (empty or null params leave the zero value), and a
-// decoding error, or an error the handler made with badParams, is answered
-// as InvalidParams naming the method and what it expects.
-func typed[P, R any](method, expected string, h func(context.Context, P) (R, error)) route {
-	return route{method, func(ctx context.Context, params json.RawMessage) (any, error) {
-		var p P
-		if err := decodeParams(params, &p); err != nil {
-			return nil, invalidParams(method, err, expected)
-		}
-		r, err := h(ctx, p)
-		if err != nil {
-			var bad paramsError
-			if errors.As(err, &bad) {
-				return nil, invalidParams(method, bad.err, expected)
-			}
-			return nil, err
-		}
-		return r, nil
-	}}
-}
-
-// typedNull is typed for a method whose result is null.
-func typedNull[P any](method, expected string, h func(context.Context, P) error) route {
-	return typed(method, expected, func(ctx context.Context, p P) (*struct{}, error) { return nil, h(ctx, p) })
-}
-
-// paramsError is params that decoded but say too little (a missing server
-// name): typed answers it as InvalidParams.
-type paramsError struct{ err error }
-
-func (e paramsError) Error() string { return e.err.Error() }
-
-// badParams is the error a typed handler returns for params that decoded
-// but do not do: msg says what is wrong.
-func badParams(msg string) error { return paramsError{errors.New(msg)} }
 
 func (s *Server) notificationHandlers() map[string]notificationHandler {
 	return map[string]notificationHandler{
@@ -125,7 +51,6 @@ func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	}
 
 	method := req.Method()
-	h, ok := s.requests[method]
 	// Replies go out with a detached context: a reply written with a
 	// cancelled one is dropped silently and the client waits forever.
 	send := func(result any, err error) {
@@ -133,11 +58,8 @@ func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 			s.opts.Logf("agentls: reply to %s: %v", method, err)
 		}
 	}
-	if !ok {
-		send(nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "agentls does not implement %q", method))
-		return nil
-	}
-	if err := s.checkLifecycle(method); err != nil {
+	h, err := s.route(method)
+	if err != nil {
 		send(nil, err)
 		return nil
 	}
@@ -165,6 +87,21 @@ func (s *Server) handle(_ context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 		send(result, err)
 	}()
 	return nil
+}
+
+// route is the handler of a request's method, or the error to answer it
+// with: the method is not one agentls implements, or the lifecycle does not
+// allow it now. The handler is a function of (ctx, params): the connection
+// calls it on the request's own goroutine.
+func (s *Server) route(method string) (requestHandler, error) {
+	h, ok := s.requests[method]
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "agentls does not implement %q", method)
+	}
+	if err := s.checkLifecycle(method); err != nil {
+		return nil, err
+	}
+	return h, nil
 }
 
 // checkLifecycle refuses requests before initialize and after shutdown, as
@@ -199,19 +136,6 @@ func wireError(err error) error {
 		return jsonrpc2.NewError(requestCancelled, err.Error())
 	}
 	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
-}
-
-// invalidParams is the error for params that do not decode.
-func invalidParams(method string, err error, expected string) error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %s: bad params: %v (expected %s)", method, err, expected)
-}
-
-// decodeParams decodes params into v; empty or null params leave v as is.
-func decodeParams(params json.RawMessage, v any) error {
-	if len(params) == 0 || string(params) == "null" {
-		return nil
-	}
-	return json.Unmarshal(params, v)
 }
 
 // inflight maps request ids to the cancel funcs of their handlers. Ids

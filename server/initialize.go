@@ -65,21 +65,9 @@ type clientInfo struct {
 	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
 }
 
-// commandNames are every command of docs/protocol.md section 5; Neovim only
-// executes commands listed in executeCommandProvider.
-var commandNames = []string{
-	"agentls.run", "agentls.prompt", "agentls.cancel", "agentls.approve", "agentls.deny",
-	"agentls.newChat", "agentls.compact", "agentls.transcript", "agentls.mcp.list",
-	"agentls.mcp.trust", "agentls.mcp.revoke", "agentls.mcp.login",
-}
-
 // initialize answers at once: it reads capabilities and folders and never
 // waits for an MCP server.
-func (s *Server) initialize(_ context.Context, params json.RawMessage) (any, error) {
-	var p initializeParams
-	if err := decodeParams(params, &p); err != nil {
-		return nil, invalidParams("initialize", err, "InitializeParams")
-	}
+func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
 	c := p.Capabilities
 	info := clientInfo{
 		approvals:        c.Experimental.Agentls.Approvals,
@@ -192,12 +180,12 @@ func (s *Server) initialized(json.RawMessage) {
 }
 
 // shutdown ends every task (their approvals deny) and every MCP server.
-func (s *Server) shutdown(context.Context, json.RawMessage) (any, error) {
+func (s *Server) shutdown(context.Context, wire.NoParams) (wire.Null, error) {
 	s.mu.Lock()
 	s.shutdownReq = true
 	s.mu.Unlock()
 	s.closeAll()
-	return nil, nil
+	return wire.Null{}, nil
 }
 
 // exit ends Serve; the process exits from main (a blocked read of stdin is

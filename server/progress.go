@@ -138,7 +138,7 @@ func (t *taskSink) run() {
 
 func (t *taskSink) send(e agent.Event) {
 	if t.events {
-		t.s.notify(wire.MethodEvent, t.eventWire(e))
+		t.s.notify(wire.EventNotification.Name, t.eventWire(e))
 	}
 	// The model started reasoning: one report, so a client showing only
 	// progress (Helix) sees why nothing else comes for a while.

@@ -44,6 +44,7 @@ type Server struct {
 	inflight      inflight
 	docs          documents
 	requests      map[string]requestHandler
+	commands      map[string]requestHandler // agentls.*: params are the arguments array
 	notifications map[string]notificationHandler
 	approvals     *approvals
 	logs          *logQueue // window/logMessage, written by one goroutine
@@ -94,6 +95,10 @@ func New(opts Options) *Server {
 	s.approvals = newApprovals(s)
 	s.logs = newLogQueue()
 	s.requests, s.notifications = s.requestHandlers(), s.notificationHandlers()
+	s.commands = map[string]requestHandler{}
+	for _, r := range s.commandRoutes() {
+		s.commands[r.method] = r.h
+	}
 	return s
 }
 

@@ -5,36 +5,14 @@
 // core (agent) produces these values and every front (server for LSP, acp,
 // the command line's --json) sends them, so a value has one spelling.
 //
-// docs/protocol.md describes the contract in prose; its tests check that
-// every method here is documented there.
+// contract.go declares every method and command once; docs/protocol.md
+// describes the contract in prose, and its tests check the document's
+// tables against the declarations field by field.
 package wire
 
 import (
 	"encoding/json"
 	"time"
-)
-
-// Methods of the LSP front (docs/protocol.md sections 2 and 3).
-const (
-	MethodRun             = "agent/run"
-	MethodCancel          = "agent/cancel"
-	MethodTasks           = "agent/tasks"
-	MethodNewChat         = "agent/newChat"
-	MethodSessions        = "agent/sessions"
-	MethodCompact         = "agent/compact"
-	MethodPinSession      = "agent/pinSession"
-	MethodReplay          = "agent/replay"
-	MethodStatus          = "agent/status"
-	MethodApprovals       = "agent/approvals"
-	MethodResolveApproval = "agent/resolveApproval"
-	MethodMCPServers      = "agent/mcp/servers"
-	MethodMCPTrust        = "agent/mcp/trust"
-	MethodMCPRevoke       = "agent/mcp/revoke"
-	MethodMCPRestart      = "agent/mcp/restart"
-
-	// Server to client.
-	MethodEvent           = "agent/event"
-	MethodRequestApproval = "agent/requestApproval"
 )
 
 // EventType is the type of an agent/event.
@@ -300,13 +278,15 @@ type TextDocument struct {
 	URI string `json:"uri"`
 }
 
-// RunParams are agent/run's params (and agentls.run's argument).
+// RunParams are agent/run's params (and agentls.run's argument). Every
+// field may be left out: without a prompt, the range's text or directive,
+// or the diagnostics, say what to do.
 type RunParams struct {
-	Prompt       string            `json:"prompt"`
-	SessionID    string            `json:"sessionId"`
-	TextDocument *TextDocument     `json:"textDocument"`
-	Range        *Range            `json:"range"`
-	Diagnostics  []json.RawMessage `json:"diagnostics"`
+	Prompt       string            `json:"prompt,omitempty"`
+	SessionID    string            `json:"sessionId,omitempty"`
+	TextDocument *TextDocument     `json:"textDocument,omitempty"`
+	Range        *Range            `json:"range,omitempty"`
+	Diagnostics  []json.RawMessage `json:"diagnostics,omitempty"`
 }
 
 // RunResult is how a task ended: agent/run's result (the task's done
@@ -322,8 +302,8 @@ type RunResult struct {
 
 // CancelParams are agent/cancel's params: a task, or every task of a session.
 type CancelParams struct {
-	TaskID    string `json:"taskId"`
-	SessionID string `json:"sessionId"`
+	TaskID    string `json:"taskId,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // TaskInfo is one row of agent/tasks.
@@ -343,7 +323,7 @@ type TasksResult struct {
 
 // NewChatParams are agent/newChat's params.
 type NewChatParams struct {
-	SessionID string `json:"sessionId"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // NewChatResult is agent/newChat's result.
@@ -427,11 +407,16 @@ type RequestApprovalResult struct {
 	Content  map[string]any `json:"content,omitempty"`
 }
 
-// ServerParams name one MCP server (agent/mcp/trust, revoke, restart), or
-// with All every remembered approval (revoke).
+// ServerParams name one MCP server (agent/mcp/trust, restart).
 type ServerParams struct {
 	Server string `json:"server"`
-	All    bool   `json:"all"`
+}
+
+// RevokeParams are agent/mcp/revoke's params: one MCP server, or with All
+// every remembered approval.
+type RevokeParams struct {
+	Server string `json:"server,omitempty"`
+	All    bool   `json:"all,omitempty"`
 }
 
 // NoParams are the params of a method that takes none (agent/tasks,
