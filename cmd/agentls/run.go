@@ -47,45 +47,15 @@ func cmdRun(args []string) int {
 		fmt.Fprintln(os.Stderr, "agentls run: --session and --continue both name a session: give one")
 		return 2
 	}
-	root, err := workspaceRoot("")
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
-		return 2
-	}
-	if r := agent.RefusedRoot(root); r != "" {
-		fmt.Fprintf(os.Stderr, "agentls: %s.\n", agent.RefusedRootMessage(r))
-	}
-	if *configPath == "" {
-		*configPath = config.UserPath()
-	}
-	cfg := config.Load(*configPath, []string{root})
-	if configUnusable("run", cfg) {
-		return 1
-	}
-	for _, d := range cfg.Diagnostics {
-		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", oneLine(d.String()))
-	}
-	if err := modelUsable(cfg.Model); err != nil {
-		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
-		return 1
-	}
 	// Ctrl-C or SIGTERM cancels the task; the deferred Closes then reap
 	// every MCP server and command.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	core, err := agent.Open(agent.Setup{Config: cfg, Roots: []string{root},
-		Logf: logf})
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "agentls run: %v\n", err)
-		return 1
+	core, root, code := openTaskCore(ctx, "run", *configPath)
+	if code >= 0 {
+		return code
 	}
 	defer core.Close() // every task, then every MCP server
-	core.StartServers(context.WithoutCancel(ctx))
-	for _, s := range core.Servers() {
-		if s.State == wire.ServerNeedsApproval || s.State == wire.ServerApprovalStale {
-			fmt.Fprintf(os.Stderr, "agentls: MCP server %q from the workspace config is not started (%s): review it with `agentls mcp trust %s`\n", s.Name, s.State, s.Name)
-		}
-	}
 
 	unanswerable := &noTerminal{out: os.Stderr}
 	var ap agent.Approver = unanswerable
@@ -284,7 +254,8 @@ func (n *noTerminal) RequestApproval(_ context.Context, a agent.Approval) (strin
 }
 
 // terminalApprover shows each card literally on the terminal and reads the
-// answer: y allows once, a allows always (where offered), anything else denies.
+// answer (cardAnswer): y allows once, a allows always (where offered), n or
+// Enter denies; any other answer asks again.
 type terminalApprover struct {
 	in  io.Reader
 	out io.Writer
@@ -304,46 +275,68 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 	if !t.fresh(a) {
 		return string(wire.OptionRejectOnce), nil
 	}
+	fmt.Fprintln(t.out)
+	printCard(t.out, a)
+	for {
+		fmt.Fprint(t.out, cardKeys(a))
+		select {
+		case line, ok := <-t.lines:
+			if !ok {
+				fmt.Fprintln(t.out, "(end of input: denied)")
+				return string(wire.OptionRejectOnce), nil
+			}
+			if opt, ok := cardAnswer(a, line); ok {
+				return opt, nil
+			}
+			// A key the card does not list is not a no said without a word.
+			fmt.Fprintf(t.out, "%q is not one of the answers: type one of the keys in brackets (Enter alone denies)\n", oneLine(strings.TrimSpace(line)))
+		case <-ctx.Done():
+			fmt.Fprintln(t.out, "(no answer: denied)")
+			return "", ctx.Err()
+		}
+	}
+}
+
+// cardKeys is the prompt under a card: its keys, the default (deny) in
+// capitals.
+func cardKeys(a agent.Approval) string {
 	always := ""
 	for _, o := range a.Options {
 		if o.Kind == wire.OptionAllowAlways {
 			always = o.Name
 		}
 	}
-	fmt.Fprintln(t.out)
-	printCard(t.out, a)
-	extra := launchKeys(a)
-	switch {
+	switch extra := launchKeys(a); {
 	case extra != "":
-		fmt.Fprintf(t.out, "[y] allow, confined  %s  [N] deny: ", oneLine(extra))
+		return fmt.Sprintf("[y] allow, confined  %s  [N] deny: ", oneLine(extra))
 	case always != "":
-		fmt.Fprintf(t.out, "[y] allow once  [a] %s  [N] deny: ", oneLine(always))
-	default:
-		fmt.Fprint(t.out, "[y] allow once  [N] deny: ")
+		return fmt.Sprintf("[y] allow once  [a] %s  [N] deny: ", oneLine(always))
 	}
-	select {
-	case line, ok := <-t.lines:
-		if !ok {
-			fmt.Fprintln(t.out, "(end of input: denied)")
-			return string(wire.OptionRejectOnce), nil
-		}
-		answer := strings.ToLower(strings.TrimSpace(line))
-		switch answer {
-		case "y", "yes":
-			return string(wire.OptionAllowOnce), nil
-		case "a", "always":
-			if always != "" {
-				return string(wire.OptionAllowAlways), nil
+	return "[y] allow once  [N] deny: "
+}
+
+// cardAnswer is the option a typed answer picks on card a: y allows once,
+// a allows always (where offered), w and u a launch card's other choices,
+// n or Enter alone denies. ok is false for anything else: the card is
+// asked again, never read as a no.
+func cardAnswer(a agent.Approval, line string) (optionID string, ok bool) {
+	answer := strings.ToLower(strings.TrimSpace(line))
+	switch answer {
+	case "y", "yes":
+		return string(wire.OptionAllowOnce), true
+	case "", "n", "no":
+		return string(wire.OptionRejectOnce), true
+	case "a", "always":
+		for _, o := range a.Options {
+			if o.Kind == wire.OptionAllowAlways {
+				return string(wire.OptionAllowAlways), true
 			}
 		}
-		if opt := launchAnswer(a, answer); opt != "" {
-			return opt, nil
-		}
-		return string(wire.OptionRejectOnce), nil
-	case <-ctx.Done():
-		fmt.Fprintln(t.out, "(no answer: denied)")
-		return "", ctx.Err()
 	}
+	if opt := launchAnswer(a, answer); opt != "" {
+		return opt, true
+	}
+	return "", false
 }
 
 // launchKeys are the prompt's keys for a launch card's other choices
@@ -417,4 +410,45 @@ func modelUsable(m config.Model) error {
 		}
 	}
 	return nil
+}
+
+// openTaskCore opens the agent core of a terminal command (run, chat) on
+// the current directory: the config loaded and checked, the model usable,
+// the MCP servers starting (a workspace's unapproved ones named). code is
+// -1 to go on (the caller closes core), else the exit code, said on stderr.
+func openTaskCore(ctx context.Context, cmd, configPath string) (core *agent.Core, root string, code int) {
+	root, err := workspaceRoot("")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls %s: %v\n", cmd, err)
+		return nil, "", 2
+	}
+	if r := agent.RefusedRoot(root); r != "" {
+		fmt.Fprintf(os.Stderr, "agentls: %s.\n", agent.RefusedRootMessage(r))
+	}
+	if configPath == "" {
+		configPath = config.UserPath()
+	}
+	cfg := config.Load(configPath, []string{root})
+	if configUnusable(cmd, cfg) {
+		return nil, "", 1
+	}
+	for _, d := range cfg.Diagnostics {
+		fmt.Fprintf(os.Stderr, "agentls: config: %s\n", oneLine(d.String()))
+	}
+	if err := modelUsable(cfg.Model); err != nil {
+		fmt.Fprintf(os.Stderr, "agentls %s: %v\n", cmd, err)
+		return nil, "", 1
+	}
+	core, err = agent.Open(agent.Setup{Config: cfg, Roots: []string{root}, Logf: logf})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls %s: %v\n", cmd, err)
+		return nil, "", 1
+	}
+	core.StartServers(context.WithoutCancel(ctx))
+	for _, s := range core.Servers() {
+		if s.State == wire.ServerNeedsApproval || s.State == wire.ServerApprovalStale {
+			fmt.Fprintf(os.Stderr, "agentls: MCP server %q from the workspace config is not started (%s): review it with `agentls mcp trust %s`\n", s.Name, s.State, s.Name)
+		}
+	}
+	return core, root, -1
 }

@@ -325,17 +325,19 @@ func TestTerminalApproverAnswers(t *testing.T) {
 	noAlways := card
 	noAlways.Options = []agent.ApprovalOption{card.Options[0], card.Options[2]}
 	tests := []struct {
-		name   string
-		card   agent.Approval
-		answer string
-		want   string
+		name    string
+		card    agent.Approval
+		answers []string // typed in turn, each after the card's question
+		want    string
 	}{
-		{"y allows once", card, "y", "allow_once"},
-		{"yes allows once", card, " YES ", "allow_once"},
-		{"a allows always where offered", card, "a", "allow_always"},
-		{"a denies where always is not offered", noAlways, "a", "reject_once"},
-		{"an empty answer denies", card, "", "reject_once"},
-		{"anything else denies", card, "sure", "reject_once"},
+		{"y allows once", card, []string{"y"}, "allow_once"},
+		{"yes allows once", card, []string{" YES "}, "allow_once"},
+		{"a allows always where offered", card, []string{"a"}, "allow_always"},
+		{"n denies", card, []string{"n"}, "reject_once"},
+		{"an empty answer denies", card, []string{""}, "reject_once"},
+		// A key the card does not list was a silent no: it asks again.
+		{"a where always is not offered asks again", noAlways, []string{"a", "y"}, "allow_once"},
+		{"anything else asks again", card, []string{"sure", "ok", "n"}, "reject_once"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -348,13 +350,19 @@ func TestTerminalApproverAnswers(t *testing.T) {
 				opt, _ := ap.RequestApproval(context.Background(), tc.card)
 				got <- opt
 			}()
-			<-screen.asked
-			io.WriteString(pw, tc.answer+"\n")
-			if opt := <-got; opt != tc.want {
-				t.Errorf("answer %q = %q, want %q", tc.answer, opt, tc.want)
+			for _, answer := range tc.answers {
+				<-screen.asked
+				io.WriteString(pw, answer+"\n")
 			}
-			if out := screen.String(); !strings.Contains(out, tc.card.Title+"\n"+tc.card.Detail+"\n") {
+			if opt := <-got; opt != tc.want {
+				t.Errorf("answers %q = %q, want %q", tc.answers, opt, tc.want)
+			}
+			out := screen.String()
+			if !strings.Contains(out, tc.card.Title+"\n"+tc.card.Detail+"\n") {
 				t.Errorf("the card was not shown literally:\n%s", out)
+			}
+			if again := strings.Count(out, "is not one of the answers"); again != len(tc.answers)-1 {
+				t.Errorf("asked again %d times, want %d:\n%s", again, len(tc.answers)-1, out)
 			}
 		})
 	}
