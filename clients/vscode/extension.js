@@ -32,7 +32,7 @@ async function activate(context) {
     },
   );
   client.registerFeature(agentlsFeature());
-  const { disposables } = attach(vscode, client);
+  const { disposables } = attach(vscode, client, { extensionUri: context.extensionUri });
   context.subscriptions.push(...disposables);
   try {
     await client.start();

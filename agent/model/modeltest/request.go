@@ -154,3 +154,19 @@ func (r Request) LastUserText() string {
 	}
 	return ""
 }
+
+// AssistantTexts returns the text of every assistant message in the
+// request's history, oldest first, leaving out those with none (a turn of
+// only tool calls): what the model is shown it said before.
+func (r Request) AssistantTexts() []string {
+	out := []string{}
+	for _, m := range r.decode().Messages {
+		if m.Role != "assistant" {
+			continue
+		}
+		if t := text(m.Content); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}

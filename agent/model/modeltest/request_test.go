@@ -79,3 +79,29 @@ func TestRequestHelpersReadBothFormats(t *testing.T) {
 		})
 	}
 }
+
+// AssistantTexts reads what the model said before, in both formats, and
+// leaves out a turn of only tool calls.
+func TestAssistantTextsReadsTheHistory(t *testing.T) {
+	const anthropic = `{"messages": [
+  {"role": "user", "content": "hi"},
+  {"role": "assistant", "content": [{"type": "text", "text": "Hello."}, {"type": "tool_use", "id": "t", "name": "x", "input": {}}]},
+  {"role": "assistant", "content": [{"type": "tool_use", "id": "u", "name": "x", "input": {}}]},
+  {"role": "assistant", "content": "Bye."}]}`
+	const openai = `{"messages": [
+  {"role": "assistant", "content": null, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "x", "arguments": "{}"}}]},
+  {"role": "assistant", "content": [{"type": "text", "text": "Parts."}]},
+  {"role": "assistant", "content": "Plain."}]}`
+	for _, c := range []struct {
+		req  modeltest.Request
+		want []string
+	}{
+		{modeltest.Request{Format: providers.Messages, Body: []byte(anthropic)}, []string{"Hello.", "Bye."}},
+		{modeltest.Request{Format: providers.ChatCompletions, Body: []byte(openai)}, []string{"Parts.", "Plain."}},
+		{modeltest.Request{Format: providers.ChatCompletions, Body: []byte(`{"messages": []}`)}, []string{}},
+	} {
+		if got := c.req.AssistantTexts(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: AssistantTexts %q, want %q", c.req.Format, got, c.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ const { requestApproval, CANCELLED } = require('../lib/approvals');
 const { formatEvent, TaskTracker, eventView } = require('../lib/events');
 const { serverItems, actionsFor, shellQuote, toolReport } = require('../lib/mcp');
 const { directiveOf, promptFrom, COMMANDS } = require('../lib/commands');
+const { CHAT_COMMANDS } = require('../lib/chat/panel');
 const { serverCommand } = require('../lib/launch');
 const { announce, EXPERIMENTAL } = require('../lib/capabilities');
 const { diffReviews, ACCEPT, REJECT, SCHEME } = require('../lib/review');
@@ -253,7 +254,7 @@ test('prompts', async (t) => {
   await t.test('every palette command of package.json has a function, and no id clashes with a server command', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
     const declared = pkg.contributes.commands.map((c) => c.command).sort();
-    assert.deepEqual([...Object.keys(COMMANDS), ACCEPT, REJECT].sort(), declared);
+    assert.deepEqual([...Object.keys(COMMANDS), ACCEPT, REJECT, ...Object.values(CHAT_COMMANDS)].sort(), declared);
     const serverCommands = ['agentls.run', 'agentls.cancel', 'agentls.approve', 'agentls.deny', 'agentls.newChat',
       'agentls.transcript', 'agentls.mcp.list', 'agentls.mcp.trust', 'agentls.mcp.revoke'];
     for (const id of declared) assert.ok(!serverCommands.includes(id), `${id} is also a server command: vscode-languageclient registers those`);

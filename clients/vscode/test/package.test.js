@@ -43,6 +43,8 @@ test('vsce package builds a .vsix with the extension and its runtime dependencie
   for (const want of ['extension/package.json', 'extension/extension.js', 'extension/readme.md',
     'extension/lib/approvals.js', 'extension/lib/attach.js', 'extension/lib/commands.js', 'extension/lib/events.js',
     'extension/lib/launch.js', 'extension/lib/mcp.js', 'extension/lib/capabilities.js', 'extension/lib/review.js',
+    'extension/lib/chat/panel.js', 'extension/lib/chat/participant.js', 'extension/lib/chat/input.js', 'extension/lib/chat/markdown.js',
+    'extension/lib/chat/conversation.js', 'extension/lib/chat/webview.js', 'extension/lib/chat/chat.css', 'extension/lib/chat/icon.svg',
     'extension/node_modules/vscode-languageclient/package.json', 'extension/node_modules/vscode-languageserver-protocol/package.json']) {
     assert.ok(names.includes(want), `the .vsix lacks ${want}`);
   }

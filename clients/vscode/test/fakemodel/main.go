@@ -10,7 +10,8 @@
 //	stdin:  "requests"         prints every request so far (below)
 //	stdin:  EOF                closes the server and exits
 //
-// A request is printed as {format, path, toolNames, toolResults, lastUserText}.
+// A request is printed as {format, path, toolNames, toolResults,
+// lastUserText, assistantTexts, system}.
 package main
 
 import (
@@ -57,6 +58,9 @@ type request struct {
 	ToolNames    []string               `json:"toolNames"`
 	ToolResults  []modeltest.ToolResult `json:"toolResults"`
 	LastUserText string                 `json:"lastUserText"`
+	// AssistantTexts is what the request shows the model it said before.
+	AssistantTexts []string `json:"assistantTexts"`
+	System         string   `json:"system"`
 }
 
 func main() {
@@ -82,7 +86,7 @@ func main() {
 		case `"requests"`, "requests":
 			reqs := []request{}
 			for _, r := range s.Requests() {
-				reqs = append(reqs, request{string(r.Format), r.Path, r.ToolNames(), r.ToolResults(), r.LastUserText()})
+				reqs = append(reqs, request{string(r.Format), r.Path, r.ToolNames(), r.ToolResults(), r.LastUserText(), r.AssistantTexts(), r.System()})
 			}
 			if err := out.Encode(reqs); err != nil {
 				tb.Fatalf("write requests: %v", err)

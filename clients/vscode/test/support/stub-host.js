@@ -36,6 +36,7 @@ class Uri {
   }
   static file(p) { return new Uri('file', p); }
   static from({ scheme, path = '', query = '' }) { return new Uri(scheme, path, query); }
+  static joinPath(base, ...parts) { return new Uri(base.scheme, require('path').posix.join(base.path, ...parts), ''); }
   get fsPath() { return this.path; }
   toString() {
     const q = this.query ? `?${this.query}` : '';

@@ -21,6 +21,7 @@ function fakeEditor(uri, languageId, text, selStart, selEnd) {
     document: {
       uri: Uri.parse(uri),
       getText: (range) => (range ? doc.getText(range) : doc.getText()),
+      lineCount: doc.lineCount,
       lineAt: (line) => ({ text: doc.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, '') }),
     },
     selection: { start, end, active: end, isEmpty: selStart === selEnd },
@@ -37,7 +38,7 @@ function fakeEditor(uri, languageId, text, selStart, selEnd) {
  * close()}) script the user's choices. `vscode.diff` opens a tab in
  * tabGroups; closing it fires onDidChangeTabs as VS Code does.
  */
-function stubVscode({ config = {}, editor, host } = {}) {
+function stubVscode({ config = {}, editor, host, chat = false } = {}) {
   const calls = [];
   const channels = {};
   const items = [];
@@ -52,7 +53,11 @@ function stubVscode({ config = {}, editor, host } = {}) {
     info: () => undefined,
     diff: () => {},
     diffFails: '', // set: vscode.diff throws this message
+    diagnostics: () => [], // languages.getDiagnostics(uri)
   };
+  const webviewProviders = new Map(); // view id -> WebviewViewProvider
+  const participants = []; // {id, handler, participant} of vscode.chat.createChatParticipant
+  const clipboard = [];
   const tabsChanged = new EventEmitter();
   const group = { tabs: [] };
   const tabGroups = {
@@ -105,14 +110,24 @@ function stubVscode({ config = {}, editor, host } = {}) {
       getConfiguration(section) {
         return { get: (key) => config[`${section}.${key}`] };
       },
+      workspaceFolders: undefined,
+      asRelativePath(uri) { return String(uri.path || uri).split('/').pop(); },
       registerTextDocumentContentProvider(scheme, provider) {
         if (providers.has(scheme)) throw new Error(`a provider for ${scheme} is registered already`);
         providers.set(scheme, provider);
         return { dispose: () => providers.delete(scheme) };
       },
     },
+    languages: { getDiagnostics: (uri) => answers.diagnostics(uri) },
+    env: { clipboard: { async writeText(t) { clipboard.push(t); } } },
     window: {
       activeTextEditor: editor,
+      visibleTextEditors: editor ? [editor] : [],
+      registerWebviewViewProvider(id, provider, options) {
+        if (webviewProviders.has(id)) throw new Error(`a webview view provider for ${id} is registered already`);
+        webviewProviders.set(id, { provider, options });
+        return { dispose: () => webviewProviders.delete(id) };
+      },
       showWarningMessage(message, options, ...rest) {
         calls.push({ fn: 'showWarningMessage', args: [message, options, ...rest] });
         if (options && options.modal) return Promise.resolve(answers.warning(message, options, rest));
@@ -173,6 +188,15 @@ function stubVscode({ config = {}, editor, host } = {}) {
       },
     },
   };
+  if (chat) {
+    vscode.chat = {
+      createChatParticipant(id, handler) {
+        const participant = { id, iconPath: undefined, dispose() {} };
+        participants.push({ id, handler, participant });
+        return participant;
+      },
+    };
+  }
   if (host) {
     // test/support/stub-host.js: what vscode-languageclient needs to run.
     const api = require('./stub-host').hostApi({ ...host, channels });
@@ -182,7 +206,46 @@ function stubVscode({ config = {}, editor, host } = {}) {
   }
   /** setDocuments tells vscode.diff where a file's current text comes from: a function of the URI string. */
   const setDocuments = (fn) => { docOf = fn; };
-  return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands, diffs, providers, contexts, setDocuments };
+  /**
+   * openView resolves the webview view registered as id, as VS Code does
+   * when the user opens it. Returns {webviewView, posted (every message the
+   * extension posted), receive(msg) (a message from the page, awaited),
+   * onPost(fn) (called with each posted message)}.
+   */
+  const openView = (id) => {
+    const reg = webviewProviders.get(id);
+    if (!reg) throw new Error(`no webview view provider for ${id}`);
+    const posted = [];
+    const receivers = [];
+    const watchers = [];
+    const webviewView = {
+      visible: true,
+      shown: 0,
+      show() { webviewView.shown++; },
+      onDidDispose: () => disposable(),
+      webview: {
+        options: {},
+        html: '',
+        cspSource: 'https://file+.vscode-resource.vscode-cdn.net',
+        asWebviewUri: (u) => ({ toString: () => `https://file+.vscode-resource.vscode-cdn.net${u.path}` }),
+        postMessage(msg) {
+          const copy = JSON.parse(JSON.stringify(msg)); // what crosses to the page is JSON
+          posted.push(copy);
+          for (const w of watchers) w(copy);
+          return Promise.resolve(true);
+        },
+        onDidReceiveMessage(fn) { receivers.push(fn); return disposable(); },
+      },
+    };
+    reg.provider.resolveWebviewView(webviewView, {}, { isCancellationRequested: false });
+    return {
+      webviewView, posted, options: reg.options,
+      receive: (msg) => Promise.all(receivers.map((fn) => fn(JSON.parse(JSON.stringify(msg))))),
+      onPost: (fn) => watchers.push(fn),
+    };
+  };
+  return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands, diffs, providers, contexts, setDocuments,
+    openView, participants, clipboard };
 }
 
 // importTimeClasses are the classes vscode-languageclient extends when it is
