@@ -79,7 +79,7 @@ func TestMCPDescriptionsAreCappedAndBadNamesNeverReachTheModel(t *testing.T) {
 		}
 		if strings.HasPrefix(tool.Name, "fs__") {
 			n++
-			prefix := `[MCP server "fs", tool "` + strings.TrimPrefix(tool.Name, "fs__") + `"] `
+			prefix := `[fs] `
 			if !strings.HasPrefix(tool.Description, prefix) || len([]rune(strings.TrimPrefix(tool.Description, prefix))) > 41 {
 				t.Errorf("description of %s not capped at 40 characters: %q", tool.Name, tool.Description)
 			}

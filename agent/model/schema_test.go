@@ -139,10 +139,10 @@ func requestBody(rules ToolRules, defs ...ToolDef) []byte {
 }
 
 // OpenAI refuses a description over 1,024 characters: the cut is made on
-// the whole description, the "[MCP server ...]" prefix agentls adds
+// the whole description, the "[server]" prefix agentls adds
 // included, and what the translation says about the schema is kept.
 func TestToolDescriptionFitsTheProvidersLimit(t *testing.T) {
-	prefix := `[MCP server "firecrawl", tool "firecrawl_scrape"] `
+	prefix := `[firecrawl] `
 	server := strings.Repeat("é", 1024) // what description_max_chars lets through
 	d := ToolDef{Name: "firecrawl__firecrawl_scrape", Description: prefix + server, Schema: json.RawMessage(`{"type":"object","properties":{}}`)}
 	got := OpenAIToolRules.Translate(d)
@@ -156,7 +156,7 @@ func TestToolDescriptionFitsTheProvidersLimit(t *testing.T) {
 		t.Error(p)
 	}
 	if p := modeltest.ToolProblems(modeltest.OpenAITools, requestBody(OpenAIToolRules, d)); len(p) == 0 {
-		t.Error("the fake takes a 1,075-character description: the test tests nothing")
+		t.Error("the fake takes a 1,036-character description: the test tests nothing")
 	}
 
 	d.Schema = json.RawMessage(`{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"object","properties":{"b":{"type":"string"}}}]}`)
@@ -204,11 +204,11 @@ func readMCPFixtures(t *testing.T) map[string]mcpFixture {
 
 // mcpDef is a server's tool as agent/tools.FromMCP offers it: the
 // description cut to description_max_chars (1024 by default), after the
-// prefix naming the server and the tool.
+// prefix naming the server.
 func mcpDef(server, tool, desc string, schema json.RawMessage) ToolDef {
 	return ToolDef{
 		Name:        strings.ReplaceAll(server, "-", "_") + "__" + tool,
-		Description: fmt.Sprintf("[MCP server %q, tool %q] %s", server, tool, capChars(desc, 1025)),
+		Description: fmt.Sprintf("[%s] %s", server, capChars(desc, 1025)),
 		Schema:      schema,
 	}
 }

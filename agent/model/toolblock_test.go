@@ -20,7 +20,7 @@ func benchTools(n int) []ToolDef {
 	for i := range tools {
 		tools[i] = ToolDef{
 			Name:        fmt.Sprintf("s%03d__tool_%d", i/11, i%11),
-			Description: fmt.Sprintf("[MCP server %q, tool %q] Echoes its input back, <unchanged> & quickly.", fmt.Sprint(i/11), fmt.Sprint(i%11)),
+			Description: fmt.Sprintf("[s%03d] Echoes its input back, <unchanged> & quickly.", i/11),
 			Schema:      json.RawMessage(fmt.Sprintf(`{"type":"object", "properties":{"text":{"type":"string","description":"what to echo"},"n%d":{"type":"integer","minimum":0}},"required":["text"]}`, i)),
 		}
 	}

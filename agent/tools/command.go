@@ -19,13 +19,13 @@ const (
 )
 
 var runCommandTool = newBuiltin(builtin{kind: wire.KindExecute, gated: true},
-	"run_command", "Run a command in a workspace folder and return its combined stdout and stderr and exit code. Without shell, the command is split into words (quotes respected) and run directly, with no shell syntax; set shell to true for pipes, redirects or globs. The user is asked first unless autopilot is on and the command is known to be safe.", runCommand)
+	"run_command", "Run a command in the workspace (cwd: a folder in it); returns output and exit code. Split into words and run without a shell unless shell is true (sh -c). timeout_seconds: default 60, at most 600. Asks the user unless autopilot knows it is safe.", runCommand)
 
 type runCommandArgs struct {
-	Command        string `json:"command" jsonschema:"the command line, e.g. \"go test ./...\""`
-	Shell          bool   `json:"shell,omitempty" jsonschema:"run it with sh -c (pipes, redirects, globs, variables)"`
-	Cwd            string `json:"cwd,omitempty" jsonschema:"directory to run in, inside the workspace (default: the workspace folder)"`
-	TimeoutSeconds int    `json:"timeout_seconds,omitempty" jsonschema:"kill the command after this many seconds (default 60, at most 600)"`
+	Command        string `json:"command"`
+	Shell          bool   `json:"shell,omitempty"`
+	Cwd            string `json:"cwd,omitempty"`
+	TimeoutSeconds int    `json:"timeout_seconds,omitempty"`
 }
 
 func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (string, error) {

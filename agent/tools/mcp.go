@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
+	"strconv"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/mcp"
@@ -20,14 +20,52 @@ type mcpTool struct {
 
 // FromMCP is the Tool that calls t through the registry. Its description
 // is cut to descMax runes (G4: a description is third-party text the model
-// reads on every turn).
+// reads on every turn) and starts with [Attribution].
 func FromMCP(t mcp.Tool, descMax int) Tool {
-	desc := fmt.Sprintf("[MCP server %q, tool %q] %s", t.Server, t.ServerTool, CapRunes(t.Description, descMax))
+	desc := Attribution(t) + " " + CapRunes(t.Description, descMax)
 	schema := t.InputSchema
 	if len(schema) == 0 {
 		schema = json.RawMessage(`{"type":"object"}`)
 	}
 	return &mcpTool{t: t, def: model.ToolDef{Name: t.Name, Description: desc, Schema: schema}}
+}
+
+// Attribution is what an MCP tool's description starts with to say whose
+// it is: the server's name as the user's config spells it, in brackets,
+// "[github]". The system prompt tells the model what the brackets mean
+// (systemIntro), once, instead of every description saying "MCP server".
+// The name comes from the config, never from the server, and the text
+// after it from the server: so that no server name can end the brackets
+// early or pass for another name, a name of anything but letters, digits,
+// '_', '-' and '.' is quoted as a Go string, escapes included
+// ("[\"a] [b\"]"). The server's own spelling of the tool follows, quoted,
+// only when the name the model calls differs from "server__tool" (it was
+// sanitized, cut or hashed apart from another), so the model and the user
+// can still tell which tool of the server it is.
+func Attribution(t mcp.Tool) string {
+	server := t.Server
+	if !plainName(server) {
+		server = strconv.Quote(server)
+	}
+	if t.Name == t.Server+"__"+t.ServerTool {
+		return "[" + server + "]"
+	}
+	return "[" + server + " " + strconv.Quote(t.ServerTool) + "]"
+}
+
+// plainName reports whether s is non-empty and only letters, digits, '_',
+// '-' and '.' (ASCII): nothing that could close or fake the brackets.
+func plainName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
 }
 
 // MCPTool is the MCP tool behind a Tool FromMCP made; ok is false for a

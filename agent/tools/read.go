@@ -31,34 +31,34 @@ var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, 
 
 var (
 	readFileTool = newBuiltin(builtin{kind: wire.KindRead, timeout: readTimeout, readOnly: true, readsPath: true},
-		"read_file", "Read a text file of the workspace. Returns the editor's unsaved text when the file is open. Lines are numbered from 1.", readFile)
+		"read_file", "Read a workspace file (unsaved editor text if open) with numbered lines, or lines start_line to end_line.", readFile)
 	listDirectoryTool = newBuiltin(builtin{kind: wire.KindSearch, timeout: readTimeout, readOnly: true, readsPath: true},
-		"list_directory", "List a directory of the workspace: one entry per line, directories end with '/'.", listDirectory)
+		"list_directory", "List a workspace directory (default: the workspace folder); directories end in '/'.", listDirectory)
 	findFilesTool = newBuiltin(builtin{kind: wire.KindSearch, timeout: readTimeout, readOnly: true, readsPath: true},
-		"find_files", "Find files by glob pattern under a workspace directory. The pattern matches the file name (e.g. '*.go') or, when it has a '/', the path relative to the search directory (e.g. 'cmd/*/main.go').", findFiles)
+		"find_files", "Find files under path (default: the workspace folder) whose name, or path below it if pattern has a '/', matches pattern ('*.go', 'cmd/*/main.go').", findFiles)
 	searchTextTool = newBuiltin(builtin{kind: wire.KindSearch, timeout: readTimeout, readOnly: true, readsPath: true},
-		"search_text", "Search file contents with a regular expression (Go RE2 syntax). Returns 'path:line: text' per match.", searchText)
+		"search_text", "Search files under path (default: the workspace folder) for pattern (Go RE2), in files whose name matches glob ('*.go') if given; returns path:line: text.", searchText)
 )
 
 type readFileArgs struct {
-	Path      string `json:"path" jsonschema:"file path, relative to the workspace folder or absolute inside it"`
-	StartLine int    `json:"start_line,omitempty" jsonschema:"first line to return (1-based, optional)"`
-	EndLine   int    `json:"end_line,omitempty" jsonschema:"last line to return (inclusive, optional)"`
+	Path      string `json:"path"`
+	StartLine int    `json:"start_line,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
 }
 
 type listDirectoryArgs struct {
-	Path string `json:"path,omitempty" jsonschema:"directory, relative to the workspace folder (default: the folder itself)"`
+	Path string `json:"path,omitempty"`
 }
 
 type findFilesArgs struct {
-	Pattern string `json:"pattern" jsonschema:"glob pattern, Go path.Match syntax"`
-	Path    string `json:"path,omitempty" jsonschema:"directory to search (default: the workspace folder)"`
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
 }
 
 type searchTextArgs struct {
-	Pattern string `json:"pattern" jsonschema:"regular expression"`
-	Path    string `json:"path,omitempty" jsonschema:"directory or file to search (default: the workspace folder)"`
-	Glob    string `json:"glob,omitempty" jsonschema:"only files whose name matches this glob, e.g. '*.go' (optional)"`
+	Pattern string `json:"pattern"`
+	Path    string `json:"path,omitempty"`
+	Glob    string `json:"glob,omitempty"`
 }
 
 func readFile(ctx context.Context, env *Env, call Call, a *readFileArgs) (string, error) {

@@ -18,18 +18,18 @@ const resourceTimeout = 60 * time.Second
 
 var (
 	listResourcesTool = newBuiltin(builtin{kind: wire.KindFetch, timeout: resourceTimeout, gated: true},
-		"list_mcp_resources", "List the resources that connected MCP servers offer: server, URI, name and MIME type; resource templates (RFC 6570, like file:///{path}) show as \"template URI\": fill one in and read the result with read_mcp_resource.", listResources)
+		"list_mcp_resources", "List MCP servers' resources (only server's if given); fill in a template URI (RFC 6570) to read it.", listResources)
 	readResourceTool = newBuiltin(builtin{kind: wire.KindFetch, timeout: resourceTimeout, gated: true},
-		"read_mcp_resource", "Read one resource of an MCP server by URI. Text comes back as is; binary content is saved to a temporary file whose path is returned.", readResource)
+		"read_mcp_resource", "Read resource uri of an MCP server; binary content is saved to a file whose path is returned.", readResource)
 )
 
 type listResourcesArgs struct {
-	Server string `json:"server,omitempty" jsonschema:"only this server's resources (optional)"`
+	Server string `json:"server,omitempty"`
 }
 
 type readResourceArgs struct {
-	Server string `json:"server" jsonschema:"the server name, as list_mcp_resources shows it"`
-	URI    string `json:"uri" jsonschema:"the resource URI"`
+	Server string `json:"server"`
+	URI    string `json:"uri"`
 }
 
 func listResources(ctx context.Context, env *Env, call Call, a *listResourcesArgs) (string, error) {

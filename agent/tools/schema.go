@@ -37,16 +37,21 @@ func newBuiltin[A any](b builtin, name, description string, run func(ctx context
 
 // argsSchema is the JSON Schema of the argument struct A
 // (github.com/google/jsonschema-go): an object whose properties are A's
-// fields in their order, described by their jsonschema tags, required
-// unless omitempty, and nothing else allowed. A pointer field (present or
-// not, as write_file's content) is shown as its plain type: a null reads
-// as absent. The bytes are the same on every call, so the tools block of a
-// request, and the provider's prompt cache, stay byte-identical.
+// fields in their order, required unless omitempty. The tool's description
+// says what each argument means, so the properties carry no descriptions
+// of their own, and the schema does not say "additionalProperties": false:
+// a field it does not name is refused when the call is decoded, with the
+// expected fields named (see newBuiltin). Both cost bytes on every request
+// and told the model nothing its description does not. A pointer field
+// (present or not, as write_file's content) is shown as its plain type: a
+// null reads as absent. The bytes are the same on every call, so the tools
+// block of a request, and the provider's prompt cache, stay byte-identical.
 func argsSchema[A any]() json.RawMessage {
 	s, err := jsonschema.For[A](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tools: the arguments of a built-in have no JSON Schema: %v", err))
 	}
+	s.AdditionalProperties = nil
 	for _, p := range s.Properties {
 		if len(p.Types) == 2 && p.Types[0] == "null" {
 			p.Type, p.Types = p.Types[1], nil

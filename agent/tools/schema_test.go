@@ -16,19 +16,22 @@ import (
 )
 
 // Every built-in's schema is derived from its argument struct: an object
-// that allows nothing else, the same bytes every time (the tools block of
-// a request must stay byte-identical across turns for prompt caching).
-func TestBuiltinSchemasAreStrictObjectsAndStable(t *testing.T) {
+// whose properties each have one plain type, the same bytes every time (the
+// tools block of a request must stay byte-identical across turns for
+// prompt caching). What an argument means is said once, in the tool's
+// description, which names every argument but path (relative paths are
+// explained in the system prompt); unknown fields are refused when a call
+// is decoded (TestBadArgumentsNameTheFieldAndWhatTheSchemaExpects).
+func TestBuiltinSchemasArePlainObjectsAndStable(t *testing.T) {
 	for _, b := range Builtins() {
 		var s struct {
-			Type                 string                     `json:"type"`
-			Properties           map[string]json.RawMessage `json:"properties"`
-			Required             []string                   `json:"required"`
-			AdditionalProperties *bool                      `json:"additionalProperties"`
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
 		}
 		d := b.Def()
-		if err := json.Unmarshal(d.Schema, &s); err != nil || s.Type != "object" || s.AdditionalProperties == nil || *s.AdditionalProperties {
-			t.Errorf("%s: schema %s, want an object with additionalProperties false (%v)", d.Name, d.Schema, err)
+		if err := json.Unmarshal(d.Schema, &s); err != nil || s.Type != "object" {
+			t.Errorf("%s: schema %s, want an object (%v)", d.Name, d.Schema, err)
 		}
 		for _, r := range s.Required {
 			if _, ok := s.Properties[r]; !ok {
@@ -36,14 +39,35 @@ func TestBuiltinSchemasAreStrictObjectsAndStable(t *testing.T) {
 			}
 		}
 		for name, p := range s.Properties {
-			var prop struct{ Type, Description string }
-			if json.Unmarshal(p, &prop) != nil || prop.Type == "" || prop.Description == "" {
-				t.Errorf("%s: property %s = %s, want one plain type and a description", d.Name, name, p)
+			var prop struct{ Type string }
+			if json.Unmarshal(p, &prop) != nil || prop.Type == "" {
+				t.Errorf("%s: property %s = %s, want one plain type", d.Name, name, p)
+			}
+			if name != "path" && !strings.Contains(d.Description, name) {
+				t.Errorf("%s: description %q does not say what %s is", d.Name, d.Description, name)
 			}
 		}
 	}
 	if a, b := argsSchema[writeFileArgs](), argsSchema[writeFileArgs](); !bytes.Equal(a, b) {
 		t.Errorf("argsSchema differs between two calls:\n%s\n%s", a, b)
+	}
+}
+
+// The built-ins offered on every request (all but search_tools, which is
+// offered only when there are too many tools to offer) cost their bytes on
+// every request of every task: 4,401 bytes of names, descriptions and
+// schemas (5,060 on the OpenAI wire) before they were cut to what the model
+// needs (2,331). This holds them to that.
+func TestBuiltinDefinitionsFitTheirBudget(t *testing.T) {
+	const budget = 2400 // bytes of name, description and schema, all together
+	n := 0
+	for _, b := range Builtins() {
+		if d := b.Def(); d.Name != SearchToolName {
+			n += len(d.Name) + len(d.Description) + len(d.Schema)
+		}
+	}
+	if n > budget {
+		t.Errorf("the built-ins offered on every request take %d bytes, over the budget of %d: say what the model needs once, in the description", n, budget)
 	}
 }
 
@@ -136,12 +160,17 @@ func TestEveryToolPassesEveryProvider(t *testing.T) {
 			}
 		})
 	}
-	// The built-ins as they are, and the servers' schemas as they wrote
-	// them: Gemini refuses each one (so the run above tested a translation).
-	for _, d := range defs {
+	// The servers' schemas as they wrote them: Gemini refuses each one (so
+	// the run above tested a translation). The built-ins it takes as they
+	// are: they need no translation on any provider.
+	for i, d := range defs {
 		body, _ := json.Marshal(map[string]any{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": d.Name, "description": d.Description, "parameters": d.Schema}}}})
-		if len(modeltest.ToolProblems(modeltest.GeminiTools, body)) == 0 {
+		problems := modeltest.ToolProblems(modeltest.GeminiTools, body)
+		if i >= builtins && len(problems) == 0 {
 			t.Errorf("Gemini takes %s as it is (%s): it needs no translation", d.Name, d.Schema)
+		}
+		if i < builtins && len(problems) > 0 {
+			t.Errorf("Gemini refuses the built-in %s as it is (%s): %v", d.Name, d.Schema, problems)
 		}
 	}
 }

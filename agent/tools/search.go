@@ -18,13 +18,13 @@ const SearchToolName = "search_tools"
 var ErrAllOffered = errors.New("every connected tool is already offered in this request: no search is needed")
 
 type searchArgs struct {
-	Query string `json:"query" jsonschema:"what the tool should do, in a few words"`
-	Limit int    `json:"limit,omitempty" jsonschema:"how many tools to load (default 5, at most 20)"`
+	Query string `json:"query"`
+	Limit int    `json:"limit,omitempty"`
 }
 
 var searchToolsTool = newBuiltin(builtin{kind: wire.KindSearch, readOnly: true},
-	SearchToolName, "Search the connected MCP tools that are not offered in this request (there are too many to offer at once). "+
-		"Describe what you need in a few words; the best matches are listed with their descriptions and become callable from your next request.", searchTools)
+	SearchToolName, "Find connected MCP tools not offered here (too many to offer at once): query says what you need in a few words; "+
+		"the best matches (limit: default 5, at most 20) are listed and become callable from your next request.", searchTools)
 
 func searchTools(_ context.Context, env *Env, _ Call, a *searchArgs) (string, error) {
 	if strings.TrimSpace(a.Query) == "" {

@@ -16,21 +16,21 @@ const writeTimeout = 30 * time.Second
 
 var (
 	writeFileTool = newBuiltin(builtin{kind: wire.KindEdit, gated: true},
-		"write_file", "Create or replace a file of the workspace with the given text. The user is always asked first, even under autopilot. The change lands in the editor's buffer when the editor can apply it.", writeFile)
+		"write_file", "Create or replace a workspace file with content, its whole text. Always asks the user.", writeFile)
 	editFileTool = newBuiltin(builtin{kind: wire.KindEdit, gated: true},
-		"edit_file", "Replace an exact piece of text in a workspace file. old_text must occur exactly once unless replace_all is true. The user is always asked first, even under autopilot.", editFile)
+		"edit_file", "Replace old_text (exact, whitespace included; once unless replace_all) with new_text in a workspace file. Always asks the user.", editFile)
 )
 
 type writeFileArgs struct {
-	Path    string  `json:"path" jsonschema:"file path, relative to the workspace folder or absolute inside it"`
-	Content *string `json:"content" jsonschema:"the whole new text of the file"` // nil: not given ("" is an empty file)
+	Path    string  `json:"path"`
+	Content *string `json:"content"` // nil: not given ("" is an empty file)
 }
 
 type editFileArgs struct {
-	Path       string `json:"path" jsonschema:"file path, relative to the workspace folder or absolute inside it"`
-	OldText    string `json:"old_text" jsonschema:"the exact text to replace, including whitespace"`
-	NewText    string `json:"new_text" jsonschema:"the replacement text"`
-	ReplaceAll bool   `json:"replace_all,omitempty" jsonschema:"replace every occurrence instead of exactly one"`
+	Path       string `json:"path"`
+	OldText    string `json:"old_text"`
+	NewText    string `json:"new_text"`
+	ReplaceAll bool   `json:"replace_all,omitempty"`
 }
 
 func writeFile(ctx context.Context, env *Env, call Call, a *writeFileArgs) (string, error) {

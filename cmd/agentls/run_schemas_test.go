@@ -63,7 +63,7 @@ func TestRunGeminiTakesEveryToolSchema(t *testing.T) {
 
 // TestRunOpenAITakesALongToolDescription: a server's tool whose
 // description is 1,024 characters, as description_max_chars lets through;
-// the "[MCP server ...]" prefix made it longer than OpenAI takes, failing
+// the "[MCP server ...]" prefix agentls adds ("[x]" now) made it longer than OpenAI takes, failing
 // every request. The whole description is cut to 1,024 now.
 func TestRunOpenAITakesALongToolDescription(t *testing.T) {
 	e := newRunEnv(t, "openai", "")
@@ -93,7 +93,7 @@ func TestRunOpenAITakesALongToolDescription(t *testing.T) {
 	for _, tool := range body.Tools {
 		if tool.Function.Name == "x__verbose" {
 			found = true
-			if n := utf8.RuneCountInString(tool.Function.Description); n != 1024 || !strings.HasPrefix(tool.Function.Description, `[MCP server "x", tool "verbose"] ddd`) {
+			if n := utf8.RuneCountInString(tool.Function.Description); n != 1024 || !strings.HasPrefix(tool.Function.Description, `[x] ddd`) {
 				t.Errorf("x__verbose's description has %d characters (%.60q…); want the prefix and 1,024 in all", n, tool.Function.Description)
 			}
 		}
