@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/wire"
 )
 
 // Opener opens the agent core for sessions rooted at cwd (and the
@@ -41,6 +42,8 @@ type Agent struct {
 	cores    map[string]*openCore // by coreKey
 	sessions map[string]*session  // by ACP session id
 	wg       sync.WaitGroup       // the sessions' command watchers; they end with ctx
+
+	requests, notifications map[string]func(context.Context, json.RawMessage) (any, error) // routes.go
 }
 
 // openCore is one opened core and the sessions it serves.
@@ -57,7 +60,9 @@ func New(opts Options) *Agent {
 	if opts.Version == "" {
 		opts.Version = "dev"
 	}
-	return &Agent{opts: opts, cores: map[string]*openCore{}, sessions: map[string]*session{}}
+	a := &Agent{opts: opts, cores: map[string]*openCore{}, sessions: map[string]*session{}}
+	a.requests, a.notifications = routeTable(a.requestRoutes()), routeTable(a.notificationRoutes())
+	return a
 }
 
 // Serve speaks ACP over r and w until r ends (the editor closed stdin) or ctx
@@ -94,46 +99,44 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	return err
 }
 
+// handleRequest answers one request through its route (routes.go).
 func (a *Agent) handleRequest(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	switch method {
-	case methodInitialize:
-		return a.initialize(params)
-	case methodAuthenticate:
-		return emptyResponse{}, nil // authMethods is empty: nothing to authenticate
-	case methodSessionNew:
-		return a.newSession(params)
-	case methodSessionLoad:
-		return a.loadSession(params)
-	case methodSessionResume:
-		return a.resumeSession(params)
-	case methodSessionList:
-		return a.listSessions(params)
-	case methodSessionPrompt:
-		return a.prompt(ctx, params)
+	if h, ok := a.requests[method]; ok {
+		return h(ctx, params)
 	}
-	return nil, &rpcError{codeMethodNotFound, fmt.Sprintf("agentls does not implement %q (it implements initialize, session/new, session/load, session/resume, session/list, session/prompt, session/cancel)", method)}
+	return nil, &rpcError{codeMethodNotFound, fmt.Sprintf("agentls does not implement %q (it implements %s)", method, implemented)}
 }
 
-func (a *Agent) handleNotification(_ context.Context, method string, params json.RawMessage) (any, error) {
-	switch method {
-	case methodSessionCancel:
-		var p cancelNotification
-		if json.Unmarshal(params, &p) == nil {
-			if s := a.session(p.SessionID); s != nil {
-				s.cancel()
-			}
-		}
-	case methodCancelRequest:
-		// Our requests run to their answer; a prompt is cancelled with session/cancel.
+// handleNotification handles one notification through its route; an
+// unknown one is ignored.
+func (a *Agent) handleNotification(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	if h, ok := a.notifications[method]; ok {
+		return h(ctx, params)
 	}
 	return nil, nil
 }
 
-func (a *Agent) initialize(params json.RawMessage) (any, error) {
-	var p initializeRequest
-	if err := decode(params, &p, `{"protocolVersion": 1, "clientCapabilities": {...}}`); err != nil {
-		return nil, err
+// authenticate answers at once whatever its params: authMethods is empty,
+// nothing to authenticate.
+func (a *Agent) authenticate(context.Context, wire.NoParams) (emptyResponse, error) {
+	return emptyResponse{}, nil
+}
+
+// sessionCancel is session/cancel: the session's running turn ends.
+func (a *Agent) sessionCancel(_ context.Context, p cancelNotification) (emptyResponse, error) {
+	if s := a.session(p.SessionID); s != nil {
+		s.cancel()
 	}
+	return emptyResponse{}, nil
+}
+
+// cancelRequest is $/cancel_request: our requests run to their answer; a
+// prompt is cancelled with session/cancel.
+func (a *Agent) cancelRequest(context.Context, wire.NoParams) (emptyResponse, error) {
+	return emptyResponse{}, nil
+}
+
+func (a *Agent) initialize(_ context.Context, p initializeRequest) (initializeResponse, error) {
 	a.mu.Lock()
 	a.client = p.ClientCapabilities
 	a.mu.Unlock()

@@ -62,7 +62,7 @@ func slashCommand(text string) (command, string, bool) {
 }
 
 // runCommand answers a slash command with an agent message; no model runs.
-func (s *session) runCommand(ctx context.Context, c command, arg string) (any, error) {
+func (s *session) runCommand(ctx context.Context, c command, arg string) (promptResponse, error) {
 	s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock(c.run(s, ctx, arg)))})
 	return promptResponse{StopReason: StopEndTurn}, nil
 }

@@ -170,7 +170,7 @@ func orText(s, def string) string {
 }
 
 // runPrompt runs an MCP prompt as this session's turn, or says why not.
-func (s *session) runPrompt(ctx context.Context, ref *agent.PromptRef, problem string) (any, error) {
+func (s *session) runPrompt(ctx context.Context, ref *agent.PromptRef, problem string) (promptResponse, error) {
 	if problem != "" {
 		s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock("agentls: " + problem))})
 		return promptResponse{StopReason: StopEndTurn}, nil

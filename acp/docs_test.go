@@ -8,7 +8,8 @@ import (
 )
 
 // TestProtocolDocNamesEveryACPMethod keeps docs/protocol.md's ACP section
-// true: every method this front answers or calls is named there.
+// true: every method this front answers (its route tables, routes.go) or
+// sends is named there.
 func TestProtocolDocNamesEveryACPMethod(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join("..", "docs", "protocol.md"))
 	if err != nil {
@@ -20,9 +21,16 @@ func TestProtocolDocNamesEveryACPMethod(t *testing.T) {
 		t.Fatal("docs/protocol.md has no section on `agentls acp`")
 	}
 	doc = doc[i:]
-	for _, m := range []string{methodInitialize, methodAuthenticate, methodSessionNew, methodSessionLoad,
-		methodSessionList, methodSessionResume, methodSessionPrompt, methodSessionCancel, methodSessionUpdate,
-		methodRequestPermission, methodReadTextFile, methodWriteTextFile, methodCancelRequest, methodCreateElicitation} {
+	a := New(Options{})
+	var methods []string
+	for _, r := range append(a.requestRoutes(), a.notificationRoutes()...) {
+		methods = append(methods, r.method)
+	}
+	methods = append(methods, sentMethods...)
+	if len(methods) < 14 {
+		t.Fatalf("read %d ACP methods from the route tables, want every one (14 or more)", len(methods))
+	}
+	for _, m := range methods {
 		if !strings.Contains(doc, "`"+m+"`") {
 			t.Errorf("docs/protocol.md's ACP section does not name %q", m)
 		}

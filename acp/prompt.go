@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"github.com/agentls/agentls/wire"
 	"strings"
@@ -23,18 +22,14 @@ var stopReasons = map[wire.StopReason]StopReason{
 
 // prompt runs one turn: session/update for everything it does, then the
 // stop reason once the last update is out.
-func (a *Agent) prompt(ctx context.Context, params json.RawMessage) (any, error) {
-	var p promptRequest
-	if err := decode(params, &p, `{"sessionId": "...", "prompt": [{"type": "text", "text": "..."}]}`); err != nil {
-		return nil, err
-	}
+func (a *Agent) prompt(ctx context.Context, p promptRequest) (promptResponse, error) {
 	s := a.session(p.SessionID)
 	if s == nil {
-		return nil, &rpcError{codeResourceNotFound, fmt.Sprintf("unknown sessionId %q: start one with session/new or session/load (live sessions: %s)", p.SessionID, a.sessionIDs())}
+		return promptResponse{}, &rpcError{codeResourceNotFound, fmt.Sprintf("unknown sessionId %q: start one with session/new or session/load (live sessions: %s)", p.SessionID, a.sessionIDs())}
 	}
 	text, err := promptText(p.Prompt)
 	if err != nil {
-		return nil, err
+		return promptResponse{}, err
 	}
 	if cmd, arg, ok := slashCommand(text); ok {
 		return s.runCommand(ctx, cmd, arg)
@@ -46,13 +41,13 @@ func (a *Agent) prompt(ctx context.Context, params json.RawMessage) (any, error)
 }
 
 // runTurn runs req as the session's turn (its conversation set here).
-func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (any, error) {
+func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (promptResponse, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	s.mu.Lock()
 	if s.stop != nil {
 		s.mu.Unlock()
-		return nil, &rpcError{codeInvalidRequest, "a prompt of this session is still running: wait for its response or send session/cancel"}
+		return promptResponse{}, &rpcError{codeInvalidRequest, "a prompt of this session is still running: wait for its response or send session/cancel"}
 	}
 	s.stop = stop
 	coreID := s.coreID
@@ -90,7 +85,7 @@ func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (any, error
 	if reason, ok := stopReasons[res.StopReason]; ok {
 		return promptResponse{StopReason: reason}, nil
 	}
-	return nil, &rpcError{codeInternalError, "agentls: the turn failed: " + res.Error}
+	return promptResponse{}, &rpcError{codeInternalError, "agentls: the turn failed: " + res.Error}
 }
 
 // promptText joins a prompt's blocks into the task's prompt: text as is,

@@ -2,7 +2,6 @@ package acp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -39,14 +38,10 @@ func (s *session) announce() {
 	go s.watchCommands(key)
 }
 
-func (a *Agent) newSession(params json.RawMessage) (any, error) {
-	var p newSessionRequest
-	if err := decode(params, &p, `{"cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
-		return nil, err
-	}
+func (a *Agent) newSession(_ context.Context, p newSessionRequest) (newSessionResponse, error) {
 	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
-		return nil, err
+		return newSessionResponse{}, err
 	}
 	s := a.startSession(core.NewChat(""), p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
@@ -54,21 +49,17 @@ func (a *Agent) newSession(params json.RawMessage) (any, error) {
 }
 
 // loadSession replays a stored conversation as session/update, then answers.
-func (a *Agent) loadSession(params json.RawMessage) (any, error) {
-	var p loadSessionRequest
-	if err := decode(params, &p, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers": [...]}`); err != nil {
-		return nil, err
-	}
+func (a *Agent) loadSession(_ context.Context, p loadSessionRequest) (emptyResponse, error) {
 	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
-		return nil, err
+		return emptyResponse{}, err
 	}
 	events, err := core.Replay(p.SessionID)
 	if err != nil {
-		return nil, &rpcError{codeInvalidParams, err.Error()}
+		return emptyResponse{}, &rpcError{codeInvalidParams, err.Error()}
 	}
 	if len(events) == 0 {
-		return nil, &rpcError{codeResourceNotFound, fmt.Sprintf("no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)}
+		return emptyResponse{}, &rpcError{codeResourceNotFound, fmt.Sprintf("no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)}
 	}
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	tr := newTranslator(nil)
@@ -92,17 +83,13 @@ func (a *Agent) loadSession(params json.RawMessage) (any, error) {
 }
 
 // resumeSession continues a stored conversation without replaying it.
-func (a *Agent) resumeSession(params json.RawMessage) (any, error) {
-	var p loadSessionRequest
-	if err := decode(params, &p, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers"?: [...]}`); err != nil {
-		return nil, err
-	}
+func (a *Agent) resumeSession(_ context.Context, p loadSessionRequest) (emptyResponse, error) {
 	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
-		return nil, err
+		return emptyResponse{}, err
 	}
 	if _, err := core.Replay(p.SessionID); err != nil {
-		return nil, &rpcError{codeInvalidParams, err.Error()}
+		return emptyResponse{}, &rpcError{codeInvalidParams, err.Error()}
 	}
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
@@ -111,11 +98,7 @@ func (a *Agent) resumeSession(params json.RawMessage) (any, error) {
 
 // listSessions lists the stored conversations of cwd (the process's
 // working directory when the client names none), newest first.
-func (a *Agent) listSessions(params json.RawMessage) (any, error) {
-	var p listSessionsRequest
-	if err := decode(params, &p, `{"cwd"?: "/abs/path"}`); err != nil {
-		return nil, err
-	}
+func (a *Agent) listSessions(_ context.Context, p listSessionsRequest) (listSessionsResponse, error) {
 	cwd := ""
 	if p.Cwd != nil {
 		cwd = *p.Cwd
@@ -125,11 +108,11 @@ func (a *Agent) listSessions(params json.RawMessage) (any, error) {
 	}
 	core, err := a.openCore(cwd, nil, nil)
 	if err != nil {
-		return nil, err
+		return listSessionsResponse{}, err
 	}
 	stored, err := core.Sessions()
 	if err != nil {
-		return nil, err
+		return listSessionsResponse{}, err
 	}
 	out := listSessionsResponse{Sessions: make([]sessionInfo, 0, len(stored))}
 	for _, st := range stored {
