@@ -22,16 +22,17 @@ import (
 // reads (const {tasks} = ..., res.sessionId in the callback) is a field of
 // the declared result. So a field renamed on either side fails here.
 func TestEditorPluginsCallTheDeclaredContract(t *testing.T) {
-	var files []string
-	for _, glob := range []string{
-		"../clients/vscode/extension.js", "../clients/vscode/lib/*.js",
-		"../clients/neovim/lua/agentls/*.lua", "../clients/neovim/plugin/*.lua",
-	} {
-		m, err := filepath.Glob(glob)
+	files := []string{"../clients/vscode/extension.js"}
+	for _, dir := range []string{"../clients/vscode/lib", "../clients/neovim/lua", "../clients/neovim/plugin"} {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && (strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".lua")) {
+				files = append(files, path)
+			}
+			return err
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		files = append(files, m...)
 	}
 	calls := 0
 	for _, f := range files {
@@ -77,6 +78,7 @@ async function f(client) {
 		{"js: too many arguments", "a.js", "async function f(client) {\n  await client.sendRequest('workspace/executeCommand', { command: 'agentls.deny', arguments: [id, 'x'] });\n}\n", "2 arguments"},
 		{"js: an object argument's field", "a.js", "async function f(client) {\n  await client.sendRequest('workspace/executeCommand', { command: 'agentls.prompt', arguments: [{ server: s, name: n }] });\n}\n", `"name"`},
 		{"js: params it cannot read", "a.js", "async function f(client) {\n  await client.sendRequest('agent/cancel', build());\n}\n", "cannot read"},
+		{"js: each method's own params, a nested template between", "a.js", "const C = {\n  async run() {\n    const params = { prompt };\n    params.range = r;\n    notice(`a ${x ? `b ${y}` : ''} c`);\n    await client.sendRequest('agent/run', params);\n  },\n  async new() {\n    const params = { sessionId: s };\n    await client.sendRequest('agent/newChat', params);\n  },\n};\n", ""},
 		{"lua: the calls as they should be", "a.lua", `
 function M.f(client)
   local params = { prompt = "x", sessionId = cur }
@@ -143,7 +145,7 @@ func checkClientSource(file, src string) (int, []string) {
 		}
 		calls++
 		argAt := len(src) - len(strings.TrimLeft(rest[1:], " \t\n"))
-		scope := enclosingFunction(src, loc[0])
+		scope := enclosingFunction(src, loc[0], lua)
 		params, ok := readValue(src, argAt, scope, lua)
 		if !ok {
 			errs = append(errs, fmt.Sprintf("%s: cannot read the params of %s: send an object literal, or a variable set to one in the same function", at, name))
@@ -505,9 +507,7 @@ func closingArg(src string, i int) int {
 		case ',', ')':
 			return j
 		case '\'', '"':
-			if k := strings.IndexByte(src[j+1:], c); k >= 0 {
-				j += k + 1
-			}
+			j = stringEnd(src, j)
 		}
 	}
 	return -1
@@ -530,10 +530,15 @@ func luaBlockEnd(rest string) int {
 	return len(rest)
 }
 
-// enclosingFunction is the span of the top-level function around src[i]:
-// from the last line that starts at column 0 and opens a function to the
-// next line at column 0 that closes one ('}' or 'end').
-func enclosingFunction(src string, i int) [2]int {
+// enclosingFunction is the span of the function around src[i]: in
+// JavaScript the innermost block that is a function's body (a function,
+// an arrow function, a method); in Lua the top-level function, from the
+// last line that starts at column 0 and opens a function to the next line
+// at column 0 that closes one.
+func enclosingFunction(src string, i int, lua bool) [2]int {
+	if !lua {
+		return jsFunctionBody(src, i)
+	}
 	start := 0
 	for _, m := range regexp.MustCompile(`(?m)^\S[^\n]*\bfunction\b`).FindAllStringIndex(src[:i], -1) {
 		start = m[0]
@@ -554,11 +559,7 @@ func closing(src string, i int) int {
 	for j := i; j < len(src); j++ {
 		switch c := src[j]; c {
 		case '\'', '"', '`':
-			k := strings.IndexByte(src[j+1:], c)
-			if k < 0 {
-				return -1
-			}
-			j += k + 1
+			j = stringEnd(src, j)
 		case open:
 			depth++
 		case shut:
@@ -582,9 +583,7 @@ func splitTop(s string) []string {
 		case '}', ']', ')':
 			depth--
 		case '\'', '"', '`':
-			if k := strings.IndexByte(s[j+1:], c); k >= 0 {
-				j += k + 1
-			}
+			j = stringEnd(s, j)
 		case ',':
 			if depth == 0 {
 				parts = append(parts, s[last:j])
@@ -601,16 +600,7 @@ func blankComments(src string, lua bool) string {
 	for j := 0; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '\'' || c == '"' || (!lua && c == '`'):
-			for k := j + 1; k < len(b); k++ {
-				if b[k] == '\\' {
-					k++
-					continue
-				}
-				if b[k] == c || (c != '`' && b[k] == '\n') {
-					j = k
-					break
-				}
-			}
+			j = stringEnd(src, j)
 		case lua && c == '-' && j+1 < len(b) && b[j+1] == '-',
 			!lua && c == '/' && j+1 < len(b) && b[j+1] == '/':
 			for j < len(b) && b[j] != '\n' {
@@ -630,4 +620,70 @@ func blankComments(src string, lua bool) string {
 		}
 	}
 	return string(b)
+}
+
+// jsHeader is the text before a '{' that opens a function's body.
+var jsHeader = regexp.MustCompile(`(?:\bfunction\b[^{}]*\)|=>|^\s*(?:async\s+)?(?:static\s+)?([A-Za-z_$][\w$]*)\s*\([^()]*\))\s*$`)
+
+// jsFunctionBody is the innermost function body around src[i] in
+// JavaScript (the whole file at top level).
+func jsFunctionBody(src string, i int) [2]int {
+	var stack []int
+	best := [2]int{0, len(src)}
+	for j := 0; j < len(src); j++ {
+		switch c := src[j]; c {
+		case '\'', '"', '`':
+			j = stringEnd(src, j)
+		case '{':
+			stack = append(stack, j)
+		case '}':
+			if len(stack) == 0 {
+				continue
+			}
+			open := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if open < i && i < j && open >= best[0] {
+				header := src[strings.LastIndexByte(src[:open], '\n')+1 : open]
+				if m := jsHeader.FindStringSubmatch(header); m != nil && !jsKeywords[m[1]] {
+					best = [2]int{open, j + 1}
+				}
+			}
+		}
+	}
+	return best
+}
+
+var jsKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true, "with": true}
+
+// stringEnd is the index of the quote closing the string that opens at
+// src[i]: escapes skipped, and in a JavaScript template each ${...} read
+// as code, templates inside it too. The end of src when it never closes.
+func stringEnd(src string, i int) int {
+	q := src[i]
+	for j := i + 1; j < len(src); j++ {
+		switch c := src[j]; {
+		case c == '\\':
+			j++
+		case c == q:
+			return j
+		case q == '`' && c == '$' && j+1 < len(src) && src[j+1] == '{':
+			depth := 0
+			for j++; j < len(src); j++ {
+				switch src[j] {
+				case '\'', '"', '`':
+					j = stringEnd(src, j)
+				case '{':
+					depth++
+				case '}':
+					depth--
+				}
+				if depth == 0 {
+					break
+				}
+			}
+		case q != '`' && c == '\n':
+			return j
+		}
+	}
+	return len(src)
 }
