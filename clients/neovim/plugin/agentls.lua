@@ -45,3 +45,11 @@ end, { desc = "agentls: compact the session (summarize older turns to fit the mo
 cmd("AgentNewChat", function()
   require("agentls").new_chat()
 end, { desc = "agentls: start an empty session" })
+
+cmd("AgentChat", function(o)
+  require("agentls").chat(o.args)
+end, { nargs = "*", desc = "agentls: the chat of the session (text: send it)" })
+
+cmd("AgentSessions", function()
+  require("agentls").sessions()
+end, { desc = "agentls: reopen a past session in the chat" })

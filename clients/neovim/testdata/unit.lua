@@ -186,26 +186,31 @@ lib.main(function()
     { type = "text", delta = "Hel" },
     { type = "text", delta = "lo\nwor" },
     { type = "text", delta = "ld" },
-    { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "pending" },
+    { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "pending", arguments = { path = "a.txt" } },
     { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "awaiting_approval" },
     { type = "approval", approvalId = "a1", state = "waiting" },
     { type = "approval", approvalId = "a1", state = "resolved", optionId = "allow_once" },
     { type = "tool_call", toolCallId = "c1", tool = "write_file", title = "write_file a.txt", status = "running" },
-    { type = "tool_result", toolCallId = "c1", status = "completed", output = string.rep("x", 300) },
+    { type = "tool_result", toolCallId = "c1", status = "completed", output = string.rep("x", 300) .. "\nline two\n" },
     { type = "text", delta = "Done." },
     { type = "done", stopReason = "end_turn", text = "Hello\nworld\nDone." },
   }) do
     ev.taskId, ev.sessionId = "t9", "s9"
     transcript.on_event(ev)
   end
-  check("deltas join into lines; a tool call's line is updated in place; results are capped",
+  check("deltas join into lines; a tool call's line is updated in place, its arguments and result under it, capped",
     lib.lines(transcript.find("s9")), {
       "# agentls session s9", "", "## fix it", "", "Hello", "world", "",
-      "> write_file a.txt (completed)", "",
+      "> write_file a.txt (completed)", '  │ {"path":"a.txt"}', "",
       "> approval: allow_once", "",
-      "  " .. string.rep("x", 200) .. "…", "",
+      "  │ " .. string.rep("x", 200) .. "…", "  │ line two", "",
       "Done.", "", "--- end_turn", "",
     })
+  transcript.open("s9")
+  check("a window on the transcript folds each call's arguments and its result",
+    { vim.fn.foldclosed(9), vim.fn.foldclosedend(9), vim.fn.foldclosed(11), vim.fn.foldclosed(13), vim.fn.foldclosedend(13), vim.fn.foldclosed(16) },
+    { 9, 10, -1, 13, 15, -1 })
+  vim.api.nvim_win_close(0, true)
   check("the transcript buffer is not editable by hand", vim.bo[transcript.find("s9")].modifiable, false)
 
   for _, ev in ipairs({
@@ -236,6 +241,37 @@ lib.main(function()
   transcript.open("s11")
   local w = vim.api.nvim_get_current_win()
   check("a window on the transcript folds the reasoning away",
-    { vim.fn.foldclosed(5), vim.fn.foldclosedend(5), vim.fn.foldclosed(8) }, { 5, 6, -1 })
+    { vim.fn.foldclosed(5), vim.fn.foldclosedend(5), vim.fn.foldclosed(8) }, { 5, 7, -1 })
   vim.api.nvim_win_close(w, true)
+
+  transcript.next_prompt = nil
+  transcript.on_event({ taskId = "t12", sessionId = "s12", type = "status", message = "started" })
+  transcript.name_task("t12", "fix the bug\non line 3")
+  check("a task named after its first event gets its prompt as its heading", lib.lines(transcript.find("s12"))[3], "## fix the bug ⏎ on line 3")
+  transcript.name_task("t13", "add a test")
+  transcript.on_event({ taskId = "t13", sessionId = "s12", type = "text", delta = "ok" })
+  check("a task named before its first event is headed by its prompt", vim.tbl_contains(lib.lines(transcript.find("s12")), "## add a test"), true)
+  transcript.replay("s14", {
+    { type = "prompt", text = "what is here?", seq = 1 },
+    { type = "text", delta = "A greeting.", seq = 2 },
+    { type = "tool_call", toolCallId = "r1", tool = "read_file", title = "read_file a.txt", status = "pending", arguments = { path = "a.txt" }, seq = 3 },
+    { type = "tool_call", toolCallId = "r1", tool = "read_file", title = "read_file a.txt", status = "completed", arguments = { path = "a.txt" }, seq = 4 },
+    { type = "tool_result", toolCallId = "r1", status = "completed", output = "hello", seq = 5 },
+  })
+  check("a replayed session shows its prompts, answers and calls", lib.lines(transcript.find("s14")), {
+    "# agentls session s14", "", "## what is here?", "", "A greeting.", "",
+    "> read_file a.txt (completed)", '  │ {"path":"a.txt"}', "", "  │ hello",
+  })
+
+  local chat = require("agentls.chat")
+  for _, c in ipairs({
+    { "no mention", "explain this", { file = false, selection = false, diagnostics = false } },
+    { "each mention", "fix @selection of @file, see #diagnostics.", { file = true, selection = true, diagnostics = true } },
+    { "an address is no mention", "mail me@file.org about #diagnosticsX", { file = false, selection = false, diagnostics = false } },
+  }) do
+    check("mentions: " .. c[1], chat.mentions(c[2]), c[3])
+  end
+  check("the session picker escapes what the model titled",
+    chat.label({ sessionId = "s1", title = "fix \27[2Kit", updatedAt = "2026-12-03T10:00:00Z", turns = 2 }),
+    "fix <1B>[2Kit · 2026-12-03T10:00:00Z · 2 turns")
 end)

@@ -48,6 +48,38 @@ local function track(ev)
   end
 end
 
+-- range_text is the text of an LSP range in the buffer of uri (its
+-- lines, whole), or nil when no buffer holds it.
+local function range_text(uri, range)
+  local b = vim.uri_to_bufnr(uri)
+  if not (vim.api.nvim_buf_is_loaded(b) and type(range) == "table" and range.start and range["end"]) then
+    return nil
+  end
+  return table.concat(vim.api.nvim_buf_get_lines(b, range.start.line, range["end"].line + 1, false), "\n")
+end
+
+-- command_result sees what workspace/executeCommand answered: an
+-- agentls.run started from a code action names its task ({taskId}), and
+-- its arguments say the prompt (a directive's, "Fix with agent"'s) or the
+-- range it comes from, so the transcript heads the task with its request.
+local function command_result(err, res, ctx, config)
+  local params = type(ctx) == "table" and ctx.params
+  if not err and type(res) == "table" and res.taskId and type(params) == "table" and params.command == "agentls.run" then
+    local arg = type(params.arguments) == "table" and params.arguments[1] or {}
+    local prompt = arg.prompt
+    if (prompt == nil or prompt == vim.NIL or prompt == "") and type(arg.textDocument) == "table" then
+      prompt = range_text(arg.textDocument.uri, arg.range)
+    end
+    if type(prompt) == "string" and prompt ~= "" then
+      transcript.name_task(res.taskId, prompt)
+    end
+  end
+  local builtin = vim.lsp.handlers["workspace/executeCommand"]
+  if builtin then
+    return builtin(err, res, ctx, config)
+  end
+end
+
 local function on_event(err, ev)
   if err or type(ev) ~= "table" then
     return
@@ -85,6 +117,7 @@ function M.handlers()
   local h = {
     ["agent/requestApproval"] = approval.handler,
     ["agent/event"] = on_event,
+    ["workspace/executeCommand"] = command_result,
   }
   if not vim.lsp.handlers["window/showDocument"] then
     h["window/showDocument"] = show_document
@@ -183,9 +216,41 @@ local function range_params(bufnr, client, line1, line2, visual)
   return vim.lsp.util.make_given_range_params(s, e, bufnr, enc)
 end
 
+-- answer tells how a task ended. An answer that fits the echo area is
+-- echoed; a longer one would be cut there, so the chat shows it whole.
+local function answer(res, chat)
+  local text = vim.trim(res.text or "")
+  local stop = res.stopReason or "done"
+  local msg = "agentls: " .. stop
+  local fits = not text:find("\n") and #msg + #text + 2 < math.max(vim.v.echospace or 0, 20)
+  if text ~= "" and (fits or chat) then
+    msg = msg .. ": " .. vim.split(text, "\n", { plain = true })[1]
+  elseif text ~= "" then
+    msg = msg .. ": the answer is in the chat (:AgentChat)"
+    if res.sessionId then
+      require("agentls.chat").reveal(res.sessionId)
+    end
+  end
+  if res.error and res.error ~= vim.NIL and res.error ~= "" then
+    msg = msg .. " (" .. res.error .. ")"
+  end
+  local level = vim.log.levels.INFO
+  if res.stopReason == "error" then
+    level = vim.log.levels.ERROR
+  elseif res.stopReason ~= "end_turn" then
+    level = vim.log.levels.WARN -- max_tokens, refusal, max_iterations: stopped short of an answer
+  end
+  if chat and level == vim.log.levels.INFO then
+    return -- the chat shows the answer as it streams
+  end
+  vim.notify(msg, level)
+end
+
 --- run starts a task (agent/run). opts: prompt, bufnr, line1, line2 (a
 --- range, 1-based), visual (the range came from a visual selection),
---- on_result(result, err).
+--- document (false: the prompt is about no document; the chat names one
+--- with @file), diagnostics (LSP diagnostics to fix), chat (the chat sent
+--- it: it shows the answer), on_result(result, err).
 function M.run(opts)
   opts = opts or {}
   local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
@@ -194,11 +259,14 @@ function M.run(opts)
     return nil
   end
   local params = { prompt = opts.prompt or "", sessionId = transcript.current }
-  local attached = vim.lsp.buf_is_attached(bufnr, client.id)
-  if attached then
+  local attached = vim.api.nvim_buf_is_valid(bufnr) and vim.lsp.buf_is_attached(bufnr, client.id)
+  if attached and opts.document ~= false then
     params.textDocument = { uri = vim.uri_from_bufnr(bufnr) }
     if opts.line1 and opts.line2 then
       params.range = range_params(bufnr, client, opts.line1, opts.line2, opts.visual).range
+    end
+    if opts.diagnostics and #opts.diagnostics > 0 then
+      params.diagnostics = opts.diagnostics
     end
   end
   if params.prompt == "" and not params.range then
@@ -219,18 +287,7 @@ function M.run(opts)
     if err then
       vim.notify("agentls: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     elseif res then
-      local first = vim.split(res.text or "", "\n", { plain = true })[1] or ""
-      local msg = "agentls: " .. (res.stopReason or "done") .. (first ~= "" and (": " .. first) or "")
-      if res.error and res.error ~= vim.NIL and res.error ~= "" then
-        msg = msg .. " (" .. res.error .. ")"
-      end
-      local level = vim.log.levels.INFO
-      if res.stopReason == "error" then
-        level = vim.log.levels.ERROR
-      elseif res.stopReason ~= "end_turn" then
-        level = vim.log.levels.WARN -- max_tokens, refusal, max_iterations: stopped short of an answer
-      end
-      vim.notify(msg, level)
+      answer(res, opts.chat)
     end
     if opts.on_result then
       opts.on_result(res, err)
@@ -358,6 +415,18 @@ function M.compact(bufnr, on_done)
       on_done(res)
     end
   end, bufnr)
+end
+
+--- chat opens the chat (:AgentChat) of the current session, started when
+--- there is none, and sends text when given; on_open(session) once shown.
+function M.chat(text, on_open)
+  require("agentls.chat").open(text, on_open)
+end
+
+--- sessions lists the past sessions and reopens the one picked in the chat
+--- (:AgentSessions, /sessions); on_done(session) once it shows.
+function M.sessions(on_done)
+  require("agentls.chat").pick_session(on_done)
 end
 
 --- statusline is a statusline component: "" when idle, else what the agent

@@ -17,14 +17,22 @@ local calls = {}
 local after_block = {}
 -- reasoning marks buffers in the middle of a block of the model's reasoning.
 local reasoning = {}
+-- names are prompts of tasks not seen yet (M.name_task), by taskId.
+local names = {}
 
 --- reasoning_mark starts every line of the model's reasoning: it is marked,
 --- and a window showing the transcript folds those lines away (M.open), so
 --- it never reads as the answer.
 M.reasoning_mark = "┆ "
 
---- preview_chars caps a tool result's one-line preview.
+--- detail_mark starts the lines under a tool call's line: its arguments
+--- and its result, folded away like reasoning (zo opens them).
+M.detail_mark = "  │ "
+
+--- preview_chars caps each line under a tool call; preview_lines caps how
+--- many lines of a result are shown (the Markdown file keeps the rest).
 M.preview_chars = 200
+M.preview_lines = 20
 
 --- next_prompt is the prompt of the task the plugin just started: the next
 --- new task's heading shows it (the taskId is not known before its events).
@@ -93,16 +101,21 @@ local function add_lines(b, lines)
   vim.api.nvim_buf_set_lines(b, last, last, false, lines)
 end
 
--- block writes a one-line entry; an entry with the same key is replaced.
-local function block(b, key, text)
+-- block writes an entry: a line, then the lines under it; an entry with
+-- the same key has its first line replaced (the lines under it stay).
+local function block(b, key, text, under)
   local idx = key and blocks[b][key]
   if idx then
     vim.api.nvim_buf_set_lines(b, idx, idx + 1, false, { text })
     return
   end
-  add_lines(b, { text, "" })
+  local lines = { text }
+  vim.list_extend(lines, under or {})
+  table.insert(lines, "")
+  local n = #lines
+  add_lines(b, lines)
   if key then
-    blocks[b][key] = vim.api.nvim_buf_line_count(b) - 2
+    blocks[b][key] = vim.api.nvim_buf_line_count(b) - n
   end
 end
 
@@ -119,6 +132,29 @@ local function one_line(s, max)
     s = s:sub(1, max) .. "…"
   end
   return s
+end
+
+-- json is v as compact JSON (vim.json from 0.7 on; json_encode adds spaces).
+local function json(v)
+  local ok, out = pcall(vim.json and vim.json.encode or vim.fn.json_encode, v)
+  return ok and out or ""
+end
+
+-- details are text shown under a tool call, line by line, marked and capped.
+local function details(text, max_lines)
+  local out = {}
+  local lines = vim.split(str(text), "\r?\n")
+  while #lines > 0 and lines[#lines] == "" do
+    table.remove(lines)
+  end
+  for i, l in ipairs(lines) do
+    if max_lines and i > max_lines then
+      table.insert(out, M.detail_mark .. string.format("… %d more lines in the transcript file (:AgentTranscript!)", #lines - max_lines))
+      break
+    end
+    table.insert(out, M.detail_mark .. one_line(l, M.preview_chars))
+  end
+  return out
 end
 
 local function render(b, ev)
@@ -141,6 +177,11 @@ local function render(b, ev)
     add_lines(b, { "" })
     after_block[b] = false
   end
+  if ev.type == "prompt" then
+    -- A user prompt of a replayed session (agent/replay).
+    block(b, nil, "## " .. one_line(ev.text))
+    return
+  end
   if ev.type == "text" then
     if after_block[b] then
       add_lines(b, { "" })
@@ -155,8 +196,16 @@ local function render(b, ev)
     local who = str(ev.server) ~= "" and (str(ev.server) .. " · ") or ""
     local what = str(ev.title) ~= "" and str(ev.title) or str(ev.tool)
     local label = "> " .. who .. one_line(what)
+    local key = "tool:" .. str(ev.toolCallId)
+    local under = nil
+    if not blocks[b][key] then
+      local args = ev.arguments ~= nil and ev.arguments ~= vim.NIL and json(ev.arguments) or ""
+      if args ~= "" and args ~= "{}" and args ~= "[]" then
+        under = { M.detail_mark .. one_line(args, M.preview_chars) }
+      end
+    end
     calls[str(ev.toolCallId)] = label
-    block(b, "tool:" .. str(ev.toolCallId), string.format("%s (%s)", label, str(ev.status)))
+    block(b, key, string.format("%s (%s)", label, str(ev.status)), under)
   elseif ev.type == "tool_result" then
     local mark = ev.isError and "error" or (str(ev.status) ~= "" and str(ev.status) or "done")
     local label = calls[str(ev.toolCallId)]
@@ -164,7 +213,10 @@ local function render(b, ev)
       -- The call's own line shows how it ended.
       block(b, "tool:" .. str(ev.toolCallId), string.format("%s (%s)", label, mark))
     end
-    block(b, "result:" .. str(ev.toolCallId), "  " .. one_line(ev.output, M.preview_chars))
+    local out = details(ev.output, M.preview_lines)
+    if #out > 0 then
+      add_lines(b, out)
+    end
   elseif ev.type == "approval" then
     local text = ev.state == "waiting" and "> approval needed"
       or ("> approval: " .. (str(ev.optionId) ~= "" and str(ev.optionId) or "denied"))
@@ -199,17 +251,50 @@ function M.on_event(ev)
   end
   local b = buf_for(ev.sessionId)
   edit(b, function()
-    if ev.taskId and not tasks[ev.taskId] then
-      tasks[ev.taskId] = { streamed = false }
-      local prompt = M.next_prompt
-      M.next_prompt = nil
-      add_lines(b, { "## " .. (prompt and one_line(prompt) or ("task " .. ev.taskId)), "" })
+    if ev.taskId and ev.taskId ~= "" and not tasks[ev.taskId] then
+      tasks[ev.taskId] = { streamed = false, session = ev.sessionId }
+      local prompt = M.next_prompt or names[ev.taskId]
+      M.next_prompt, names[ev.taskId] = nil, nil
+      tasks[ev.taskId].titled = prompt ~= nil
+      block(b, "task:" .. ev.taskId, "## " .. (prompt and one_line(prompt) or ("task " .. ev.taskId)))
       after_block[b] = true
     end
     render(b, ev)
   end)
   after_block[b] = ev.type ~= "text"
   follow(b)
+end
+
+--- name_task gives a task the plugin did not start (a code action,
+--- agentls.run) its prompt as its heading: now if its heading is written,
+--- else when its first event comes.
+function M.name_task(task_id, prompt)
+  local t = tasks[task_id]
+  if not t then
+    names[task_id] = prompt
+    return
+  end
+  local b = t.session and M.find(t.session)
+  if not b or t.titled then
+    return
+  end
+  t.titled = true
+  edit(b, function()
+    block(b, "task:" .. task_id, "## " .. one_line(prompt))
+  end)
+end
+
+--- replay renders a stored session's events (agent/replay) into its
+--- buffer, before what streams next.
+function M.replay(session, events)
+  local b = buf_for(session)
+  for _, ev in ipairs(events or {}) do
+    if type(ev) == "table" then
+      ev.sessionId, ev.taskId = session, nil
+      M.on_event(ev)
+    end
+  end
+  return b
 end
 
 --- open shows a session's transcript in a split (reusing a window showing it).
@@ -229,10 +314,13 @@ function M.open(session)
 end
 
 --- fold_reasoning makes window w fold the reasoning lines of the transcript
---- it shows, closed until opened (zo).
+--- it shows, and the lines under each tool call, closed until opened (zo).
 function M.fold_reasoning(w)
   vim.wo[w].foldmethod = "expr"
-  vim.wo[w].foldexpr = "getline(v:lnum)=~'^" .. M.reasoning_mark .. "'?1:0"
+  -- A blank line goes with the line before it, so a call's arguments and
+  -- its result make one fold even with a blank line between them.
+  vim.wo[w].foldexpr = "getline(v:lnum)=~'^\\(" .. M.reasoning_mark .. "\\|" .. M.detail_mark
+    .. "\\)'?1:(getline(v:lnum)==''?'=':0)"
   vim.wo[w].foldlevel = 0
   vim.wo[w].foldenable = true
 end
