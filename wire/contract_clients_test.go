@@ -95,6 +95,7 @@ function M.f(client)
   end)
 end
 `, ""},
+		{"lua: vim.empty_dict() is the object {}", "a.lua", "function M.f(client)\n  lsp.request(client, \"agent/sessions\", vim.empty_dict(), function(err, res)\n    print(res.sessions)\n  end)\nend\n", ""},
 		{"lua: a params field renamed", "a.lua", "function M.f(client)\n  lsp.request(client, \"agent/resolveApproval\", { approvalId = a, option = o }, function(e) end)\nend\n", `"option"`},
 		{"lua: a result field read in the callback", "a.lua", "function M.f(client)\n  lsp.request(client, \"agent/compact\", { sessionId = s }, function(err, res)\n    print(res.before)\n  end)\nend\n", `"before"`},
 		{"lua: params returned by a function", "a.lua", "function M.f()\n  x = on_server(\"agent/mcp/restart\", function(n)\n    return { name = n }\n  end)\nend\n", `"name"`},
@@ -347,6 +348,9 @@ func readValue(src string, i int, scope [2]int, lua bool) (value, bool) {
 			return value{}, false
 		}
 		return value{isString: true, text: rest[1 : end+1]}, true
+	case lua && strings.HasPrefix(rest, "vim.empty_dict()"):
+		// Lua's {} encodes as a JSON list; vim.empty_dict() is the object {}.
+		return value{isLiteral: true, isObject: true, keys: map[string]value{}}, true
 	case strings.HasPrefix(rest, "function"):
 		ret := strings.Index(rest, "return")
 		if ret < 0 {

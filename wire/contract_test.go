@@ -543,3 +543,32 @@ func (p *shapeParser) sep(end byte) error {
 	}
 	return fmt.Errorf("',' or %q expected at %q", end, p.s[p.i:])
 }
+
+// TestEveryDeclarationIsWhole: each declaration says in one line what it
+// does, its params are an object (a command's, its arguments in order),
+// and its result is an object or null, so the tables can be checked.
+func TestEveryDeclarationIsWhole(t *testing.T) {
+	names := map[string]bool{}
+	for _, m := range Methods() {
+		if names[m.Name] {
+			t.Errorf("%s is declared twice", m.Name)
+		}
+		names[m.Name] = true
+		if m.Doc == "" || strings.Contains(m.Doc, "\n") {
+			t.Errorf("%s: its doc line %q should say in one line what it does", m.Name, m.Doc)
+		}
+		if m.Params.Kind() != reflect.Struct {
+			t.Errorf("%s: params %v are not a struct", m.Name, m.Params)
+		}
+		if m.Dir == CommandRequest {
+			for i := range m.Params.NumField() {
+				if _, ok := m.Params.Field(i).Tag.Lookup("arg"); !ok {
+					t.Errorf("%s: field %s of %v has no arg tag: a command's arguments are positional", m.Name, m.Params.Field(i).Name, m.Params)
+				}
+			}
+		}
+		if m.Dir != ServerNotification && m.Result.Kind() != reflect.Struct {
+			t.Errorf("%s: result %v is neither an object nor Null", m.Name, m.Result)
+		}
+	}
+}
