@@ -4,6 +4,9 @@
 #   tmux            to drive Helix (installed with apt-get)
 #   DEST/bin/nvim-0.10, DEST/bin/hx   Neovim 0.10 and Helix 25.01 from Debian's
 #                   next suite, unpacked into DEST (nothing installed system-wide)
+#   DEST/bin/nvim-0.12  Neovim 0.12 from Debian unstable (sid), unpacked into
+#                   DEST/root-sid: CodeCompanion.nvim, an ACP client the tests
+#                   drive, needs Neovim 0.11 or later, which no stable suite has
 # Usage: scripts/fetch-editors.sh [DEST]
 #   DEST defaults to $AGENTLS_EDITORS, else ~/.cache/agentls-editors.
 # Prints DEST/bin last. Running it again reuses what is there.
@@ -23,7 +26,7 @@ if ((${#need_apt[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-if [[ -x $dest/bin/hx && -x $dest/bin/nvim-0.10 ]]; then
+if [[ -x $dest/bin/hx && -x $dest/bin/nvim-0.10 && -x $dest/bin/nvim-0.12 ]]; then
   echo "$dest/bin"
   exit 0
 fi
@@ -33,6 +36,42 @@ fi
 mirror=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/debian.sources 2>/dev/null || true)
 [[ -n $mirror ]] || mirror=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
 [[ -n $mirror ]] || { echo "fetch-editors: no Debian mirror found in /etc/apt" >&2; exit 1; }
+
+# unpack SUITE STATE ROOT PACKAGE...: download the packages of SUITE with a
+# private apt state and unpack them into ROOT.
+unpack() {
+  local suite=$1 st=$2 root=$3
+  shift 3
+  mkdir -p "$st/lists/partial" "$st/cache/archives/partial" "$st/etc" "$st/debs" "$root"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$st/etc/sources.list"
+  local opts=(-o "Dir::Etc::SourceList=$st/etc/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$st/lists" -o "Dir::Cache=$st/cache" -o Debug::NoLocking=1
+    -o APT::Get::List-Cleanup=0 -o APT::Sandbox::User=root)
+  apt-get "${opts[@]}" update -qq
+  (cd "$st/debs" && apt-get "${opts[@]}" download "$@" >/dev/null)
+  for deb in "$st"/debs/*.deb; do dpkg-deb -x "$deb" "$root"; done
+}
+
+if [[ ! -x $dest/bin/nvim-0.12 ]]; then
+  sid=$dest/root-sid
+  unpack sid "$dest/apt-sid" "$sid" neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 \
+    libluajit-5.1-common libtree-sitter0.26 libunibilium4 libutf8proc3 libuv1t64 lua-lpeg lua-luv \
+    libmsgpack-c2 libvterm0
+  # Its Tree-sitter parsers (markdown, lua, ...) are in usr/lib/nvim, on
+  # the 'runtimepath' of an installed Neovim only.
+  cat >"$dest/bin/nvim-0.12" <<WRAP
+#!/bin/sh
+export VIMRUNTIME=$sid/usr/share/nvim/runtime
+exec $sid/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path $sid/usr/lib/x86_64-linux-gnu:$sid/lib/x86_64-linux-gnu:$sid/usr/lib/x86_64-linux-gnu/lua/5.1 $sid/usr/bin/nvim --cmd "set rtp+=$sid/usr/lib/nvim" "\$@"
+WRAP
+  chmod +x "$dest/bin/nvim-0.12"
+  "$dest/bin/nvim-0.12" --version | head -1 >&2
+fi
+if [[ -x $dest/bin/hx && -x $dest/bin/nvim-0.10 ]]; then
+  echo "$dest/bin"
+  exit 0
+fi
+
 state=$dest/apt
 mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/etc"
 echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror trixie main" >"$state/etc/sources.list"
