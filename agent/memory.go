@@ -27,27 +27,44 @@ type sessionHold struct {
 
 // sessionLock takes a session for one task, so two tasks never interleave
 // one history. It gives up when ctx ends.
+// Another agentls in a turn of the same session is waited for too (its
+// lock file, session_lock.go).
 func (c *Core) sessionLock(ctx context.Context, id string) (unlock func(), err error) {
 	h := c.holdSession(id)
 	select {
 	case h.ch <- struct{}{}:
-		return func() { <-h.ch; c.dropSession(id, h) }, nil
 	case <-ctx.Done():
 		c.dropSession(id, h)
 		return nil, ctx.Err()
 	}
+	across, err := c.sessions.lockAcross(ctx, id, func() {
+		c.logf("session %s: another agentls is in a turn of it: this turn waits for it to end", id)
+	})
+	if err != nil {
+		<-h.ch
+		c.dropSession(id, h)
+		return nil, err
+	}
+	return func() { across(); <-h.ch; c.dropSession(id, h) }, nil
 }
 
-// trySessionLock takes a session only if no task holds it.
+// trySessionLock takes a session only if no task, of this agentls or
+// another, holds it.
 func (c *Core) trySessionLock(id string) (unlock func(), ok bool) {
 	h := c.holdSession(id)
 	select {
 	case h.ch <- struct{}{}:
-		return func() { <-h.ch; c.dropSession(id, h) }, true
 	default:
 		c.dropSession(id, h)
 		return nil, false
 	}
+	across, err := c.sessions.tryLockAcross(id)
+	if err != nil {
+		<-h.ch
+		c.dropSession(id, h)
+		return nil, false
+	}
+	return func() { across(); <-h.ch; c.dropSession(id, h) }, true
 }
 
 func (c *Core) holdSession(id string) *sessionHold {

@@ -156,7 +156,7 @@ func (c *Core) deleteSession(s storedSession) bool {
 		c.logf("sessions: deleting %s: %v", s.id, err)
 		return false
 	}
-	for _, p := range []string{c.sessions.asidePath(s.id), c.sessions.journalPath(s.id), c.sessions.viewPath(s.id), transcriptPath(c.stateDir, s.id)} {
+	for _, p := range []string{c.sessions.asidePath(s.id), c.sessions.journalPath(s.id), c.sessions.lockPath(s.id), c.sessions.viewPath(s.id), transcriptPath(c.stateDir, s.id)} {
 		os.Remove(p)
 	}
 	c.sessions.forgetKnown(s.id)
