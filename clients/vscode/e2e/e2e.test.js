@@ -29,6 +29,10 @@ const VSCE = path.join(EXT, 'node_modules', '.bin', 'vsce');
 const ORIGINAL = 'package main\n\n// agent: add a function Sum\nfunc main() {}\n';
 const REWRITTEN = 'package main\n\n// Sum adds up xs.\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n\nfunc main() {}\n';
 const RENAMED = REWRITTEN.replace(/Sum/g, 'Total');
+// The chat's first answer: Markdown with a code block, and a string that
+// would be an element if the view parsed it as HTML.
+const FIRST_ANSWER = 'main.go has **Sum**, which adds up a slice:\n\n```go\nfunc Sum(xs []int) int\n```\n\nIt renders <img src=x onerror="document.title=1"> as text.';
+const DOUBLED = REWRITTEN.replace('total += x', 'total += 2 * x');
 
 /** missing says what the suite lacks, or '' when everything is there. */
 function missing() {
@@ -174,6 +178,18 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     // 3: a task that hangs until cancelled (more than one word: agentls
     // holds back the word still being written, red-team finding 9).
     { Text: 'Thinking about it', Hang: true },
+    // The chat view (issue 26): a tool call, then the first answer.
+    { Text: 'Let me read it.', ToolCalls: [{ ID: 'call_c1', Name: 'read_file', Input: JSON.stringify({ path: 'main.go' }) }] },
+    { Text: FIRST_ANSWER },
+    // A proposed edit, approved in the chat's card.
+    { Text: 'Changing it.', ToolCalls: [{ ID: 'call_c2', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: DOUBLED }) }] },
+    { Text: 'Sum now doubles each element.' },
+    // The follow-up: its request carries the first answer (checked below).
+    { Text: 'At first I said main.go has Sum, which adds up a slice.' },
+    // Cancelled from the chat.
+    { Text: 'Thinking it over', Hang: true },
+    // The reopened session's next turn.
+    { Text: 'Picking up where we left off.' },
   ]);
   cleanups.push(() => model.close());
 
@@ -356,5 +372,127 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     assert.match(text, /tool write_file/);
     assert.match(text, /accepted in the diff editor/);
     assert.match(text, /rejected in the diff editor/);
+  });
+
+  // The chat view, as a user goes through it (issue 26 item 1).
+  const chat = page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+  const chatInput = chat.locator('#input');
+  const say = async (text) => {
+    await chatInput.click();
+    await chatInput.fill(text);
+    await page.keyboard.press('Enter');
+  };
+  const turnDone = (n) => chat.locator('#send:not([disabled])').waitFor({ timeout: 30000 })
+    .then(() => waitUntil(async () => (await chat.locator('.item.user').count()) === n, 10000, `${n} prompts in the chat`));
+  const requestFor = async (prompt) => (await model.requests()).filter((r) => r.lastUserText === prompt);
+
+  await step('the chat view opens in the secondary side bar', async () => {
+    await runCommand('View: Toggle Maximized Panel');
+    await runCommand('View: Toggle Panel Visibility');
+    await runCommand('agentls: Open chat');
+    await chatInput.waitFor({ timeout: 30000 });
+    // VS Code 1.106 and later put it there from package.json; code-server
+    // 4.100 (VS Code 1.100) cannot, so the user moves it, as the README says.
+    // A webview is drawn over its part, not inside it: the part's title says where the view is.
+    const inSecondary = page.locator('.part.auxiliarybar .composite.title', { hasText: /chat/i });
+    if (await inSecondary.count() === 0) {
+      await shot('a-chat-under-the-explorer');
+      // View: Move View, the chat, then where: as a user moves any view.
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      const rowTexts = async () => (await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ')).join(' | ');
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>View: Move View');
+      const moveView = rows.filter({ has: page.locator('.label-name', { hasText: /^View: Move View$/ }) }).first();
+      await moveView.waitFor({ timeout: 10000 }).catch(async (e) => { throw new Error(`${e.message}; rows: ${await rowTexts()}`); });
+      await moveView.click();
+      await page.locator('.quick-input-widget input').fill('Chat');
+      const view = rows.filter({ hasText: 'Chat' }).first();
+      await view.waitFor({ timeout: 10000 }).catch(async (e) => { throw new Error(`${e.message}; rows: ${await rowTexts()}`); });
+      await view.click();
+      const dest = rows.filter({ hasText: 'New Secondary Side Bar Entry' }).first();
+      await dest.waitFor({ timeout: 10000 }).catch(async (e) => { throw new Error(`${e.message}; rows: ${await rowTexts()}`); });
+      await shot('a-chat-move-view');
+      await dest.click();
+      await chatInput.waitFor({ timeout: 30000 });
+    }
+    await inSecondary.waitFor({ timeout: 10000 });
+    await chat.locator('#model', { hasText: 'fake-model' }).waitFor({ timeout: 20000 });
+    assert.equal(await chat.locator('#mode').innerText(), 'mode: ask');
+    await say('/new');
+    await chat.locator('.item.notice', { hasText: 'New conversation.' }).waitFor({ timeout: 10000 });
+  });
+
+  await step('chat: a question with the selection attached, answered after a tool call', async () => {
+    // The selection in main.go, made as a user does: click a line, shift+click another.
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: 'func Sum(xs []int) int {' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await say('What does this do? @selection');
+    await turnDone(1);
+    assert.match(await chat.locator('.item.user .chip').innerText(), /^selection main\.go:\d+-\d+$/);
+    const card = chat.locator('details.item.tool').first();
+    assert.match(await card.locator('summary').innerText(), /read_file[\s\S]*completed/);
+    await card.locator('summary').click(); // unfold: arguments and result
+    assert.match(await card.locator('.arguments').innerText(), /"path": "main\.go"/);
+    assert.match(await card.locator('.result').innerText(), /package main/);
+    const answer = chat.locator('.item.assistant').last();
+    assert.equal(await answer.locator('pre code.language-go').innerText(), 'func Sum(xs []int) int');
+    assert.match(await answer.innerText(), /It renders <img src=x onerror="document.title=1"> as text\./);
+    assert.equal(await chat.locator('.item img').count(), 0, 'no element came out of the answer');
+    assert.match(await chat.locator('#meter').innerText(), /tokens \(\d+%\) · cache \d+%|tokens/);
+    const [req] = await requestFor('What does this do? @selection');
+    assert.match(req.system, /Selection \(lines \d+-\d+\):[\s\S]*func Sum/, 'the selection reached the model');
+  });
+
+  await step('chat: a proposed edit approved in its card', async () => {
+    await say('Make Sum double each element.');
+    const card = chat.locator('.item.approval');
+    await card.waitFor({ timeout: 30000 });
+    await diffEditor.waitFor({ timeout: 30000 }); // the diff editor opens too
+    await diffEditor.locator('.editor.modified .view-line', { hasText: 'total += 2 * x' }).waitFor();
+    await shot('a-chat-approval-card-and-diff');
+    await card.locator('button', { hasText: 'Allow once' }).click();
+    await diffEditor.waitFor({ state: 'detached', timeout: 10000 });
+    await turnDone(2);
+    assert.match(await card.locator('.outcome').innerText(), /^Answered: Allow once \(in the chat\)$/);
+    await page.locator('.editor-instance .view-line', { hasText: 'total += 2 * x' }).first().waitFor();
+    await waitUntil(() => onDisk() === DOUBLED, 5000, 'the approved edit on disk (autosave)');
+  });
+
+  await step('chat: a follow-up that refers to the first answer', async () => {
+    await say('What did you say about main.go at first?');
+    await turnDone(3);
+    const [req] = await requestFor('What did you say about main.go at first?');
+    assert.ok(req.assistantTexts.includes(FIRST_ANSWER), `the model is sent its first answer: ${JSON.stringify(req.assistantTexts)}`);
+    assert.equal(await chat.locator('.item.assistant').last().locator('.md').innerText(), 'At first I said main.go has Sum, which adds up a slice.');
+  });
+
+  await step('chat: cancel', async () => {
+    await say('Think about the tests.');
+    await chat.locator('.item.assistant', { hasText: 'Thinking' }).last().waitFor({ timeout: 30000 });
+    await shot('a-chat-turn-running');
+    await chat.locator('#cancel').click();
+    await chat.locator('.item.end', { hasText: 'Stopped: cancelled' }).waitFor({ timeout: 15000 });
+    await turnDone(4);
+  });
+
+  await step('chat: reopening the session', async () => {
+    await chat.locator('#new').click();
+    await waitUntil(async () => (await chat.locator('.item.user').count()) === 0, 10000, 'the view emptied');
+    await chat.locator('#sessions').click();
+    const row = chat.locator('button.session', { hasText: 'What does this do? @selection' });
+    await row.waitFor({ timeout: 10000 });
+    assert.match(await row.innerText(), /4 turns/);
+    await shot('a-chat-sessions');
+    await row.click();
+    await waitUntil(async () => (await chat.locator('.item.user').count()) === 4, 10000, 'the session drawn again');
+    assert.match(await chat.locator('.item.assistant').nth(1).innerText(), /main\.go has Sum, which adds up a slice/);
+    await say('Go on.');
+    await turnDone(5);
+    const [req] = await requestFor('Go on.');
+    assert.ok(req.assistantTexts.includes(FIRST_ANSWER), 'the reopened session continues with its history');
+    assert.equal(await chat.locator('.item.assistant').last().locator('.md').innerText(), 'Picking up where we left off.');
   });
 });
