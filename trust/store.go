@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentls/agentls/config"
@@ -32,9 +34,21 @@ var ErrCorrupt = errors.New("trust store is corrupt")
 // trusts nothing: LaunchState reports NeedsApproval together with an error
 // that says to move the file aside, and every change fails with that error
 // rather than overwriting it, so nobody's approvals vanish silently.
+//
+// Reads are cached: the parsed file is kept with what a stat said of it
+// (same file by os.SameFile, size, modification time, mode, and on Linux
+// and macOS its change time and owner), and a read that stats the same
+// file unchanged returns it without opening the file. Any write, by this
+// process or another agentls (a rename: a new file), or an edit in place
+// (a new change time) is read again. The policy reads the store on every
+// tool call, twice; a stat is what that costs now.
 type Store struct {
 	path   string
 	frozen *frozenRead // set on a Policy.Snapshot copy: reads return it, writes fail
+
+	mu     sync.Mutex
+	cached *storeFile  // the last good read; never handed to update's change
+	stamp  fs.FileInfo // what the stat said of the file cached came from
 }
 
 // storeFile is the on-disk shape of trust.json.
@@ -215,46 +229,102 @@ func (s *Store) corrupt(what string) error {
 		ErrCorrupt, s.path, what, s.path, s.path)
 }
 
-// read loads the file; a missing file is an empty store.
+// read is the store's content, to be read, never changed: the cached
+// parse when a stat says the file is the one it came from, unchanged; a
+// fresh parse otherwise. A missing file is an empty store.
 func (s *Store) read() (*storeFile, error) {
 	if s != nil && s.frozen != nil {
 		return s.frozen.file, s.frozen.err
 	}
 	if s == nil || s.path == "" {
-		return nil, errors.New("trust: no trust store path: set XDG_STATE_HOME or HOME so agentls has a state directory")
+		return s.parse()
 	}
-	fh, err := os.Open(s.path)
+	st, err := os.Stat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return emptyStore(), nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("trust: read %s: %w", s.path, err)
+		return s.parse() // the error, as parse says it
+	}
+	// The owner and mode checks run on every read, cached or not (parse
+	// says what is wrong).
+	_, foreign := foreignOwner(st)
+	s.mu.Lock()
+	if s.cached != nil && !foreign && st.Mode().Perm()&0o022 == 0 && sameStamp(s.stamp, st) {
+		f := s.cached
+		s.mu.Unlock()
+		return f, nil
+	}
+	s.mu.Unlock()
+	return s.parseAndCache()
+}
+
+// parseAndCache parses the file and keeps the result for read, stamped
+// with the stat of the file it was read from (taken on the open file, so
+// a rename in between cannot pair one file's stat with another's text).
+func (s *Store) parseAndCache() (*storeFile, error) {
+	f, st, err := s.parseFile()
+	if err == nil && st != nil {
+		s.mu.Lock()
+		s.cached, s.stamp = f, st
+		s.mu.Unlock()
+	}
+	if err == nil {
+		// read's callers only read; update's change gets a parse of its own.
+		return f, nil
+	}
+	return nil, err
+}
+
+// parse loads the file afresh, without the cache.
+func (s *Store) parse() (*storeFile, error) {
+	f, _, err := s.parseFile()
+	return f, err
+}
+
+// parses counts the files parseFile opened (the test that reads are cached
+// reads it).
+var parses atomic.Int64
+
+// parseFile loads the file; a missing file is an empty store (and no
+// stat). st is the open file's stat.
+func (s *Store) parseFile() (_ *storeFile, st fs.FileInfo, _ error) {
+	parses.Add(1)
+	if s == nil || s.path == "" {
+		return nil, nil, errors.New("trust: no trust store path: set XDG_STATE_HOME or HOME so agentls has a state directory")
+	}
+	fh, err := os.Open(s.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return emptyStore(), nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("trust: read %s: %w", s.path, err)
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
+	st, err = fh.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("trust: read %s: %w", s.path, err)
+		return nil, nil, fmt.Errorf("trust: read %s: %w", s.path, err)
 	}
 	// A file another user swapped in (their own, any mode) would approve their servers for us.
 	if uid, foreign := foreignOwner(st); foreign {
-		return nil, s.corrupt(fmt.Sprintf("it is owned by another user (uid %d), not by you", uid))
+		return nil, nil, s.corrupt(fmt.Sprintf("it is owned by another user (uid %d), not by you", uid))
 	}
 	// Another user able to write the file could approve servers for us.
 	if st.Mode().Perm()&0o022 != 0 {
-		return nil, s.corrupt(fmt.Sprintf("it is writable by other users (mode %v, expected 0600)", st.Mode().Perm()))
+		return nil, nil, s.corrupt(fmt.Sprintf("it is writable by other users (mode %v, expected 0600)", st.Mode().Perm()))
 	}
 	dec := json.NewDecoder(fh)
 	dec.DisallowUnknownFields()
 	f := emptyStore()
 	f.Version = 0
 	if err := dec.Decode(f); err != nil {
-		return nil, s.corrupt("not valid trust JSON (" + err.Error() + ")")
+		return nil, nil, s.corrupt("not valid trust JSON (" + err.Error() + ")")
 	}
 	if dec.More() {
-		return nil, s.corrupt("trailing data after the JSON object")
+		return nil, nil, s.corrupt("trailing data after the JSON object")
 	}
 	if f.Version != storeVersion {
-		return nil, s.corrupt(fmt.Sprintf("version %d, expected %d", f.Version, storeVersion))
+		return nil, nil, s.corrupt(fmt.Sprintf("version %d, expected %d", f.Version, storeVersion))
 	}
 	if f.Workspaces == nil {
 		f.Workspaces = map[string]*workspaceFile{}
@@ -267,7 +337,7 @@ func (s *Store) read() (*storeFile, error) {
 			f.Workspaces[root] = &workspaceFile{Servers: map[string]approval{}}
 		}
 	}
-	return f, nil
+	return f, st, nil
 }
 
 // update is one read-modify-write under the exclusive lock, written
@@ -289,7 +359,7 @@ func (s *Store) update(change func(*storeFile)) error {
 		return fmt.Errorf("trust: lock %s: %w", s.path, err)
 	}
 	defer unlock()
-	f, err := s.read()
+	f, err := s.parse() // a copy of its own: change must not touch the cache
 	if err != nil {
 		return err
 	}

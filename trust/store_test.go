@@ -298,12 +298,79 @@ func TestStoreWriterProcess(t *testing.T) {
 	if path == "" {
 		t.Skip("helper process: runs only as a child of TestStoreConcurrentProcessesLoseNoUpdate")
 	}
-	n, _ := strconv.Atoi(os.Getenv("TRUST_WRITER_COUNT"))
 	s := OpenStore(path)
+	if tool := os.Getenv("TRUST_WRITER_FORGET"); tool != "" {
+		if err := s.ForgetAlways(tool); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	n, _ := strconv.Atoi(os.Getenv("TRUST_WRITER_COUNT"))
 	for i := range n {
 		name := fmt.Sprintf("p%s-%d", os.Getenv("TRUST_WRITER_ID"), i)
 		if err := s.ApproveLaunch("/repo", name, fpA); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// Reads are cached, and the cache never hides a change: another agentls
+// process's revocation (a rename over the file), an edit in place and a
+// chmod that makes the file writable by others are each seen by the next
+// read of a Store that had read the file before.
+func TestStoreCacheSeesEveryChange(t *testing.T) {
+	s := testStore(t)
+	if err := s.AllowAlways("fs__read", "h1"); err != nil {
+		t.Fatal(err)
+	}
+	r := OpenStore(s.Path())
+	before := parses.Load()
+	for range 50 {
+		if !r.IsAlwaysAllowed("fs__read", "h1") {
+			t.Fatal("always allow not read")
+		}
+	}
+	if n := parses.Load() - before; n != 1 {
+		t.Errorf("50 reads of an unchanged trust.json parsed it %d times, want once (then the cache)", n)
+	}
+
+	// Another process revokes it.
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreWriterProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TRUST_WRITER_PATH="+s.Path(), "TRUST_WRITER_FORGET=fs__read")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writer process: %v\n%s", err, out)
+	}
+	if r.IsAlwaysAllowed("fs__read", "h1") {
+		t.Fatal("a revocation by another process was not seen: the cache answered")
+	}
+
+	// An edit in place (same file, other text) that allows it again.
+	if err := s.AllowAlways("fs__read", "h1"); err != nil {
+		t.Fatal(err)
+	}
+	if !r.IsAlwaysAllowed("fs__read", "h1") {
+		t.Fatal("the allow written again was not seen")
+	}
+	data, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(data), `"h1"`, `"h2-edited"`, 1)
+	f, err := os.OpenFile(s.Path(), os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(edited)
+	f.Close()
+	if r.IsAlwaysAllowed("fs__read", "h1") {
+		t.Fatal("an edit in place was not seen: the cache answered")
+	}
+
+	// Made writable by others: corrupt, trusts nothing.
+	if err := os.Chmod(s.Path(), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.LaunchState("/repo", "fs", fpA); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("a trust.json writable by others read as %v, want ErrCorrupt", err)
 	}
 }
