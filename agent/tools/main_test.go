@@ -23,9 +23,16 @@ const commandHostEnv = "AGENTLS_TOOLS_TEST_COMMAND_HOST"
 // folder it names as the workspace (FOLDER TAB COMMAND).
 const confinedHostEnv = "AGENTLS_TOOLS_TEST_CONFINED_HOST"
 
+// helperEnv, in a host, names the program to start as the guard and the
+// reapers (proc.UseHelper), as agentls names agentls-sandbox.
+const helperEnv = "AGENTLS_TOOLS_TEST_HELPER"
+
 func TestMain(m *testing.M) {
 	proc.Hook()    // the guard that reaps command groups after a SIGKILL
 	sandbox.Hook() // the launcher of confined commands
+	if h := os.Getenv(helperEnv); h != "" {
+		proc.UseHelper(func() string { return h })
+	}
 	if c := os.Getenv(commandHostEnv); c != "" {
 		runProcess(context.Background(), []string{"sh", "-c", c}, os.TempDir(), os.Environ(), time.Hour, 1024)
 		os.Exit(0)

@@ -2,9 +2,12 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -63,23 +66,86 @@ func TestRunCommandCapsOutput(t *testing.T) {
 
 // TestRunCommandGroupDiesWithAgentlsKilled: a shell command that leaves
 // `sleep &` behind, running when agentls is killed with SIGKILL. The
-// parent-death signal reaches only the shell; the guard must end the rest.
+// parent-death signal reaches only the shell; the guard must end the rest:
+// the host itself re-executed, or the small helper agentls uses
+// (agentls-sandbox).
 func TestRunCommandGroupDiesWithAgentlsKilled(t *testing.T) {
-	marker := "agentls-killed-host-" + t.Name()
-	sl := sleeper(t, marker)
-	host := exec.Command(os.Args[0], "-test.run=^$")
-	host.Env = append(os.Environ(), commandHostEnv+"="+sl+" 777 & "+sl+" 778; wait")
-	if err := host.Start(); err != nil {
+	for _, guard := range guards(t) {
+		t.Run("guard="+guard.name, func(t *testing.T) {
+			marker := "agentls-killed-host-" + strings.ReplaceAll(t.Name(), "/", "-")
+			sl := sleeper(t, marker)
+			host := exec.Command(os.Args[0], "-test.run=^$")
+			host.Env = append(os.Environ(), commandHostEnv+"="+sl+" 777 & "+sl+" 778; wait", helperEnv+"="+guard.helper)
+			if err := host.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if !waitProcesses(t, marker, 2) {
+				host.Process.Kill()
+				host.Wait()
+				return
+			}
+			guard.check(t, host.Process.Pid)
+			host.Process.Signal(syscall.SIGKILL)
+			host.Wait()
+			testenv.WaitNoProcesses(t, marker, 10*time.Second)
+		})
+	}
+}
+
+// guard is who guards a host's groups: the host's own executable, or the
+// helper it names.
+type guard struct {
+	name, helper string
+	want         string // the executable the guard and reapers must run
+}
+
+// guards are the two ways a host is guarded.
+func guards(t *testing.T) []guard {
+	self, err := os.Executable()
+	if err != nil {
 		t.Fatal(err)
 	}
-	if !waitProcesses(t, marker, 2) {
-		host.Process.Kill()
-		host.Wait()
-		return
+	helper := testenv.SandboxLauncher(t)
+	return []guard{{"self", "", self}, {"agentls-sandbox", helper, helper}}
+}
+
+// check fails unless the host's guard, and each reaper it started, runs
+// g.want.
+func (g guard) check(t *testing.T, host int) {
+	t.Helper()
+	found := 0
+	for _, pid := range childrenOf(host) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		args := strings.Split(string(cmdline), "\x00")
+		if len(args) < 2 || (args[1] != "__agentls_guard" && args[1] != "__agentls_reaper") {
+			continue
+		}
+		found++
+		if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid)); exe != g.want {
+			t.Errorf("%s runs %s, want %s", args[1], exe, g.want)
+		}
 	}
-	host.Process.Signal(syscall.SIGKILL)
-	host.Wait()
-	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+	if found == 0 && runtime.GOOS == "linux" {
+		t.Errorf("host %d started no guard", host)
+	}
+}
+
+// childrenOf lists pid's children (Linux /proc; none elsewhere).
+func childrenOf(pid int) []int {
+	var out []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			p, _ := strconv.Atoi(e.Name())
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // needReaper skips where commands run without a reaper (it is Linux
@@ -135,19 +201,24 @@ func TestRunCommandDaemonEndsWhenItEnds(t *testing.T) {
 // running when agentls is SIGKILLed is gone too.
 func TestRunCommandDaemonDiesWithAgentlsKilled(t *testing.T) {
 	needReaper(t)
-	marker := "agentls-daemon-killed-" + t.Name()
-	sl := sleeper(t, marker)
-	host := exec.Command(os.Args[0], "-test.run=^$")
-	host.Env = append(os.Environ(), commandHostEnv+"="+daemonCommand(sl))
-	if err := host.Start(); err != nil {
-		t.Fatal(err)
+	for _, guard := range guards(t) {
+		t.Run("guard="+guard.name, func(t *testing.T) {
+			marker := "agentls-daemon-killed-" + strings.ReplaceAll(t.Name(), "/", "-")
+			sl := sleeper(t, marker)
+			host := exec.Command(os.Args[0], "-test.run=^$")
+			host.Env = append(os.Environ(), commandHostEnv+"="+daemonCommand(sl), helperEnv+"="+guard.helper)
+			if err := host.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
+				host.Process.Kill()
+				host.Wait()
+				return
+			}
+			guard.check(t, host.Process.Pid)
+			host.Process.Signal(syscall.SIGKILL)
+			host.Wait()
+			testenv.WaitNoProcesses(t, marker, 10*time.Second)
+		})
 	}
-	if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
-		host.Process.Kill()
-		host.Wait()
-		return
-	}
-	host.Process.Signal(syscall.SIGKILL)
-	host.Wait()
-	testenv.WaitNoProcesses(t, marker, 10*time.Second)
 }

@@ -25,7 +25,19 @@ var version = "0.1.0-dev"
 func main() {
 	sandbox.Hook() // the launcher of confined commands: `agentls __agentls_confine ...` never returns
 	proc.Hook()    // the guard that ends process groups if agentls is killed: `agentls __agentls_guard` never returns
+	proc.UseHelper(smallHelper)
 	os.Exit(run(os.Args[1:]))
+}
+
+// smallHelper is agentls-sandbox when it is beside this executable and was
+// built with it: it serves as the guard and the reapers at a fraction of
+// the memory a second agentls holds (it imports only the sandbox and proc
+// packages). Without it, agentls serves itself.
+func smallHelper() string {
+	if l, err := sandbox.Launcher(); err == nil && l.Dedicated {
+		return l.Path
+	}
+	return ""
 }
 
 func run(args []string) int {

@@ -21,5 +21,9 @@
 //     server's stdin is closed first) and then terminates the whole job. If
 //     no Job object can be made, only the child itself is killed.
 //
+// The guard and the reapers are small programs of their own: agentls names
+// agentls-sandbox ([UseHelper]), which imports only this package and the
+// sandbox's, so each holds a few MB where a second agentls held 12.
+//
 // proc never decides what to run or whether; it only owns the lifetime.
 package proc

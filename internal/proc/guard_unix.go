@@ -55,7 +55,7 @@ func guardForget(pgid int) {
 }
 
 func startGuardLocked() error {
-	exe, err := os.Executable()
+	exe, err := helperExe()
 	if err != nil {
 		return err
 	}

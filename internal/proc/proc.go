@@ -3,6 +3,7 @@ package proc
 import (
 	"os"
 	"os/exec"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -28,16 +29,57 @@ var hookInstalled atomic.Bool
 // grandchildren of a server started through npx or a shell would live on.
 // The guard is one small process per agentls that outlives it by a moment:
 // it learns every process group through a pipe and, when the pipe ends
-// because agentls is gone, terminates those groups. On Windows the Job
-// object does this job and no guard is started.
+// because agentls is gone, terminates those groups. The program started
+// as the guard (and as each reaper) is the one [UseHelper] names, else this
+// binary re-executed. On Windows the Job object does this job and no guard
+// is started.
 func Hook() {
+	Helper()
+	hookInstalled.Store(true)
+}
+
+// Helper runs the guard or a reaper when this binary was started as one
+// (and never returns then); otherwise it returns at once. It is what a
+// small program calls to serve as agentls's guard and reaper (see
+// [UseHelper]); unlike [Hook] it does not make the caller a guard of its
+// own groups.
+func Helper() {
 	if len(os.Args) > 1 && os.Args[1] == guardArg {
 		os.Exit(runGuard())
 	}
 	if len(os.Args) > 1 && os.Args[1] == reaperArg {
 		os.Exit(runReaper(os.Args[2:]))
 	}
-	hookInstalled.Store(true)
+}
+
+var helper struct {
+	sync.Mutex
+	find func() string
+	path string // worked out; "" until then
+}
+
+// UseHelper names the program started as the guard and as each reaper:
+// find is asked once, when the first of them starts, and returns the path
+// of a program whose main calls [Helper] (agentls-sandbox, a few MB where
+// a second agentls holds 12), or "" for this executable itself. Without
+// UseHelper this executable serves, re-executed.
+func UseHelper(find func() string) {
+	helper.Lock()
+	defer helper.Unlock()
+	helper.find, helper.path = find, ""
+}
+
+// helperExe is the program to start as the guard or a reaper.
+func helperExe() (string, error) {
+	helper.Lock()
+	defer helper.Unlock()
+	if helper.path == "" && helper.find != nil {
+		helper.path = helper.find()
+	}
+	if helper.path != "" {
+		return helper.path, nil
+	}
+	return os.Executable()
 }
 
 // SetHookForTest turns the guard off (false) or back on (true) for tests of

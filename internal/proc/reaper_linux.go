@@ -29,7 +29,7 @@ func reaperWraps(cmd *exec.Cmd, grace time.Duration) bool {
 	if !hookInstalled.Load() {
 		return false
 	}
-	exe, err := os.Executable()
+	exe, err := helperExe()
 	if err != nil {
 		return false
 	}
