@@ -169,6 +169,14 @@ test('a command asks in its card; Deny tells the model and nothing runs; what th
   await w.until(() => w.kind('approval').length === 1, 'the card');
   const approval = w.kind('approval')[0];
   assert.match(approval.textContent, /echo chat-ran-it/);
+  // A page that answers with an option the card does not offer (what a
+  // script injected into it would try) is ignored: the card still waits.
+  const id = approval.getAttribute('data-approval');
+  await w.view.receive({ type: 'answer', approvalId: id, optionId: 'allow_unconfined' });
+  await w.view.receive({ type: 'answer', approvalId: id, optionId: { toString: 'allow_once' } });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(w.kind('approval')[0].byClass('options').length, 1, 'the card still waits');
+  assert.match(w.ui.view.channel.text, /which the card does not offer; ignored/);
   approval.all((e) => e.tagName === 'BUTTON' && e.classList.contains('reject'))[0].click();
   await w.idle('the turn', 1);
   const reqs = await w.model.requests();

@@ -89,7 +89,7 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
   let history = []; // what was posted since the last reset, for a view drawn again
   let turn = null; // {taskId} while a turn of the chat runs
   const chatTasks = new Set();
-  const cards = new Map(); // approvalId -> finish(result, how)
+  const cards = new Map(); // approvalId -> {finish(result, how), options: the optionIds it offers}
   const listeners = new Set(); // (event) => void, for the participant
 
   const post = (msg) => {
@@ -153,7 +153,7 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
         log(`approval ${id}: ${result.outcome === 'selected' ? result.optionId : 'denied'} (${how})`);
         resolve(result);
       };
-      cards.set(id, finish);
+      cards.set(id, { finish, options: approval.options.map((o) => o.optionId) });
       if (token && token.onCancellationRequested) token.onCancellationRequested(() => finish(CANCELLED, 'the server withdrew it'));
       if (token && token.isCancellationRequested) finish(CANCELLED, 'the server withdrew it');
       if (reviews && reviewable(approval)) {
@@ -166,10 +166,15 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
     });
   }
 
+  /** answer settles a card with the option the page says was clicked: only one the card offers. */
   function answer({ approvalId, optionId }) {
-    const finish = cards.get(String(approvalId));
-    if (!finish) return;
-    finish({ outcome: 'selected', optionId: String(optionId) }, 'in the chat');
+    const card = cards.get(String(approvalId));
+    if (!card) return;
+    if (!card.options.includes(optionId)) {
+      log(`approval ${approvalId}: the chat answered ${JSON.stringify(optionId)}, which the card does not offer; ignored`);
+      return;
+    }
+    card.finish({ outcome: 'selected', optionId }, 'in the chat');
   }
 
   /** context resolves the mentions to agent/run params and the labels the chat shows. */
@@ -389,7 +394,7 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
       await vscode.commands.executeCommand(`${VIEW_ID}.focus`);
       if (typeof sessionId === 'string') await openSession(sessionId);
     })),
-    { dispose: () => { for (const f of [...cards.values()]) f(CANCELLED, 'the extension stopped'); } },
+    { dispose: () => { for (const c of [...cards.values()]) c.finish(CANCELLED, 'the extension stopped'); } },
   ];
 
   /** subscribe calls fn with every event of the chat's session until the returned function is called. */
