@@ -125,6 +125,7 @@ type updateIn struct {
 	SessionUpdate string `json:"sessionUpdate"`
 	toolCallIn
 	AvailableCommands []availableCommand `json:"availableCommands"`
+	Entries           []planEntry        `json:"entries"`
 	Used              *int               `json:"used"`
 	Size              *int               `json:"size"`
 }

@@ -23,6 +23,7 @@ var toolStatuses = map[wire.ToolStatus]ToolCallStatus{
 type translator struct {
 	diffs  diffSource
 	status map[string]ToolCallStatus // last status sent per tool call
+	plan   planner                   // the plan the answer states (plan.go)
 }
 
 // diffSource gives the diff a write approval showed for a tool call.
@@ -42,10 +43,13 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 	case agent.EventPrompt:
 		return chunk(updateUserMessage, e.Text)
 	case wire.EventText:
-		return chunk(updateAgentMessage, e.Delta)
+		return append(chunk(updateAgentMessage, e.Delta), planUpdate(t.plan.add(e.Delta))...)
 	case wire.EventReasoning:
 		return chunk(updateAgentThought, e.Delta)
 	case wire.EventToolCall:
+		if plan := planUpdate(t.plan.end()); plan != nil {
+			return append(plan, t.updates(e)...)
+		}
 		st := toolStatuses[e.Status]
 		last, seen := t.status[e.ToolCallID]
 		t.status[e.ToolCallID] = st
@@ -75,10 +79,13 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: tc}}
 	case "done":
-		// The turn's last update: how full the window is, where known.
+		// The turn's last updates: the plan its answer's last line
+		// finished, how full the window is, where known.
+		ups := planUpdate(t.plan.end())
 		if u := e.Usage; u != nil && u.ContextWindow > 0 {
-			return []sessionUpdate{{SessionUpdate: updateUsage, Usage: &usageUpdate{Used: u.ContextTokens, Size: u.ContextWindow}}}
+			ups = append(ups, sessionUpdate{SessionUpdate: updateUsage, Usage: &usageUpdate{Used: u.ContextTokens, Size: u.ContextWindow}})
 		}
+		return ups
 	}
 	return nil
 }
@@ -103,6 +110,14 @@ func (t *translator) diff(id string) *agent.FileDiff {
 		return nil
 	}
 	return t.diffs.diffFor(id)
+}
+
+// planUpdate is the plan update for plan, none when nil.
+func planUpdate(plan []planEntry) []sessionUpdate {
+	if plan == nil {
+		return nil
+	}
+	return []sessionUpdate{{SessionUpdate: updatePlan, Plan: plan}}
 }
 
 func chunk(kind, text string) []sessionUpdate {

@@ -54,6 +54,7 @@ const (
 	updateToolCallUpdate    = "tool_call_update"
 	updateAvailableCommands = "available_commands_update"
 	updateUsage             = "usage_update"
+	updatePlan              = "plan"
 )
 
 // Permission outcomes.
@@ -226,6 +227,7 @@ type sessionUpdate struct {
 	ToolCall          *toolCall          `json:"-"`
 	AvailableCommands []availableCommand `json:"availableCommands,omitempty"`
 	Usage             *usageUpdate       `json:"-"`
+	Plan              []planEntry        `json:"-"`
 }
 
 // usageUpdate is how full the session's context window is: the tokens in
@@ -249,6 +251,11 @@ func (u sessionUpdate) MarshalJSON() ([]byte, error) {
 			SessionUpdate string `json:"sessionUpdate"`
 			toolCall
 		}{u.SessionUpdate, *u.ToolCall})
+	case u.SessionUpdate == updatePlan:
+		return json.Marshal(struct {
+			SessionUpdate string      `json:"sessionUpdate"`
+			Entries       []planEntry `json:"entries"`
+		}{u.SessionUpdate, u.Plan})
 	case u.Usage != nil:
 		return json.Marshal(struct {
 			SessionUpdate string `json:"sessionUpdate"`
