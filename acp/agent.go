@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/jsonrpc"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -34,7 +36,7 @@ type Options struct {
 // it with Serve.
 type Agent struct {
 	opts Options
-	conn *conn
+	conn *jsonrpc.Conn
 	ctx  context.Context // ends when the editor closes stdin
 
 	mu       sync.Mutex
@@ -73,9 +75,9 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	a.ctx = ctx
-	a.conn = newConn(w)
+	a.conn = jsonrpc.New(r, w, jsonrpc.ACP, a.opts.Logf)
 	errc := make(chan error, 1)
-	go func() { errc <- a.conn.serve(ctx, r, a.handleRequest, a.handleNotification) }()
+	go func() { errc <- a.conn.Serve(ctx, a.handleRequest, a.handleNotification) }()
 	var err error
 	select {
 	case err = <-errc:
@@ -91,7 +93,7 @@ func (a *Agent) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	for _, oc := range cores {
 		oc.core.Close() // cancels every task: prompts answer "cancelled"
 	}
-	a.conn.wait()
+	a.conn.Wait()
 	a.wg.Wait() // the command watchers end with ctx; no handler starts one now
 	for _, oc := range cores {
 		oc.close()
@@ -104,7 +106,7 @@ func (a *Agent) handleRequest(ctx context.Context, method string, params json.Ra
 	if h, ok := a.requests[method]; ok {
 		return h(ctx, params)
 	}
-	return nil, &rpcError{codeMethodNotFound, fmt.Sprintf("agentls does not implement %q (it implements %s)", method, implemented)}
+	return nil, jsonrpc.Errorf(jsonrpc.MethodNotFound, "agentls does not implement %q (it implements %s)", method, implemented)
 }
 
 // handleNotification handles one notification through its route; an
@@ -130,10 +132,18 @@ func (a *Agent) sessionCancel(_ context.Context, p cancelNotification) (emptyRes
 	return emptyResponse{}, nil
 }
 
-// cancelRequest is $/cancel_request: our requests run to their answer; a
-// prompt is cancelled with session/cancel.
-func (a *Agent) cancelRequest(context.Context, wire.NoParams) (emptyResponse, error) {
-	return emptyResponse{}, nil
+// call calls the editor (the connection sends $/cancel_request when ctx
+// ends) and decodes its result into out.
+func (a *Agent) call(ctx context.Context, method string, params, out any) error {
+	err := a.conn.Call(ctx, method, params, out)
+	var answered *jsonrpc.Error
+	switch {
+	case errors.As(err, &answered):
+		return fmt.Errorf("acp: %s: the editor answered with an error: %s (code %d)", method, answered.Message, answered.Code)
+	case err != nil:
+		return fmt.Errorf("acp: %w", err)
+	}
+	return nil
 }
 
 func (a *Agent) initialize(_ context.Context, p initializeRequest) (initializeResponse, error) {
@@ -166,11 +176,11 @@ func (a *Agent) capabilities() clientCapabilities {
 // openCore opens (once) the core for cwd and dirs with the editor's servers.
 func (a *Agent) openCore(cwd string, dirs []string, servers []mcpServer) (*agent.Core, error) {
 	if !filepath.IsAbs(cwd) {
-		return nil, &rpcError{codeInvalidParams, fmt.Sprintf("cwd %q is not an absolute path: ACP sends the session's working directory as an absolute path", cwd)}
+		return nil, jsonrpc.Errorf(jsonrpc.InvalidParams, "cwd %q is not an absolute path: ACP sends the session's working directory as an absolute path", cwd)
 	}
 	for _, d := range dirs {
 		if !filepath.IsAbs(d) {
-			return nil, &rpcError{codeInvalidParams, fmt.Sprintf("additional directory %q is not an absolute path: expected absolute paths, as cwd is", d)}
+			return nil, jsonrpc.Errorf(jsonrpc.InvalidParams, "additional directory %q is not an absolute path: expected absolute paths, as cwd is", d)
 		}
 	}
 	editor, err := editorServers(servers)
@@ -209,14 +219,14 @@ func editorServers(servers []mcpServer) ([]config.EditorServer, error) {
 			// One remote transport for both: Streamable HTTP first, the
 			// older HTTP+SSE when the server has no such endpoint.
 			if s.URL == "" {
-				return nil, &rpcError{codeInvalidParams, fmt.Sprintf("MCP server %q is %s without a url: expected {type, name, url, headers}", s.Name, s.Type)}
+				return nil, jsonrpc.Errorf(jsonrpc.InvalidParams, "MCP server %q is %s without a url: expected {type, name, url, headers}", s.Name, s.Type)
 			}
 			e = config.EditorServer{Name: s.Name, URL: s.URL}
 			for _, h := range s.Headers {
 				e.Headers = append(e.Headers, [2]string{h.Name, h.Value})
 			}
 		default:
-			return nil, &rpcError{codeInvalidParams, fmt.Sprintf("MCP server %q is of type %q: expected stdio (no type), \"http\" or \"sse\"", s.Name, s.Type)}
+			return nil, jsonrpc.Errorf(jsonrpc.InvalidParams, "MCP server %q is of type %q: expected stdio (no type), \"http\" or \"sse\"", s.Name, s.Type)
 		}
 		out = append(out, e)
 	}
@@ -267,7 +277,7 @@ func decode(params json.RawMessage, v any, expected string) error {
 		params = json.RawMessage("{}")
 	}
 	if err := json.Unmarshal(params, v); err != nil {
-		return &rpcError{codeInvalidParams, fmt.Sprintf("bad params: %v; expected %s", err, expected)}
+		return jsonrpc.Errorf(jsonrpc.InvalidParams, "bad params: %v; expected %s", err, expected)
 	}
 	return nil
 }

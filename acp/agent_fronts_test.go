@@ -237,3 +237,11 @@ func (p rwc) Close() error {
 	p.WriteCloser.Close()
 	return p.ReadCloser.Close()
 }
+
+// truncate cuts s to n bytes for a test's message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

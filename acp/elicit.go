@@ -66,7 +66,7 @@ func (p *permissions) RequestForm(ctx context.Context, ap agent.Approval) (strin
 	req := createElicitationRequest{SessionID: p.s.id, ToolCallID: ap.ToolCallID, Mode: "form",
 		Message: elicitMessage(ap), RequestedSchema: schemaOf(ap.Elicitation.Fields)}
 	var resp createElicitationResponse
-	if err := p.s.a.conn.call(ctx, methodCreateElicitation, req, &resp); err != nil {
+	if err := p.s.a.call(ctx, methodCreateElicitation, req, &resp); err != nil {
 		return "", nil, err
 	}
 	if resp.Action != string(wire.ElicitAccept) {
@@ -83,7 +83,7 @@ func (p *permissions) OpenURL(ctx context.Context, u string) error {
 			Message:       "agentls: open this page in your browser: " + agent.Visible(u),
 			ElicitationID: fmt.Sprintf("agentls-%d", elicitationSeq.Add(1))}
 		var resp createElicitationResponse
-		if err := p.s.a.conn.call(ctx, methodCreateElicitation, req, &resp); err != nil {
+		if err := p.s.a.call(ctx, methodCreateElicitation, req, &resp); err != nil {
 			return err
 		}
 		if resp.Action != string(wire.ElicitAccept) {

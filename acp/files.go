@@ -35,7 +35,7 @@ func (f editorFiles) OpenText(path string) (string, bool) {
 	ctx, cancel := context.WithTimeout(f.s.a.ctx, readTimeout)
 	defer cancel()
 	var resp readTextFileResponse
-	if err := f.s.a.conn.call(ctx, methodReadTextFile, readTextFileRequest{SessionID: f.s.id, Path: path}, &resp); err != nil {
+	if err := f.s.a.call(ctx, methodReadTextFile, readTextFileRequest{SessionID: f.s.id, Path: path}, &resp); err != nil {
 		return "", false // not open, or not readable by the editor: the disk decides
 	}
 	return resp.Content, true
@@ -51,7 +51,7 @@ func (f editorFiles) WriteFile(ctx context.Context, path string, _ agent.Snapsho
 	if !f.write {
 		return false, nil
 	}
-	if err := f.s.a.conn.call(ctx, methodWriteTextFile, writeTextFileRequest{SessionID: f.s.id, Path: path, Content: text}, nil); err != nil {
+	if err := f.s.a.call(ctx, methodWriteTextFile, writeTextFileRequest{SessionID: f.s.id, Path: path, Content: text}, nil); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -3,8 +3,9 @@ package acp
 import (
 	"context"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"sync"
+
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent"
 )
@@ -60,7 +61,7 @@ func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (s
 		req.Options = append(req.Options, permissionOption{OptionID: o.OptionID, Name: o.Name, Kind: string(o.Kind)})
 	}
 	var resp requestPermissionResponse
-	err := p.s.a.conn.call(ctx, methodRequestPermission, req, &resp)
+	err := p.s.a.call(ctx, methodRequestPermission, req, &resp)
 	optionID := ""
 	if err == nil && resp.Outcome.Outcome == outcomeSelected {
 		optionID = resp.Outcome.OptionID

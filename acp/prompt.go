@@ -3,11 +3,13 @@ package acp
 import (
 	"context"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"strings"
 	"sync"
 
+	"github.com/agentls/agentls/wire"
+
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
 // stopReasons maps how a core task ended to ACP's stop reason. A task
@@ -25,7 +27,7 @@ var stopReasons = map[wire.StopReason]StopReason{
 func (a *Agent) prompt(ctx context.Context, p promptRequest) (promptResponse, error) {
 	s := a.session(p.SessionID)
 	if s == nil {
-		return promptResponse{}, &rpcError{codeResourceNotFound, fmt.Sprintf("unknown sessionId %q: start one with session/new or session/load (live sessions: %s)", p.SessionID, a.sessionIDs())}
+		return promptResponse{}, jsonrpc.Errorf(jsonrpc.ResourceNotFound, "unknown sessionId %q: start one with session/new or session/load (live sessions: %s)", p.SessionID, a.sessionIDs())
 	}
 	text, err := promptText(p.Prompt)
 	if err != nil {
@@ -47,7 +49,7 @@ func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (promptResp
 	s.mu.Lock()
 	if s.stop != nil {
 		s.mu.Unlock()
-		return promptResponse{}, &rpcError{codeInvalidRequest, "a prompt of this session is still running: wait for its response or send session/cancel"}
+		return promptResponse{}, jsonrpc.Errorf(jsonrpc.InvalidRequest, "a prompt of this session is still running: wait for its response or send session/cancel")
 	}
 	s.stop = stop
 	coreID := s.coreID
@@ -85,7 +87,7 @@ func (s *session) runTurn(ctx context.Context, req agent.RunRequest) (promptResp
 	if reason, ok := stopReasons[res.StopReason]; ok {
 		return promptResponse{StopReason: reason}, nil
 	}
-	return promptResponse{}, &rpcError{codeInternalError, "agentls: the turn failed: " + res.Error}
+	return promptResponse{}, jsonrpc.Errorf(jsonrpc.InternalError, "agentls: the turn failed: %s", res.Error)
 }
 
 // promptText joins a prompt's blocks into the task's prompt: text as is,
@@ -105,15 +107,15 @@ func promptText(blocks []contentBlock) (string, error) {
 			fmt.Fprintf(&b, "Attached file: %s", c.URI)
 		case "resource":
 			if c.Resource == nil || c.Resource.Text == nil {
-				return "", &rpcError{codeInvalidParams, "an embedded resource without text: agentls takes text resources only (promptCapabilities)"}
+				return "", jsonrpc.Errorf(jsonrpc.InvalidParams, "an embedded resource without text: agentls takes text resources only (promptCapabilities)")
 			}
 			fmt.Fprintf(&b, "Attached file %s:\n```\n%s\n```", c.Resource.URI, *c.Resource.Text)
 		default:
-			return "", &rpcError{codeInvalidParams, fmt.Sprintf("a %q content block: agentls takes text, resource_link and resource blocks (promptCapabilities)", c.Type)}
+			return "", jsonrpc.Errorf(jsonrpc.InvalidParams, "a %q content block: agentls takes text, resource_link and resource blocks (promptCapabilities)", c.Type)
 		}
 	}
 	if strings.TrimSpace(b.String()) == "" {
-		return "", &rpcError{codeInvalidParams, "the prompt is empty: say what the agent should do"}
+		return "", jsonrpc.Errorf(jsonrpc.InvalidParams, "the prompt is empty: say what the agent should do")
 	}
 	return b.String(), nil
 }

@@ -27,11 +27,11 @@ func (a *Agent) requestRoutes() []route {
 }
 
 // notificationRoutes are the notifications this agent handles, on the
-// read loop, in order.
+// read loop, in order. ($/cancel_request is the connection's own: it
+// cancels the request it names, internal/jsonrpc.)
 func (a *Agent) notificationRoutes() []route {
 	return []route{
 		bind(methodSessionCancel, `{"sessionId": "..."}`, a.sessionCancel),
-		bind(methodCancelRequest, `{"requestId": ...}`, a.cancelRequest),
 	}
 }
 
@@ -75,7 +75,7 @@ var implemented = func() string {
 	a := &Agent{}
 	var names []string
 	for _, r := range append(a.requestRoutes(), a.notificationRoutes()...) {
-		if r.method != methodCancelRequest && r.method != methodAuthenticate {
+		if r.method != methodAuthenticate {
 			names = append(names, r.method)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
 // TestRoutesAreTheDeclaredOnes holds the route tables: no method twice, and
@@ -18,8 +20,8 @@ func TestRoutesAreTheDeclaredOnes(t *testing.T) {
 		seen[r.method] = true
 	}
 	_, err := a.handleRequest(context.Background(), "session/frob", nil)
-	e, ok := err.(*rpcError)
-	if !ok || e.Code != codeMethodNotFound {
+	e, ok := err.(*jsonrpc.Error)
+	if !ok || e.Code != jsonrpc.MethodNotFound {
 		t.Fatalf("session/frob: %v, want MethodNotFound", err)
 	}
 	for _, m := range []string{methodInitialize, methodSessionNew, methodSessionLoad, methodSessionResume,

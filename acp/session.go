@@ -2,11 +2,11 @@ package acp
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
 // session is one ACP session: a conversation of the core rooted at cwd.
@@ -56,10 +56,10 @@ func (a *Agent) loadSession(_ context.Context, p loadSessionRequest) (emptyRespo
 	}
 	events, err := core.Replay(p.SessionID)
 	if err != nil {
-		return emptyResponse{}, &rpcError{codeInvalidParams, err.Error()}
+		return emptyResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
 	}
 	if len(events) == 0 {
-		return emptyResponse{}, &rpcError{codeResourceNotFound, fmt.Sprintf("no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)}
+		return emptyResponse{}, jsonrpc.Errorf(jsonrpc.ResourceNotFound, "no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)
 	}
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	tr := newTranslator(nil)
@@ -89,7 +89,7 @@ func (a *Agent) resumeSession(_ context.Context, p loadSessionRequest) (emptyRes
 		return emptyResponse{}, err
 	}
 	if _, err := core.Replay(p.SessionID); err != nil {
-		return emptyResponse{}, &rpcError{codeInvalidParams, err.Error()}
+		return emptyResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
 	}
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
@@ -124,7 +124,7 @@ func (a *Agent) listSessions(_ context.Context, p listSessionsRequest) (listSess
 
 // send writes one session/update of this session.
 func (s *session) send(u sessionUpdate) {
-	if err := s.a.conn.notify(methodSessionUpdate, sessionNotification{SessionID: s.id, Update: u}); err != nil {
+	if err := s.a.conn.Notify(methodSessionUpdate, sessionNotification{SessionID: s.id, Update: u}); err != nil {
 		s.a.opts.Logf("agentls acp: session/update: %v", err)
 	}
 }

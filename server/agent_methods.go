@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
 // runParams are agent/run's params and agentls.run's argument.
@@ -45,7 +45,7 @@ func (s *Server) runRequest(p runParams) (agent.RunRequest, int, error) {
 		req.Prompt = fixPrompt(p.Diagnostics)
 	}
 	if req.Prompt == "" {
-		return req, 0, jsonrpc2.Errorf(jsonrpc2.InvalidParams,
+		return req, 0, jsonrpc.Errorf(jsonrpc.InvalidParams,
 			"agentls: nothing to run: give a prompt, select text, or put an `agent:` directive on the line (e.g. `// agent: add error handling`)")
 	}
 	return req, line, nil

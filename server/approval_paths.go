@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"sort"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/agentls/agentls/wire"
+
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
 // requestApprovalResult is agent/requestApproval's result.
@@ -35,7 +36,7 @@ func toWire(a agent.Approval) wireApproval {
 // viaRequestApproval is the request card: the client's own approval UI.
 func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
 	var res requestApprovalResult
-	if err := protocol.Call(ctx, ap.s.conn, wire.RequestApproval.Name, toWire(a), &res); err != nil {
+	if err := ap.s.conn.Call(ctx, wire.RequestApproval.Name, toWire(a), &res); err != nil {
 		return "", nil, err
 	}
 	if res.Outcome != "selected" {
@@ -56,7 +57,7 @@ func (ap *approvals) viaShowMessageRequest(ctx context.Context, a agent.Approval
 		Actions: actions,
 	}
 	var item *protocol.MessageActionItem
-	if err := protocol.Call(ctx, ap.s.conn, protocol.MethodWindowShowMessageRequest, params, &item); err != nil {
+	if err := ap.s.conn.Call(ctx, protocol.MethodWindowShowMessageRequest, params, &item); err != nil {
 		return "", err
 	}
 	if item == nil {
@@ -213,8 +214,8 @@ func firstOptionName(a agent.Approval) string {
 
 // isMethodNotFound reports a -32601 error reply.
 func isMethodNotFound(err error) bool {
-	var w *jsonrpc2.Error
-	return errors.As(err, &w) && w.Code == jsonrpc2.MethodNotFound
+	var w *jsonrpc.Error
+	return errors.As(err, &w) && w.Code == jsonrpc.MethodNotFound
 }
 
 // mergeContexts is cancelled when either a or b is.

@@ -8,9 +8,8 @@ import (
 	"strings"
 	"sync"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonrpc"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -238,16 +237,16 @@ func (ap *approvals) resolve(approvalID, optionID string) error {
 	ap.mu.Unlock()
 	if p == nil {
 		if approvalID == "" {
-			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no approval is waiting")
+			return jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no approval is waiting")
 		}
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no approval %q is waiting (see agent/approvals)", approvalID)
+		return jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no approval %q is waiting (see agent/approvals)", approvalID)
 	}
 	if optionID != "" && !hasOption(p.a, optionID) {
 		var ids []string
 		for _, o := range p.a.Options {
 			ids = append(ids, o.OptionID)
 		}
-		return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: approval %s has no option %q (expected one of %s)",
+		return jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: approval %s has no option %q (expected one of %s)",
 			p.a.ApprovalID, optionID, strings.Join(ids, ", "))
 	}
 	ap.deliver(p, optionID)

@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/internal/jsonrpc"
 	"github.com/agentls/agentls/wire"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
 
@@ -26,7 +26,7 @@ type executeCommandParams struct {
 func (s *Server) executeCommand(ctx context.Context, p executeCommandParams) (any, error) {
 	h, ok := s.commands[p.Command]
 	if !ok {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: unknown command %q (expected one of %v)", p.Command, commandNames)
+		return nil, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: unknown command %q (expected one of %v)", p.Command, commandNames)
 	}
 	return h(ctx, p.Arguments)
 }
@@ -100,7 +100,7 @@ func (s *Server) cmdPrompt(_ context.Context, a wire.PromptArgs) (wire.TaskStart
 	}
 	ref := agent.PromptRef{Server: p.Server, Name: p.Prompt, Arguments: p.Arguments}
 	if err := core.CheckPrompt(ref); err != nil {
-		return wire.TaskStarted{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.TaskStarted{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: %v", err)
 	}
 	if p.SessionID == "" {
 		s.mu.Lock()
@@ -120,7 +120,7 @@ func (s *Server) cmdCancel(_ context.Context, a wire.TaskArgs) (wire.Null, error
 	if taskID == "" {
 		latest, ok := s.latestTask()
 		if !ok {
-			return wire.Null{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no task is running")
+			return wire.Null{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no task is running")
 		}
 		taskID = latest.TaskID
 	}
@@ -179,18 +179,18 @@ func (s *Server) cmdTranscript(_ context.Context, a wire.SessionArgs) (wire.Tran
 			return wire.TranscriptResult{}, fmt.Errorf("agentls: listing sessions: %w", err)
 		}
 		if len(sessions) == 0 {
-			return wire.TranscriptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session yet: run a task first")
+			return wire.TranscriptResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no session yet: run a task first")
 		}
 		sid = sessions[0].SessionID
 	}
 	path := core.TranscriptPath(sid)
 	if path == "" {
-		return wire.TranscriptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q", sid)
+		return wire.TranscriptResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no transcript for session %q", sid)
 	}
 	if _, err := os.Stat(path); err != nil {
 		// Opening a file that is not there shows an empty buffer, as if
 		// the session had said nothing.
-		return wire.TranscriptResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no transcript for session %q (see agent/sessions for the sessions there are)", sid)
+		return wire.TranscriptResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no transcript for session %q (see agent/sessions for the sessions there are)", sid)
 	}
 	s.openDocument(path)
 	return wire.TranscriptResult{SessionID: sid, Path: path, URI: pathToURI(path)}, nil
@@ -205,7 +205,7 @@ func (s *Server) openDocument(path string) {
 		var res struct {
 			Success bool `json:"success"`
 		}
-		err := protocol.Call(s.ctx, s.conn, "window/showDocument",
+		err := s.conn.Call(s.ctx, "window/showDocument",
 			&protocol.ShowDocumentParams{URI: protocol.URI(pathToURI(path)), TakeFocus: true}, &res)
 		if err != nil || !res.Success {
 			s.showMessage(logInfo, "agentls: "+path)
@@ -245,7 +245,7 @@ func (s *Server) configuredServer(name string) (*agent.Core, wire.ServerState, e
 			return core, row.State, nil
 		}
 	}
-	return nil, "", jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no MCP server %q is configured", name)
+	return nil, "", jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no MCP server %q is configured", name)
 }
 
 // cmdMCPTrust shows the launch card in the background and returns the

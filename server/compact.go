@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"go.lsp.dev/jsonrpc2"
-
+	"github.com/agentls/agentls/internal/jsonrpc"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -22,7 +21,7 @@ func (s *Server) agentCompact(ctx context.Context, p wire.CompactParams) (wire.C
 	}
 	res, err := core.Compact(ctx, p.SessionID)
 	if err != nil {
-		return wire.CompactResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.CompactResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: %v", err)
 	}
 	return res, nil
 }
@@ -41,10 +40,10 @@ func (s *Server) cmdCompact(_ context.Context, a wire.SessionArgs) (wire.Session
 		s.mu.Unlock()
 	}
 	if sid == "" {
-		return wire.SessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: no session to compact yet: run a task first, or pass a sessionId (agent/sessions lists them)")
+		return wire.SessionResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: no session to compact yet: run a task first, or pass a sessionId (agent/sessions lists them)")
 	}
 	if _, err := core.SessionExists(sid); err != nil {
-		return wire.SessionResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.SessionResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: %v", err)
 	}
 	s.goFn(func() {
 		res, err := core.Compact(s.ctx, sid)

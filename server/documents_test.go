@@ -2,8 +2,6 @@ package server
 
 import (
 	"testing"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
 func TestOffsetCountsUTF16CodeUnits(t *testing.T) {
@@ -121,29 +119,6 @@ func TestDirective(t *testing.T) {
 				t.Errorf("directive(%q) = %q, %v; want %q, %v", tt.line, got, ok, tt.want, tt.ok)
 			}
 		})
-	}
-}
-
-func TestCancelRequestIDsNormalize(t *testing.T) {
-	tests := []struct {
-		raw, want string
-		ok        bool
-	}{
-		{`7`, "#7", true},
-		{`7.0`, "#7", true},
-		{`"7"`, `"7"`, true},
-		{`"abc"`, `"abc"`, true},
-		{`1.5`, "", false},
-		{`{}`, "", false},
-	}
-	if idKey(jsonrpc2.NewNumberID(7)) != "#7" || idKey(jsonrpc2.NewStringID("7")) != `"7"` {
-		t.Errorf("request ids normalize as %s and %s, want #7 and \"7\"", idKey(jsonrpc2.NewNumberID(7)), idKey(jsonrpc2.NewStringID("7")))
-	}
-	for _, tt := range tests {
-		got, ok := rawIDKey([]byte(tt.raw))
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("rawIDKey(%s) = %q, %v; want %q, %v", tt.raw, got, ok, tt.want, tt.ok)
-		}
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ import (
 // by a $/cancelRequest that spells it the same way.
 func TestCancelRequestMatchesIDsAsSent(t *testing.T) {
 	for _, id := range []jsonrpc2.ID{jsonrpc2.NewStringID("run-1"), jsonrpc2.NewNumberID(41)} {
-		t.Run(idKey(id), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%v", id), func(t *testing.T) {
 			e := newEnv(t, "")
 			e.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "run_command", Input: `{"command":"echo never"}`}}})
 			srvEnd, cliEnd := net.Pipe()

@@ -1,10 +1,10 @@
 package server
 
 import (
-	"context"
+	"strings"
+
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/wire"
-	"strings"
 
 	"go.lsp.dev/protocol"
 )
@@ -23,7 +23,7 @@ func (s *Server) notify(method string, params any) {
 	if s.conn == nil {
 		return
 	}
-	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+	if err := s.conn.Notify(method, params); err != nil {
 		// Once the connection is gone every write fails: one line says so.
 		s.notifyFailOnce.Do(func() { s.opts.Logf("agentls: cannot write to the editor (%s): %v", method, err) })
 	}

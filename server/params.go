@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"go.lsp.dev/jsonrpc2"
-
+	"github.com/agentls/agentls/internal/jsonrpc"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -83,7 +82,7 @@ func badParams(msg string) error { return paramsError{errors.New(msg)} }
 
 // invalidParams is the error for params that do not decode.
 func invalidParams(method string, err error, expected string) error {
-	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %s: bad params: %v (expected %s)", method, err, expected)
+	return jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: %s: bad params: %v (expected %s)", method, err, expected)
 }
 
 // decodeParams decodes params into v; empty or null params leave v as is.

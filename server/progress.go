@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"sync"
 	"time"
+
+	"github.com/agentls/agentls/wire"
 
 	"go.lsp.dev/protocol"
 
@@ -102,7 +103,7 @@ func (t *taskSink) run() {
 		// Bounded: a client that never answers must not hold back the
 		// task's events.
 		ctx, cancel := context.WithTimeout(s.ctx, createLimit)
-		err := protocol.Call(ctx, s.conn, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": t.token}, nil)
+		err := s.conn.Call(ctx, protocol.MethodWorkDoneProgressCreate, map[string]string{"token": t.token}, nil)
 		cancel()
 		if err != nil {
 			t.prog = false

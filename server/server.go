@@ -9,10 +9,9 @@ import (
 	"sync"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
 // Options configure a Server. Zero values mean the defaults.
@@ -32,7 +31,7 @@ type Options struct {
 type Server struct {
 	opts Options
 
-	conn jsonrpc2.Conn
+	conn *jsonrpc.Conn
 	// ctx dies when the connection closes, at exit and on a signal: every
 	// server-to-client call and every approval wait derives from it, so
 	// nothing blocks after the editor is gone. (shutdown ends tasks and
@@ -41,7 +40,6 @@ type Server struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // every goroutine this server starts
 
-	inflight      inflight
 	docs          documents
 	requests      map[string]requestHandler
 	commands      map[string]requestHandler // agentls.*: params are the arguments array
@@ -110,19 +108,20 @@ func New(opts Options) *Server {
 // the caller exits the process.
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	s.conn = jsonrpc2.NewConn(newStream(rwc, s.opts.Logf))
+	s.conn = jsonrpc.New(rwc, rwc, jsonrpc.LSP, s.opts.Logf)
 	logsDone := make(chan struct{})
 	go func() {
 		defer close(logsDone)
 		defer s.recoverPanic("log queue")
 		s.drainLogs()
 	}()
-	s.conn.Go(s.ctx, s.handle)
+	readErr := make(chan error, 1)
+	go func() { readErr <- s.conn.Serve(s.ctx, s.handleRequest, s.handleNotification) }()
 
 	code := 0
 	select {
-	case <-s.conn.Done():
-		code = s.readEndCode()
+	case err := <-readErr:
+		code = s.readEndCode(err)
 	case <-s.exitCh:
 		code = s.exitStatus()
 	case <-ctx.Done():
@@ -137,7 +136,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) int {
 	limit, cancelLimit := context.WithTimeout(context.Background(), drainLimit)
 	defer cancelLimit()
 	drained := make(chan struct{})
-	go func() { s.wg.Wait(); close(drained) }()
+	go func() { s.conn.Wait(); s.wg.Wait(); close(drained) }()
 	select {
 	case <-drained:
 		close(s.logs.stop)
@@ -162,22 +161,21 @@ func (s *Server) exitStatus() int {
 	return s.exitCode
 }
 
-// readEndCode is the exit code when reading the client stopped: the exit
+// readEndCode is the exit code when reading the client stopped with err: the exit
 // notification's if it came first; 0 at a clean end of input (the editor
 // closed our stdin); 1, said on stderr, when the input could not be read
 // (a frame that cannot be delimited, a read error). Exiting silently with
 // 0 there left editors and users with no clue.
-func (s *Server) readEndCode() int {
+func (s *Server) readEndCode(err error) int {
 	select {
 	case <-s.exitCh:
 		return s.exitStatus()
 	default:
 	}
-	err := s.conn.Err()
 	if err == nil || errors.Is(err, io.EOF) {
 		return 0
 	}
-	var fe *framingError
+	var fe *jsonrpc.FramingError
 	if errors.As(err, &fe) {
 		s.opts.Logf("%v; agentls cannot find the next message and exits", fe)
 	} else {

@@ -26,7 +26,7 @@ func (s *Server) openURL(ctx context.Context, u string) error {
 	s.mu.Unlock()
 	if showDocument && s.conn != nil {
 		var res protocol.ShowDocumentResult
-		err := protocol.Call(ctx, s.conn, protocol.MethodShowDocument,
+		err := s.conn.Call(ctx, protocol.MethodShowDocument,
 			&protocol.ShowDocumentParams{URI: protocol.URI(u), External: true}, &res)
 		switch {
 		case err == nil && res.Success:

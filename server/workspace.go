@@ -185,7 +185,7 @@ func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snaps
 	callCtx, cancel := mergeContexts(ctx, s.ctx)
 	defer cancel()
 	var res protocol.ApplyWorkspaceEditResponse
-	if err := protocol.Call(callCtx, s.conn, protocol.MethodWorkspaceApplyEdit, p, &res); err != nil {
+	if err := s.conn.Call(callCtx, protocol.MethodWorkspaceApplyEdit, p, &res); err != nil {
 		return false, fmt.Errorf("agentls: workspace/applyEdit for %s: %w", path, err)
 	}
 	if !res.Applied {

@@ -1,8 +1,6 @@
 package server
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -170,49 +168,6 @@ func TestCancelRequestReachesARequestWhoseIDWasReused(t *testing.T) {
 	if r := c.reply("8"); r.Error != nil {
 		t.Errorf("next request: %+v", r.Error)
 	}
-}
-
-// FuzzValueEndNeverTearsAValidStream: a valid message body, whatever its
-// strings hold (braces, quotes, escapes, "Content-Length:", any Unicode)
-// and however it is split across reads, is never taken for a torn frame;
-// the same body followed by the next frame's header always is, at the
-// header.
-func FuzzValueEndNeverTearsAValidStream(f *testing.F) {
-	f.Add("hello", "agent/run", uint64(7), uint8(0))
-	f.Add(`"}{][\"\\`, "x", uint64(1), uint8(3))
-	f.Add("Content-Length: 10\r\n\r\n{}", "textDocument/didChange", uint64(0xdeadbeef), uint8(1))
-	f.Add("😀 漢字 \u2028 \x00", "m", uint64(3), uint8(2))
-	f.Fuzz(func(t *testing.T, text, method string, splits uint64, pad uint8) {
-		body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method,
-			"params": map[string]any{"text": text, "nested": []any{text, map[string]any{text: []any{}}}}})
-		if err != nil {
-			t.Skip(err)
-		}
-		body = append(body, strings.Repeat("\r\n", int(pad%4))...) // whitespace the length may count
-		feedSplit := func(b []byte) (int, valueEnd) {
-			var v valueEnd
-			s := splits
-			for got := 0; got < len(b); {
-				n := 1 + int(s%17)
-				s = s/17 + 1
-				if got+n > len(b) {
-					n = len(b) - got
-				}
-				if at := v.feed(b[got:got+n], got); at >= 0 {
-					return at, v
-				}
-				got += n
-			}
-			return -1, v
-		}
-		if at, v := feedSplit(body); at >= 0 || !v.done || v.end != len(bytes.TrimRight(body, "\r\n")) {
-			t.Fatalf("valid body %q: torn at %d (done %v, end %d)", body, at, v.done, v.end)
-		}
-		torn := append(append([]byte(nil), body...), "Content-Length: 2\r\n\r\n{}"...)
-		if at, _ := feedSplit(torn); at != len(body) {
-			t.Fatalf("body %q followed by a header: torn at %d, want %d", body, at, len(body))
-		}
-	})
 }
 
 // A valid stream in every shape editors give it reaches the real binary
