@@ -114,7 +114,7 @@ func (r *run) approve(ctx context.Context, c *call, a Approval) (string, error) 
 	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 	switch how {
 	case approved:
-		r.journal.approved(c.id, c.tool, c.title, c.kind)
+		r.journal.Approved(c.id, c.tool, c.title, c.kind)
 		running := c.event(wire.StatusRunning)
 		running.Server = a.Server
 		r.emit(running)

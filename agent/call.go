@@ -45,7 +45,7 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block, plan 
 		c.running = true
 	}
 	o := tools.Run(ctx, env, t, plan.Timeout, c, u.Input)
-	r.journal.done(u.ID)
+	r.journal.Done(u.ID)
 	return c.finish(o.Text, o.IsError, o.Status, o.Images...)
 }
 
@@ -191,7 +191,7 @@ func (c *call) Elicit(ctx context.Context, e mcp.Elicitation) mcp.ElicitAnswer {
 }
 
 // ServerLog writes a server's log message to the transcript.
-func (c *call) ServerLog(msg string) { c.heard(func() { c.r.tr.serverLog(msg) }) }
+func (c *call) ServerLog(msg string) { c.heard(func() { c.r.tr.ServerLog(msg) }) }
 
 // heard runs f unless the call ended: no progress may follow a call's final
 // tool_call and tool_result.

@@ -8,7 +8,7 @@
 // exactly one tool_result, in order, in the next user message (ValidHistory,
 // checked before every request). A cancel or an error while the model
 // streams stores what streamed as an interrupted answer (text only, never a
-// half tool call: interrupted.go); a cancel while an approval waits or a
+// half tool call: agent/session/interrupted.go); a cancel while an approval waits or a
 // tool runs answers that call and every later call of the message with
 // "ERROR: cancelled". Deny, timeout and errors are answered the same way,
 // with their own ERROR text.
@@ -22,14 +22,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"io/fs"
 	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/agentls/agentls/wire"
+
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
@@ -60,7 +62,7 @@ type Core struct {
 	stateDir     string
 	root         string
 	logf         func(format string, args ...any)
-	sessions     sessionStore
+	sessions     session.Store
 	secrets      tools.Secrets // what read tools ask about
 	builtins     []tools.Tool  // the built-in tools, sorted by name
 
@@ -81,10 +83,10 @@ type Core struct {
 	lastTask  int
 	tasks     map[string]*Task        // running tasks
 	sessLocks map[string]*sessionHold // one task per session at a time, while a task needs it (memory.go)
-	torn      map[string]bool         // sessions whose transcript a write failed for (transcript_rebuild.go)
+	torn      map[string]bool         // sessions whose transcript a write failed for (transcript.go)
 	release   *time.Timer             // gives memory back once idle (memory.go); nil when not armed
 	recent    []string                // sessions last released, newest last (memory.go)
-	retaining atomic.Bool             // the retention policy is being applied (session_retention.go)
+	retaining atomic.Bool             // the retention policy is being applied (session.go)
 	approvals atomic.Int64
 
 	launchMu sync.Mutex
@@ -132,7 +134,7 @@ func New(opts Options) (*Core, error) {
 		}
 		c.root = wd
 	}
-	c.sessions = newSessionStore(c.stateDir, c.root)
+	c.sessions = session.NewStore(c.stateDir, c.root)
 	c.secrets = tools.NewSecrets(c.stateDir)
 	c.builtins = tools.Builtins()
 	c.ctx, c.cancel = context.WithCancel(context.Background())
@@ -163,7 +165,7 @@ func (req RunRequest) Echo() string {
 	if req.MCPPrompt != nil {
 		return PromptTitle(*req.MCPPrompt)
 	}
-	return firstLine(req.Prompt, EchoMax)
+	return tools.FirstLine(req.Prompt, EchoMax)
 }
 
 // TaskIO connects one task to its front end.
@@ -224,7 +226,7 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 		Title: req.Echo(), StartedAt: time.Now(), done: make(chan struct{})}
 	t.setState(wire.TaskRunning)
 	if t.SessionID == "" {
-		t.SessionID = newSessionID()
+		t.SessionID = session.NewID()
 	}
 	fail := func(msg string) *Task {
 		t.result = Result{TaskID: t.ID, SessionID: t.SessionID, StopReason: "error", Error: msg}
@@ -235,14 +237,14 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 	switch {
 	case c.closed:
 		return fail("agent: shutting down, no new tasks")
-	case checkSessionID(t.SessionID) != nil:
-		return fail(checkSessionID(t.SessionID).Error())
+	case session.CheckID(t.SessionID) != nil:
+		return fail(session.CheckID(t.SessionID).Error())
 	}
 	ctx, cancel := context.WithCancelCause(c.ctx)
 	t.cancel = func() { cancel(context.Canceled) }
 	c.tasks[t.ID] = t
 	c.busy()
-	_, statErr := os.Stat(c.sessions.path(t.SessionID))
+	_, statErr := os.Stat(c.sessions.Path(t.SessionID))
 	started := errors.Is(statErr, fs.ErrNotExist) // this task starts the session
 	c.wg.Add(1)
 	go func() {
@@ -309,21 +311,21 @@ func (c *Core) NewChat(sessionID string) string {
 	if sessionID != "" {
 		c.CancelSession(sessionID)
 	}
-	return newSessionID()
+	return session.NewID()
 }
 
 // SessionInfo is one row of agent/sessions.
 type SessionInfo = wire.SessionInfo
 
 // Sessions lists the stored sessions of this workspace, newest first.
-func (c *Core) Sessions() ([]SessionInfo, error) { return c.sessions.list() }
+func (c *Core) Sessions() ([]SessionInfo, error) { return c.sessions.List() }
 
 // TranscriptPath is the Markdown transcript of a session (under the state dir).
 func (c *Core) TranscriptPath(sessionID string) string {
-	if checkSessionID(sessionID) != nil {
+	if session.CheckID(sessionID) != nil {
 		return ""
 	}
-	return transcriptPath(c.stateDir, sessionID)
+	return session.TranscriptPath(c.stateDir, sessionID)
 }
 
 // Close cancels every task (each ends "cancelled") and waits for them.

@@ -9,16 +9,17 @@ import (
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/internal/bench"
 )
 
 // hugeSession stores a session of four turns whose second tool result is
 // 50 MB (a long session's files grow this big through tool output).
-func hugeSession(b *testing.B, s sessionStore, id string) {
+func hugeSession(b *testing.B, s session.Store, id string) {
 	b.Helper()
 	msgs := fourTurns()
 	msgs[2] = model.Message{Role: "user", Content: []model.Block{{Type: "tool_result", ToolUseID: "a", Content: strings.Repeat("log line 0123456789\n", 50<<20/20)}}}
-	if err := s.append(id, msgs...); err != nil {
+	if err := s.Append(id, msgs...); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -27,22 +28,22 @@ func hugeSession(b *testing.B, s sessionStore, id string) {
 // workspace whose session file is 50 MB, against one whose session is a few
 // hundred bytes. The index next to the sessions answers both; goal ≤ 2x.
 func BenchmarkSessionsList(b *testing.B) {
-	small, huge := newSessionStore(b.TempDir(), "/small"), newSessionStore(b.TempDir(), "/huge")
-	if err := small.append("s1", fourTurns()...); err != nil {
+	small, huge := session.NewStore(b.TempDir(), "/small"), session.NewStore(b.TempDir(), "/huge")
+	if err := small.Append("s1", fourTurns()...); err != nil {
 		b.Fatal(err)
 	}
 	hugeSession(b, huge, "s1")
-	for _, s := range []sessionStore{small, huge} {
-		if l, err := s.list(); err != nil || len(l) != 1 || l[0].Turns != 4 {
+	for _, s := range []session.Store{small, huge} {
+		if l, err := s.List(); err != nil || len(l) != 1 || l[0].Turns != 4 {
 			b.Fatalf("list = %+v, %v", l, err)
 		}
 	}
 	var subj, base []time.Duration
 	for b.Loop() {
 		t0 := time.Now()
-		huge.list()
+		huge.List()
 		t1 := time.Now()
-		small.list()
+		small.List()
 		subj, base = append(subj, t1.Sub(t0)), append(base, time.Since(t1))
 	}
 	bench.ReportDurations(b, "", subj, base)
@@ -52,19 +53,19 @@ func BenchmarkSessionsList(b *testing.B) {
 // missing (deleted, or written by an older agentls), so the listing reads
 // the 50 MB session once, line by line, and saves the index again.
 func BenchmarkSessionsListRebuild(b *testing.B) {
-	small, huge := newSessionStore(b.TempDir(), "/small"), newSessionStore(b.TempDir(), "/huge")
-	if err := small.append("s1", fourTurns()...); err != nil {
+	small, huge := session.NewStore(b.TempDir(), "/small"), session.NewStore(b.TempDir(), "/huge")
+	if err := small.Append("s1", fourTurns()...); err != nil {
 		b.Fatal(err)
 	}
 	hugeSession(b, huge, "s1")
 	var subj, base []time.Duration
 	for b.Loop() {
-		os.Remove(huge.indexPath())
-		os.Remove(small.indexPath())
+		os.Remove(huge.IndexPath())
+		os.Remove(small.IndexPath())
 		t0 := time.Now()
-		huge.list()
+		huge.List()
 		t1 := time.Now()
-		small.list()
+		small.List()
 		subj, base = append(subj, t1.Sub(t0)), append(base, time.Since(t1))
 	}
 	bench.ReportDurations(b, "", subj, base)
@@ -163,7 +164,7 @@ func BenchmarkCancelHugePrompt(b *testing.B) {
 		return d
 	}
 	stored := func(t *Task) bool {
-		st, err := os.Stat(core.sessions.path(t.SessionID))
+		st, err := os.Stat(core.sessions.Path(t.SessionID))
 		return err == nil && st.Size() > 50<<20
 	}
 	var subj, base []time.Duration

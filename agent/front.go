@@ -56,3 +56,7 @@ func ToolNameFromContext(ctx context.Context) string { return tools.ToolNameFrom
 // BuiltinToolNames are the names of the built-in tools. The MCP registry
 // must reserve them (mcp.Options.Reserved) so no server's tool can take one.
 func BuiltinToolNames() []string { return tools.BuiltinNames() }
+
+// FirstLine is s's first non-empty line cut to max runes ("…" marks a cut),
+// for titles and progress messages that echo a prompt.
+func FirstLine(s string, max int) string { return tools.FirstLine(s, max) }

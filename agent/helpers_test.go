@@ -2,11 +2,12 @@ package agent
 
 import (
 	"context"
-	"github.com/agentls/agentls/agent/tools"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/tools"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/wire"
 	"sort"
 	"strings"
+
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"strings"
 	"sync"
 
+	"github.com/agentls/agentls/wire"
+
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -24,7 +26,7 @@ type run struct {
 	task *Task
 	io   TaskIO
 	ws   Workspace
-	tr   *transcript
+	tr   *session.Transcript
 
 	emitMu sync.Mutex
 	seq    int
@@ -39,21 +41,21 @@ type run struct {
 	window    int // the model's context window, in tokens
 	// tooLong: the turn failed because its request was too long for the
 	// model's window even compacted (settle marks it so, and it is not
-	// sent again: interrupted.go).
+	// sent again: session/interrupted.go).
 	tooLong  bool
 	loaded   []string        // MCP tools used or found by search, most recent first (toolsearch.go)
 	loadedMu sync.Mutex      // guards loaded while the calls of a batch run
 	offered  map[string]bool // this request's tools when search narrowed them; nil: all
-	view     viewState       // how the session's history is sent (compact.go)
+	view     session.View    // how the session's history is sent (compact.go)
 
 	// The turn as stored (settle): its history once loaded, whether its
 	// prompt was stored, the text of a request that failed or was
 	// cancelled, and the journal that keeps what is not stored yet
-	// (turn_journal.go).
+	// (session/journal.go).
 	history  *[]model.Message
 	prompted bool
 	partial  string
-	journal  *turnJournal
+	journal  *session.Journal
 	unlock   func() // releases the session (sessionLock), once the turn is settled
 }
 
@@ -69,10 +71,10 @@ func (r *run) emit(e Event) {
 
 // runTask runs one task to its end and emits its done event.
 func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) Result {
-	r := &run{core: c, task: t, io: io, ws: io.Workspace, tr: openTranscript(c.stateDir, t.SessionID)}
-	r.tr.onFail = func(err error) {
+	r := &run{core: c, task: t, io: io, ws: io.Workspace, tr: session.OpenTranscript(c.stateDir, t.SessionID)}
+	r.tr.OnFail = func(err error) {
 		c.markTorn(t.SessionID, true)
-		msg := transcriptFailed(r.tr.path, err)
+		msg := transcriptFailed(r.tr.Path, err)
 		c.logf("%s", msg)
 		r.emitStatus(msg)
 	}
@@ -84,9 +86,9 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
 	// The result goes to fronts (agent/run, ACP, the CLI) as events do.
 	res.Text = trust.Redact(res.Text)
-	r.tr.end(res.StopReason, res.Error, r.usage)
+	r.tr.End(res.StopReason, res.Error, r.usage)
 	if r.unlock != nil {
-		if r.tr.failed() {
+		if r.tr.Failed() {
 			// The session file holds the whole turn now: if there is room
 			// again, the transcript is whole again.
 			r.repairTranscript()
@@ -132,8 +134,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	if err != nil {
 		return fail("%v", err)
 	}
-	recovered := c.sessions.recoverTurn(r.task.SessionID)
-	history, note, err := c.sessions.load(r.task.SessionID)
+	recovered := c.sessions.RecoverTurn(r.task.SessionID)
+	history, note, err := c.sessions.Load(r.task.SessionID)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -142,7 +144,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	for _, n := range []string{recovered, note} {
 		if n != "" {
 			c.logf("%s", n)
-			r.tr.note(n)
+			r.tr.Note(n)
 			r.emitStatus(n)
 		}
 	}
@@ -152,10 +154,10 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		return fail("%v", err)
 	}
 	r.prompted = true
-	if r.journal, err = c.sessions.openJournal(r.task.SessionID); err != nil {
+	if r.journal, err = c.sessions.OpenJournal(r.task.SessionID); err != nil {
 		c.logf("%v (an answer cut off by a crash would not be kept)", err)
 	}
-	r.tr.prompt(ctx, r.task.ID, req.Prompt)
+	r.tr.Prompt(ctx, r.task.ID, req.Prompt)
 	if ctx.Err() != nil {
 		// Cancelled while a big prompt was stored or redacted: end now,
 		// not after encoding it into a request. The prompt stays in the
@@ -173,9 +175,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	r.window = win.Tokens
 	if note := c.firstWindowNote(win); note != "" {
 		r.emitStatus(note)
-		r.tr.note(note)
+		r.tr.Note(note)
 	}
-	r.view = c.sessions.loadView(r.task.SessionID, history)
+	r.view = c.sessions.LoadView(r.task.SessionID, history)
 	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: r.window, onUsage: r.billUsage}
 	var m meter
 	offer := c.toolOfferFor(provider, r.window)
@@ -189,20 +191,20 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		if searching {
 			if note := c.hiddenToolsNote(mcpCount(all), mcpCount(defs), mcpTokens(all), offer, win); note != "" {
 				r.emitStatus(note)
-				r.tr.note(note)
+				r.tr.Note(note)
 			}
 			r.offered = make(map[string]bool, len(defs))
 			for _, t := range defs {
 				r.offered[t.Name] = true
 			}
 		}
-		msgs := sendable(applyView(history, r.view))
+		msgs := session.Sendable(applyView(history, r.view))
 		fixed := len(system)/4 + toolsTokens(defs)
 		if m.next(system, defs, msgs) > int(compactAt*float64(r.window)) {
 			r.compact(ctx, cmp, history, fixed, false)
-			msgs = sendable(applyView(history, r.view))
+			msgs = session.Sendable(applyView(history, r.view))
 		}
-		if err := ValidHistory(msgs); err != nil {
+		if err := session.ValidHistory(msgs); err != nil {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
 		}
 		var streamed, reasoned strings.Builder
@@ -233,7 +235,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			}, func(delta string) {
 				flushReasoning() // the answer has begun: what was held back of the reasoning goes first
 				streamed.WriteString(delta)
-				r.journal.text(delta)
+				r.journal.Text(delta)
 				if out := redact.Write(delta); out != "" {
 					r.emit(Event{Type: wire.EventText, Delta: out})
 				}
@@ -256,9 +258,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				msg = fmt.Sprintf("the model refused the request as too long: its window is %d tokens (%s), which agentls now uses: compacting and retrying once", w.Tokens, w.From)
 			}
 			r.emitStatus(msg)
-			r.tr.note(msg)
+			r.tr.Note(msg)
 			if r.compact(ctx, cmp, history, fixed, true) {
-				msgs = sendable(applyView(history, r.view))
+				msgs = session.Sendable(applyView(history, r.view))
 				resp, err = send()
 			} else {
 				err = fmt.Errorf("%w; compaction cannot make it shorter, so it was not sent again: put long text in a file of the workspace and ask the agent to read or search it, or start a new session", err)
@@ -273,27 +275,27 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			// again once with twice the budget.
 			r.addUsage(resp.Usage)
 			r.emitStatus(fmt.Sprintf("the answer reached max_tokens (%d tokens) inside the arguments of %s: asking again with %d", budget, cutCall(resp), 2*budget))
-			r.tr.reasoning(reasoned.String())
-			r.tr.assistant(streamed.String())
+			r.tr.Reasoning(reasoned.String())
+			r.tr.Assistant(streamed.String())
 			reasoned.Reset()
 			streamed.Reset()
 			budget *= 2
 			resp, err = send()
 			if err == nil && cutCall(resp) != "" {
 				r.addUsage(resp.Usage)
-				r.tr.reasoning(reasoned.String())
+				r.tr.Reasoning(reasoned.String())
 				r.partial = streamed.String()
-				r.tr.assistant(r.partial)
+				r.tr.Assistant(r.partial)
 				return Result{StopReason: wire.StopMaxTokens, Text: r.partial,
 					Error: fmt.Sprintf("the answer reached max_tokens inside the arguments of %s twice (at %d and %d tokens), so nothing was run: raise [model] max_tokens", cutCall(resp), budget/2, budget)}
 			}
 		}
-		r.tr.reasoning(reasoned.String())
+		r.tr.Reasoning(reasoned.String())
 		reasoned.Reset()
 		if err != nil {
 			// What streamed is stored by settle as an interrupted answer.
 			r.partial = streamed.String()
-			r.tr.assistant(streamed.String())
+			r.tr.Assistant(streamed.String())
 			if ctx.Err() != nil {
 				return Result{StopReason: wire.StopCancelled, Text: streamed.String()}
 			}
@@ -302,8 +304,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		m.reported(defs, msgs, resp.Usage.InputTokens)
 		r.addUsage(resp.Usage)
 		content, uses := normalizeAssistant(resp.Content, iter)
-		lastText = textOf(content)
-		r.tr.assistant(lastText)
+		lastText = model.TextOf(content)
+		r.tr.Assistant(lastText)
 		if why := refused(resp.StopReason); why != "" {
 			// A refused answer is not kept (Anthropic asks that it not be sent
 			// back); the session says the model declined (settle).
@@ -344,40 +346,40 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 // store appends a message to the history and the session file.
 func (r *run) store(history *[]model.Message, m model.Message) error {
 	*history = append(*history, m)
-	if err := r.core.sessions.append(r.task.SessionID, m); err != nil {
+	if err := r.core.sessions.Append(r.task.SessionID, m); err != nil {
 		return err
 	}
-	r.journal.stored(r.core.sessions.size(r.task.SessionID))
+	r.journal.Stored(r.core.sessions.Size(r.task.SessionID))
 	return nil
 }
 
 // settle ends the turn in the session: a turn that was cancelled or failed
 // after its prompt was stored ends with an interrupted answer (what had
 // streamed, possibly nothing), so the history says so and the next prompt
-// does not merge into this one (interrupted.go). Then the journal goes;
+// does not merge into this one (session/interrupted.go). Then the journal goes;
 // it stays when the answer could not be stored, for the next load.
 func (r *run) settle(res Result) {
 	if !r.prompted {
-		r.journal.remove()
+		r.journal.Remove()
 		return
 	}
 	reason := ""
 	switch res.StopReason {
 	case wire.StopCancelled:
-		reason = interruptedCancelled
+		reason = session.InterruptedCancelled
 	case wire.StopError:
-		reason = interruptedError
+		reason = session.InterruptedError
 		if r.tooLong {
-			reason = interruptedTooLong
+			reason = session.InterruptedTooLong
 		}
 	case wire.StopMaxTokens:
-		reason = interruptedMaxTokens
+		reason = session.InterruptedMaxTokens
 	case wire.StopRefusal:
-		reason = interruptedRefused
+		reason = session.InterruptedRefused
 	}
 	h := *r.history
 	if reason == "" || len(h) == 0 || h[len(h)-1].Role != "user" {
-		r.journal.remove()
+		r.journal.Remove()
 		return
 	}
 	m := model.Message{Role: "assistant", Content: []model.Block{}, Interrupted: reason}
@@ -386,10 +388,10 @@ func (r *run) settle(res Result) {
 	}
 	if err := r.store(r.history, m); err != nil {
 		r.core.logf("session %s: the end of this %s turn was not saved: %v", r.task.SessionID, reason, err)
-		r.journal.close()
+		r.journal.Close()
 		return
 	}
-	r.journal.remove()
+	r.journal.Remove()
 }
 
 // fitBudget is the output budget a request of about input tokens asks
@@ -463,16 +465,6 @@ func normalizeAssistant(blocks []model.Block, iter int) (content, uses []model.B
 	return content, uses
 }
 
-func textOf(blocks []model.Block) string {
-	var b strings.Builder
-	for _, x := range blocks {
-		if x.Type == "text" {
-			b.WriteString(x.Text)
-		}
-	}
-	return b.String()
-}
-
 // promptTooBig says why a prompt of n bytes cannot go to a model whose
 // window is window tokens, and what to do instead.
 func promptTooBig(n, window int, modelName string) string {
@@ -482,16 +474,5 @@ func promptTooBig(n, window int, modelName string) string {
 	}
 	return fmt.Sprintf("the prompt is about %d tokens (%s), more than %s's whole context window (%d tokens): the model could never accept it, so it was not sent or saved. "+
 		"Put the text in a file of the workspace and ask the agent to read or search it, or, if the model takes more, set [model] context_window",
-		n/4, byteSize(n), name, window)
-}
-
-// byteSize is n bytes for a person: 512 bytes, 3.4 KB, 50.0 MB.
-func byteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
+		n/4, tools.ByteSize(n), name, window)
 }

@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/session"
 )
 
 // The model faults a turn meets, on each wire: what the turn ends with,
@@ -31,17 +33,17 @@ func TestModelFaultsEndTurnsTheSameOnBothWires(t *testing.T) {
 				turns: []modeltest.Turn{{Status: 429, ErrorType: "rate_limit_error", RetryAfter: "0.01"}, {Text: "answered"}}},
 			{name: "overloaded with Retry-After, then an answer", stop: "end_turn", requests: 3, text: "answered",
 				turns: []modeltest.Turn{{Status: overloaded, ErrorType: "overloaded_error", RetryAfter: "0.01"}, {Status: 502, RetryAfter: "0.01"}, {Text: "answered"}}},
-			{name: "5xx on every attempt: fails saying so", stop: "error", requests: 4, err: []string{"after 4 attempts"}, kept: interruptedError,
+			{name: "5xx on every attempt: fails saying so", stop: "error", requests: 4, err: []string{"after 4 attempts"}, kept: session.InterruptedError,
 				turns: []modeltest.Turn{{Status: 500, RetryAfter: "0.01"}, {Status: 500, RetryAfter: "0.01"}, {Status: 503, RetryAfter: "0.01"}, {Status: 500, RetryAfter: "0.01"}}},
-			{name: "overloaded mid-stream after text: not retried, what streamed kept", stop: "error", requests: 1, text: "partial answer", err: []string{"overloaded"}, kept: interruptedError,
+			{name: "overloaded mid-stream after text: not retried, what streamed kept", stop: "error", requests: 1, text: "partial answer", err: []string{"overloaded"}, kept: session.InterruptedError,
 				turns: []modeltest.Turn{{Text: "partial answer", ErrorType: "overloaded_error"}, {Text: "never asked for"}}},
 			{name: "overloaded event before any text: retried", stop: "end_turn", requests: 2, text: "answered",
 				turns: []modeltest.Turn{{ErrorType: "overloaded_error"}, {Text: "answered"}}},
 			{name: "stream torn before any text: retried", stop: "end_turn", requests: 2, text: "answered",
 				turns: []modeltest.Turn{{Text: "lost", Tear: 1}, {Text: "answered"}}},
-			{name: "stream torn after text: not retried, what streamed kept", stop: "error", requests: 1, text: "Half ", err: []string{"stream ended"}, kept: interruptedError,
+			{name: "stream torn after text: not retried, what streamed kept", stop: "error", requests: 1, text: "Half ", err: []string{"stream ended"}, kept: session.InterruptedError,
 				turns: []modeltest.Turn{{Deltas: []string{"Half ", "and the rest"}, Tear: firstText}, {Text: "never asked for"}}},
-			{name: "401: not retried, says which key", stop: "error", requests: 1, err: []string{"authentication failed (401)", "AGENTLS_TEST_KEY"}, kept: interruptedError,
+			{name: "401: not retried, says which key", stop: "error", requests: 1, err: []string{"authentication failed (401)", "AGENTLS_TEST_KEY"}, kept: session.InterruptedError,
 				turns: []modeltest.Turn{{Status: 401, ErrorType: "authentication_error"}}},
 		}
 	}
@@ -64,7 +66,7 @@ func TestModelFaultsEndTurnsTheSameOnBothWires(t *testing.T) {
 				}
 				msgs := assertStoredValid(t, f, res.SessionID)
 				last := msgs[len(msgs)-1]
-				if last.Interrupted != ft.kept || (ft.kept != "" && textOf(last.Content) != ft.text) {
+				if last.Interrupted != ft.kept || (ft.kept != "" && model.TextOf(last.Content) != ft.text) {
 					t.Errorf("session ends with %+v, want interrupted %q with %q", last, ft.kept, ft.text)
 				}
 			})

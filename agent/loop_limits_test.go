@@ -3,10 +3,11 @@ package agent
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentls/agentls/mcp/toolname"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/mcp/toolname"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 )

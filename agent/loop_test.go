@@ -2,13 +2,14 @@ package agent
 
 import (
 	"context"
-	"github.com/agentls/agentls/agent/tools"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/tools"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 )

@@ -9,7 +9,7 @@ import (
 
 // What a Core holds for a session lasts only while a task needs it: the
 // session's lock is dropped when its last holder and waiter are done, and
-// the index's cache of session entries is bounded (session_index.go). The
+// the index's cache of session entries is bounded (session/index.go). The
 // memory a burst of tasks needed (thousands at once: their requests, their
 // streams) is garbage once they end, but the Go runtime gives the pages
 // back to the system only slowly, so the resident set stayed at the
@@ -28,7 +28,7 @@ type sessionHold struct {
 // sessionLock takes a session for one task, so two tasks never interleave
 // one history. It gives up when ctx ends.
 // Another agentls in a turn of the same session is waited for too (its
-// lock file, session_lock.go).
+// lock file, session/lock.go).
 func (c *Core) sessionLock(ctx context.Context, id string) (unlock func(), err error) {
 	h := c.holdSession(id)
 	select {
@@ -37,7 +37,7 @@ func (c *Core) sessionLock(ctx context.Context, id string) (unlock func(), err e
 		c.dropSession(id, h)
 		return nil, ctx.Err()
 	}
-	across, err := c.sessions.lockAcross(ctx, id, func() {
+	across, err := c.sessions.LockAcross(ctx, id, func() {
 		c.logf("session %s: another agentls is in a turn of it: this turn waits for it to end", id)
 	})
 	if err != nil {
@@ -58,7 +58,7 @@ func (c *Core) trySessionLock(id string) (unlock func(), ok bool) {
 		c.dropSession(id, h)
 		return nil, false
 	}
-	across, err := c.sessions.tryLockAcross(id)
+	across, err := c.sessions.TryLockAcross(id)
 	if err != nil {
 		<-h.ch
 		c.dropSession(id, h)
@@ -102,7 +102,7 @@ func (c *Core) dropSession(id string, h *sessionHold) {
 	}
 	c.mu.Unlock()
 	for _, old := range forget {
-		c.sessions.forgetKnown(old)
+		c.sessions.Forget(old)
 	}
 }
 

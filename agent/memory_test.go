@@ -34,9 +34,7 @@ func TestIdleSessionsAreReleased(t *testing.T) {
 	if held := f.core.heldSessions(); held != 0 {
 		t.Errorf("after %d tasks ended the core still holds %d sessions", n, held)
 	}
-	indexMu.Lock()
-	cached := len(indexKnown[f.core.sessions.dir])
-	indexMu.Unlock()
+	cached := f.core.sessions.Known()
 	if cached > recentSessions {
 		t.Errorf("the index cache keeps %d sessions after the burst, want at most %d", cached, recentSessions)
 	}

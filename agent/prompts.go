@@ -82,7 +82,7 @@ func (p ServerPrompt) ArgumentsUsage() string {
 // PromptTitle is how a task that runs ref is named (agent/tasks, progress,
 // the ACP title): the server's and the prompt's names, escaped.
 func PromptTitle(ref PromptRef) string {
-	return firstLine(trust.Visible(ref.Server+" · "+ref.Name), EchoMax)
+	return tools.FirstLine(trust.Visible(ref.Server+" · "+ref.Name), EchoMax)
 }
 
 // promptPolicyName is the name [mcp.policy] decides getting one of a

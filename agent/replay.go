@@ -2,6 +2,7 @@ package agent
 
 import (
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
@@ -24,17 +25,17 @@ const EventPrompt = wire.EventPrompt
 // loading repaired the session (lines set aside), a status event saying so
 // comes first.
 func (c *Core) Replay(sessionID string) ([]Event, error) {
-	if err := checkSessionID(sessionID); err != nil {
+	if err := session.CheckID(sessionID); err != nil {
 		return nil, err
 	}
 	recovered := ""
 	if unlock, ok := c.trySessionLock(sessionID); ok {
 		// A turn that never ended is stored before it is shown; a turn
 		// running here now is not one (it holds the session).
-		recovered = c.sessions.recoverTurn(sessionID)
+		recovered = c.sessions.RecoverTurn(sessionID)
 		unlock()
 	}
-	msgs, note, err := c.sessions.load(sessionID)
+	msgs, note, err := c.sessions.Load(sessionID)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +80,7 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 			}
 		}
 		if m.Role == "assistant" && m.Interrupted != "" {
-			out = append(out, Event{Type: wire.EventStatus, Message: interruptedStatus(m)})
+			out = append(out, Event{Type: wire.EventStatus, Message: session.InterruptedStatus(m)})
 		}
 	}
 	return out, nil

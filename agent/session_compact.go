@@ -7,16 +7,17 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/wire"
 )
 
 // SessionExists checks that id names a stored session of this workspace;
 // the error says what is wrong and how to find a good id.
 func (c *Core) SessionExists(id string) (bool, error) {
-	if err := checkSessionID(id); err != nil {
+	if err := session.CheckID(id); err != nil {
 		return false, err
 	}
-	if _, err := os.Stat(c.sessions.path(id)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(c.sessions.Path(id)); errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("no session %q in this workspace (agent/sessions, or `agentls run --continue` for the latest)", id)
 	} else if err != nil {
 		return false, fmt.Errorf("session %s: %w", id, err)
@@ -46,29 +47,29 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (CompactResult, er
 	if err != nil {
 		return res, err
 	}
-	recovered := c.sessions.recoverTurn(sessionID)
-	history, note, err := c.sessions.load(sessionID)
+	recovered := c.sessions.RecoverTurn(sessionID)
+	history, note, err := c.sessions.Load(sessionID)
 	if err != nil {
 		return res, err
 	}
 	for _, n := range []string{recovered, note} {
 		if n != "" {
 			c.logf("%s", n)
-			openTranscript(c.stateDir, sessionID).note(n)
+			session.OpenTranscript(c.stateDir, sessionID).Note(n)
 		}
 	}
-	view := c.sessions.loadView(sessionID, history)
+	view := c.sessions.LoadView(sessionID, history)
 	res.TokensBefore = messageTokens(applyView(history, view))
 	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: c.contextWindow()}
 	next, err := cmp.compact(ctx, history, view, 0, true)
 	if err != nil {
 		return res, err
 	}
-	if err := c.sessions.saveView(sessionID, next); err != nil {
+	if err := c.sessions.SaveView(sessionID, next); err != nil {
 		return res, err
 	}
 	res.TokensAfter = messageTokens(applyView(history, next))
-	tr := openTranscript(c.stateDir, sessionID)
-	tr.note(fmt.Sprintf("compacted on request: about %d → %d tokens (%s)", res.TokensBefore, res.TokensAfter, next.describe(len(history))))
+	tr := session.OpenTranscript(c.stateDir, sessionID)
+	tr.Note(fmt.Sprintf("compacted on request: about %d → %d tokens (%s)", res.TokensBefore, res.TokensAfter, next.Describe(len(history))))
 	return res, nil
 }

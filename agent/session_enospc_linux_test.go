@@ -67,7 +67,7 @@ func TestSessionDiskFullLosesNoTurn(t *testing.T) {
 	if r1.StopReason != "end_turn" {
 		t.Fatalf("first turn: %+v", r1)
 	}
-	path := f.core.sessions.path(r1.SessionID)
+	path := f.core.sessions.Path(r1.SessionID)
 	before, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +100,7 @@ func TestSessionDiskFullLosesNoTurn(t *testing.T) {
 			t.Errorf("the request after the disk-full turn lacks %q", want)
 		}
 	}
-	if _, err := os.Stat(f.core.sessions.asidePath(r1.SessionID)); err == nil {
+	if _, err := os.Stat(f.core.sessions.AsidePath(r1.SessionID)); err == nil {
 		t.Errorf("a side file was written: the failed write left a partial line")
 	}
 }

@@ -27,13 +27,13 @@ func TestSessionListComesFromTheIndex(t *testing.T) {
 		}
 	}
 	check("after two turns", "first prompt", 2)
-	if _, err := os.Stat(s.indexPath()); err != nil {
+	if _, err := os.Stat(s.IndexPath()); err != nil {
 		t.Fatalf("no index next to the sessions: %v", err)
 	}
 
 	// The listing does not read the history: the file's bytes replaced
 	// (same size, same time) change nothing it says.
-	path := s.path(first.SessionID)
+	path := s.Path(first.SessionID)
 	st, _ := os.Stat(path)
 	if err := os.WriteFile(path, []byte(strings.Repeat("x", int(st.Size()))), 0o600); err != nil {
 		t.Fatal(err)
@@ -48,15 +48,15 @@ func TestSessionListComesFromTheIndex(t *testing.T) {
 	check("rewritten by someone else", "prompt-1", 4)
 
 	// Missing index: rebuilt, and saved again.
-	if err := os.Remove(s.indexPath()); err != nil {
+	if err := os.Remove(s.IndexPath()); err != nil {
 		t.Fatal(err)
 	}
 	check("index removed", "prompt-1", 4)
-	if _, err := os.Stat(s.indexPath()); err != nil {
+	if _, err := os.Stat(s.IndexPath()); err != nil {
 		t.Errorf("the index was not written again: %v", err)
 	}
 	// A garbage index is rebuilt too.
-	if err := os.WriteFile(s.indexPath(), []byte("{not json"), 0o600); err != nil {
+	if err := os.WriteFile(s.IndexPath(), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	check("index garbage", "prompt-1", 4)
@@ -79,32 +79,32 @@ func TestSessionIndexLogIsACheckedCache(t *testing.T) {
 			t.Fatalf("%s: sessions = %+v (%v), want %q with %d turns", what, list, err, title, turns)
 		}
 	}
-	if _, err := os.Stat(s.indexPath()); err == nil {
+	if _, err := os.Stat(s.IndexPath()); err == nil {
 		t.Errorf("a turn wrote the snapshot index.json; turns append to index.log")
 	}
-	raw, err := os.ReadFile(s.indexLogPath())
+	raw, err := os.ReadFile(s.IndexLogPath())
 	if err != nil || strings.Count(string(raw), "\n{") != 2 {
 		t.Fatalf("index.log after a turn of two messages = %q (%v), want two records", raw, err)
 	}
 
 	// The last record cut in half (a crash mid-write): skipped, and the
 	// one before it no longer matches the file, so the file is read.
-	if err := os.WriteFile(s.indexLogPath(), raw[:len(raw)-20], 0o600); err != nil {
+	if err := os.WriteFile(s.IndexLogPath(), raw[:len(raw)-20], 0o600); err != nil {
 		t.Fatal(err)
 	}
 	check("last record torn", "first prompt", 1)
-	if _, err := os.Stat(s.indexLogPath()); err == nil {
+	if _, err := os.Stat(s.IndexLogPath()); err == nil {
 		t.Errorf("the listing left index.log; it folds it into index.json")
 	}
 
 	// A torn record with no newline, then a turn: its records start on
 	// lines of their own and are believed (the history is made unreadable
 	// at the same size and time, so only the index can say 2 turns).
-	if err := os.WriteFile(s.indexLogPath(), []byte(`{"id":"`+first.SessionID+`","title":"to`), 0o600); err != nil {
+	if err := os.WriteFile(s.IndexLogPath(), []byte(`{"id":"`+first.SessionID+`","title":"to`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	f.run(t, RunRequest{Prompt: "second prompt", SessionID: first.SessionID}, TaskIO{})
-	path := s.path(first.SessionID)
+	path := s.Path(first.SessionID)
 	st, _ := os.Stat(path)
 	if err := os.WriteFile(path, []byte(strings.Repeat("x", int(st.Size()))), 0o600); err != nil {
 		t.Fatal(err)

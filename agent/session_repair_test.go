@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/session"
 )
 
 // fourTurns is a stored session of four complete turns, two with tool calls.
@@ -21,18 +22,18 @@ func fourTurns() []model.Message {
 }
 
 // storeLines writes msgs as a session file, then lets edit change its lines.
-func storeLines(t *testing.T, s sessionStore, id string, msgs []model.Message, edit func([]string) []string) {
+func storeLines(t *testing.T, s session.Store, id string, msgs []model.Message, edit func([]string) []string) {
 	t.Helper()
-	if err := s.append(id, msgs...); err != nil {
+	if err := s.Append(id, msgs...); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(s.path(id))
+	raw, err := os.ReadFile(s.Path(id))
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
 	lines = edit(lines)
-	if err := os.WriteFile(s.path(id), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(s.Path(id), []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -81,7 +82,7 @@ func TestSessionRepairKeepsEveryIntactTurn(t *testing.T) {
 					t.Errorf("the request lacks %q:\n%s", want, body)
 				}
 			}
-			side, err := os.ReadFile(s.asidePath("s1"))
+			side, err := os.ReadFile(s.AsidePath("s1"))
 			if err != nil {
 				t.Fatalf("no side file: %v", err)
 			}
@@ -95,7 +96,7 @@ func TestSessionRepairKeepsEveryIntactTurn(t *testing.T) {
 			}
 			told := false
 			for _, e := range ev.ofType("status") {
-				if strings.Contains(e.Message, "set aside") && strings.Contains(e.Message, s.asidePath("s1")) {
+				if strings.Contains(e.Message, "set aside") && strings.Contains(e.Message, s.AsidePath("s1")) {
 					told = true
 				}
 			}
@@ -103,11 +104,11 @@ func TestSessionRepairKeepsEveryIntactTurn(t *testing.T) {
 				t.Errorf("no status event names the side file; events: %+v", ev.list())
 			}
 			// The repaired file is valid and holds the new turn too.
-			msgs, note, err := s.load("s1")
-			if err != nil || note != "" || validStored(msgs) != nil {
-				t.Fatalf("after the turn: load = %d msgs, note %q, err %v, valid %v", len(msgs), note, err, validStored(msgs))
+			msgs, note, err := s.Load("s1")
+			if err != nil || note != "" || session.ValidStored(msgs) != nil {
+				t.Fatalf("after the turn: load = %d msgs, note %q, err %v, valid %v", len(msgs), note, err, session.ValidStored(msgs))
 			}
-			if last := msgs[len(msgs)-1]; textOf(last.Content) != "answer-5" {
+			if last := msgs[len(msgs)-1]; model.TextOf(last.Content) != "answer-5" {
 				t.Errorf("last stored message = %+v", last)
 			}
 		})
@@ -117,31 +118,31 @@ func TestSessionRepairKeepsEveryIntactTurn(t *testing.T) {
 // TestSessionAppendAfterATornLineStartsANewLine: a crash leaves a line
 // without its newline; the next append must not glue onto it.
 func TestSessionAppendAfterATornLineStartsANewLine(t *testing.T) {
-	s := newSessionStore(t.TempDir(), "/some/root")
-	if err := s.append("s1", user("first"), assistant(text("answer"))); err != nil {
+	s := session.NewStore(t.TempDir(), "/some/root")
+	if err := s.Append("s1", user("first"), assistant(text("answer"))); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.OpenFile(s.path("s1"), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(s.Path("s1"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"role":"user","content":[{"type":"te`) // torn by a crash
 	f.Close()
-	if err := s.append("s1", user("second"), assistant(text("answer-2"))); err != nil {
+	if err := s.Append("s1", user("second"), assistant(text("answer-2"))); err != nil {
 		t.Fatal(err)
 	}
-	got, note, err := s.load("s1")
+	got, note, err := s.Load("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 4 || textOf(got[2].Content) != "second" || textOf(got[3].Content) != "answer-2" {
+	if len(got) != 4 || model.TextOf(got[2].Content) != "second" || model.TextOf(got[3].Content) != "answer-2" {
 		t.Fatalf("loaded %+v, want both turns", got)
 	}
 	if !strings.Contains(note, "line 3") {
 		t.Errorf("note = %q, want it to name unreadable line 3", note)
 	}
-	side, _ := os.ReadFile(s.asidePath("s1"))
+	side, _ := os.ReadFile(s.AsidePath("s1"))
 	if string(side) != `{"role":"user","content":[{"type":"te`+"\n" {
 		t.Errorf("side file = %q", side)
 	}
-	raw, _ := os.ReadFile(s.path("s1"))
+	raw, _ := os.ReadFile(s.Path("s1"))
 	if bytes.Count(raw, []byte("\n")) != 4 || bytes.Contains(raw, []byte(`"te`+"\n")) {
 		t.Errorf("file after repair:\n%s", raw)
 	}
@@ -161,7 +162,7 @@ func TestReplayCarriesTheRepairNote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(evs) == 0 || evs[0].Type != "status" || !strings.Contains(evs[0].Message, "set aside") || !strings.Contains(evs[0].Message, s.asidePath("s1")) {
+	if len(evs) == 0 || evs[0].Type != "status" || !strings.Contains(evs[0].Message, "set aside") || !strings.Contains(evs[0].Message, s.AsidePath("s1")) {
 		t.Fatalf("first replayed event = %+v, want the repair note naming the side file", evs[:min(1, len(evs))])
 	}
 	var prompts []string

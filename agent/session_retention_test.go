@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/session"
 )
 
 // storeSession writes a session, its transcript and side files, last used
@@ -17,20 +18,20 @@ import (
 func storeSession(t *testing.T, f *fixture, id string, age time.Duration) {
 	t.Helper()
 	s := f.core.sessions
-	if err := s.append(id, user("prompt of "+id)); err != nil {
+	if err := s.Append(id, user("prompt of "+id)); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{s.asidePath(id), transcriptPath(f.state, id)} {
+	for _, p := range []string{s.AsidePath(id), session.TranscriptPath(f.state, id)} {
 		writeFileT(t, p, "x\n")
 	}
 	when := time.Now().Add(-age)
-	if err := os.Chtimes(s.path(id), when, when); err != nil {
+	if err := os.Chtimes(s.Path(id), when, when); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func sessionGone(f *fixture, id string) bool {
-	for _, p := range []string{f.core.sessions.path(id), f.core.sessions.asidePath(id), transcriptPath(f.state, id)} {
+	for _, p := range []string{f.core.sessions.Path(id), f.core.sessions.AsidePath(id), session.TranscriptPath(f.state, id)} {
 		if _, err := os.Stat(p); err == nil {
 			return false
 		}
@@ -57,7 +58,7 @@ func TestRetentionDeletesTheOldestButNeverPinnedOrInUse(t *testing.T) {
 		t.Skipf("no sleep to stand in for another agentls: %v", err)
 	}
 	defer func() { other.Process.Kill(); other.Wait() }()
-	writeFileT(t, f.core.sessions.journalPath("s2"), `{"pid":`+strconv.Itoa(other.Process.Pid)+`,"size":0}`+"\n")
+	writeFileT(t, f.core.sessions.JournalPath("s2"), `{"pid":`+strconv.Itoa(other.Process.Pid)+`,"size":0}`+"\n")
 
 	deleted := f.core.retain(time.Now())
 	slices.Sort(deleted)
@@ -108,7 +109,7 @@ func TestTasksKeepTheSessionsFolderWithinKeep(t *testing.T) {
 		res := f.run(t, RunRequest{Prompt: "say ok"}, TaskIO{})
 		ids = append(ids, res.SessionID)
 	}
-	files, _ := filepath.Glob(filepath.Join(f.core.sessions.dir, "*.jsonl"))
+	files, _ := filepath.Glob(filepath.Join(f.core.sessions.Dir(), "*.jsonl"))
 	if len(files) != 2 {
 		t.Fatalf("session files %v, want 2 ([sessions] keep = 2)", files)
 	}

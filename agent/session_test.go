@@ -142,7 +142,7 @@ func TestSessionsAreJSONLPerWorkspace(t *testing.T) {
 		t.Errorf("first workspace lists %+v, %v; want %s", list, err, r1.SessionID)
 	}
 	// The file is JSONL: one JSON message per line (the prompt, the answer).
-	raw, err := os.ReadFile(f.core.sessions.path(r1.SessionID))
+	raw, err := os.ReadFile(f.core.sessions.Path(r1.SessionID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,12 +3,14 @@ package agent
 import (
 	"context"
 	"errors"
-	"github.com/agentls/agentls/agent/tools"
 	"io/fs"
 	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/agent/session"
+	"github.com/agentls/agentls/agent/tools"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
@@ -19,15 +21,15 @@ import (
 // is valid at rest and, with one more prompt, valid to send.
 func assertStoredValid(t *testing.T, f *fixture, sessionID string) []model.Message {
 	t.Helper()
-	msgs, _, err := f.core.sessions.load(sessionID)
+	msgs, _, err := f.core.sessions.Load(sessionID)
 	if err != nil {
 		t.Fatalf("load session: %v", err)
 	}
-	if err := validStored(msgs); err != nil {
+	if err := session.ValidStored(msgs); err != nil {
 		t.Fatalf("stored history invalid: %v", err)
 	}
 	next := append(append([]model.Message(nil), msgs...), model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: "next"}}})
-	if err := ValidHistory(sendable(next)); err != nil {
+	if err := session.ValidHistory(session.Sendable(next)); err != nil {
 		t.Fatalf("stored history + a prompt is not sendable: %v", err)
 	}
 	return msgs
@@ -66,11 +68,11 @@ func TestCancelWhileStreamingKeepsThePartialAnswerMarked(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	if len(msgs) != 2 || msgs[1].Role != "assistant" || msgs[1].Interrupted != interruptedCancelled ||
-		!strings.HasPrefix(res.Text, textOf(msgs[1].Content)) || textOf(msgs[1].Content) == "" {
+	if len(msgs) != 2 || msgs[1].Role != "assistant" || msgs[1].Interrupted != session.InterruptedCancelled ||
+		!strings.HasPrefix(res.Text, model.TextOf(msgs[1].Content)) || model.TextOf(msgs[1].Content) == "" {
 		t.Errorf("stored %+v, want the prompt and what streamed (%q), marked interrupted: cancelled", msgs, res.Text)
 	}
-	if _, err := os.Stat(f.core.sessions.journalPath(res.SessionID)); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Stat(f.core.sessions.JournalPath(res.SessionID)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("the turn's journal outlives a turn that stored its end: %v", err)
 	}
 }
@@ -92,7 +94,7 @@ func TestCancelWhileWaitingForApprovalAnswersEveryToolUse(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	assertEndsInterrupted(t, msgs, interruptedCancelled)
+	assertEndsInterrupted(t, msgs, session.InterruptedCancelled)
 	last := msgs[len(msgs)-2]
 	if len(last.Content) != 2 || last.Content[0].Content != tools.Cancelled || last.Content[1].Content != tools.Cancelled {
 		t.Errorf("last stored message = %+v, want two ERROR: cancelled results", last)
@@ -124,7 +126,7 @@ func TestCancelWhileAToolRuns(t *testing.T) {
 		t.Fatalf("result = %+v, want cancelled", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	assertEndsInterrupted(t, msgs, interruptedCancelled)
+	assertEndsInterrupted(t, msgs, session.InterruptedCancelled)
 	if last := msgs[len(msgs)-2]; last.Content[0].Content != tools.Cancelled {
 		t.Errorf("result = %+v, want ERROR: cancelled", last.Content[0])
 	}

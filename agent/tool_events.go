@@ -43,7 +43,7 @@ func (c *callEvents) status(s wire.ToolStatus) {
 	if !c.announced {
 		c.announced = true
 		e.Kind, e.Locations = c.kind, c.locations
-		defer c.r.tr.toolCall(c.title, c.args)
+		defer c.r.tr.ToolCall(c.title, c.args)
 	}
 	c.r.emit(e)
 }
@@ -55,6 +55,6 @@ func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus, imag
 	c.status(status)
 	preview := tools.CapText(out, previewMax)
 	c.r.emit(Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images)})
-	c.r.tr.toolResult(status, preview)
+	c.r.tr.ToolResult(status, preview)
 	return model.Block{Type: "tool_result", ToolUseID: c.id, Content: out, IsError: isErr, Images: images}
 }

@@ -3,13 +3,14 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
-	"slices"
-	"strings"
-	"testing"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/mcp"

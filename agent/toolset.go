@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/agentls/agentls/mcp/toolname"
-	"github.com/agentls/agentls/wire"
 	"slices"
 	"strings"
+
+	"github.com/agentls/agentls/mcp/toolname"
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/tools"

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/session"
 )
 
 // A full disk that tears the transcript is said where the user sees it (a
@@ -57,7 +58,7 @@ func TestAFullDiskTornTranscriptIsSaidAndRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(raw)
-	stored, _ := readMessages(f.core.sessions.path(r1.SessionID))
+	stored, _ := session.ReadMessages(f.core.sessions.Path(r1.SessionID))
 	for _, m := range stored {
 		for _, b := range m.Content {
 			if b.Type == "text" && !strings.Contains(text, b.Text) {

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // Whole JSON answers, for servers that answer application/json although
@@ -97,4 +98,15 @@ func openaiCompletionJSON(raw []byte) (*Response, error) {
 		out.StopReason = "refusal"
 	}
 	return out, nil
+}
+
+// TextOf is the text blocks of blocks joined.
+func TextOf(blocks []Block) string {
+	var b strings.Builder
+	for _, x := range blocks {
+		if x.Type == "text" {
+			b.WriteString(x.Text)
+		}
+	}
+	return b.String()
 }

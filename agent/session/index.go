@@ -1,4 +1,4 @@
-package agent
+package session
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/wire"
 )
 
 // The session index is two files next to a workspace's session files:
@@ -78,7 +80,7 @@ var indexKnown = map[string]map[string]indexEntry{}
 // forgetKnown drops a session's entry from indexKnown (the Core keeps
 // entries of the sessions in use and of a few used last: memory.go); its
 // next append reads the index instead.
-func (s sessionStore) forgetKnown(id string) {
+func (s Store) Forget(id string) {
 	indexMu.Lock()
 	defer indexMu.Unlock()
 	if known := indexKnown[s.dir]; known != nil {
@@ -89,18 +91,27 @@ func (s sessionStore) forgetKnown(id string) {
 	}
 }
 
-func (s sessionStore) indexPath() string    { return filepath.Join(s.dir, "index.json") }
-func (s sessionStore) indexLogPath() string { return filepath.Join(s.dir, "index.log") }
+// Known is how many of the store's sessions this process keeps index
+// entries of in memory (the Core bounds it: memory.go).
+func (s Store) Known() int {
+	indexMu.Lock()
+	defer indexMu.Unlock()
+	return len(indexKnown[s.dir])
+}
+
+// IndexPath is the index snapshot; IndexLogPath the log of records since.
+func (s Store) IndexPath() string    { return filepath.Join(s.dir, "index.json") }
+func (s Store) IndexLogPath() string { return filepath.Join(s.dir, "index.log") }
 
 // list returns the stored sessions, newest first. Titles and turn counts
 // come from the index kept next to the session files, so a listing reads no
 // history: only a session the index does not know, or knows at another size
 // or time (written by another agentls, repaired, edited), is read, once,
 // and the index is saved again.
-func (s sessionStore) list() ([]SessionInfo, error) {
+func (s Store) List() ([]wire.SessionInfo, error) {
 	entries, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return []SessionInfo{}, nil
+		return []wire.SessionInfo{}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list sessions: %w", err)
@@ -116,10 +127,10 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 	}
 	seen := map[string]bool{}
 	dirty := logged
-	out := []SessionInfo{}
+	out := []wire.SessionInfo{}
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
-		if !ok || checkSessionID(id) != nil {
+		if !ok || CheckID(id) != nil {
 			continue
 		}
 		info, err := e.Info()
@@ -129,12 +140,12 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 		seen[id] = true
 		ent, ok := idx.Sessions[id]
 		if !ok || !ent.matches(info) {
-			title, turns := summarize(s.path(id))
+			title, turns := summarize(s.Path(id))
 			ent = indexEntry{Title: title, Turns: turns, Size: info.Size(), ModTime: info.ModTime().UnixNano()}
 			idx.Sessions[id] = ent
 			dirty = true
 		}
-		out = append(out, SessionInfo{SessionID: id, Title: ent.Title, UpdatedAt: info.ModTime(), Turns: ent.Turns, Pinned: pinned[id]})
+		out = append(out, wire.SessionInfo{SessionID: id, Title: ent.Title, UpdatedAt: info.ModTime(), Turns: ent.Turns, Pinned: pinned[id]})
 	}
 	for id := range idx.Sessions {
 		if !seen[id] {
@@ -152,15 +163,15 @@ func (s sessionStore) list() ([]SessionInfo, error) {
 // readIndex is the snapshot with the log applied, empty when both are
 // missing (a snapshot unreadable or of another version counts as empty: it
 // is rebuilt); logged says the log held records.
-func (s sessionStore) readIndex() (idx sessionIndex, logged bool) {
+func (s Store) readIndex() (idx sessionIndex, logged bool) {
 	idx = sessionIndex{Version: indexVersion, Sessions: map[string]indexEntry{}}
-	if raw, err := os.ReadFile(s.indexPath()); err == nil {
+	if raw, err := os.ReadFile(s.IndexPath()); err == nil {
 		var got sessionIndex
 		if json.Unmarshal(raw, &got) == nil && got.Version == indexVersion && got.Sessions != nil {
 			idx = got
 		}
 	}
-	raw, err := os.ReadFile(s.indexLogPath())
+	raw, err := os.ReadFile(s.IndexLogPath())
 	if err != nil {
 		return idx, false
 	}
@@ -170,7 +181,7 @@ func (s sessionStore) readIndex() (idx sessionIndex, logged bool) {
 		}
 		logged = true
 		var r indexRecord
-		if json.Unmarshal(line, &r) != nil || checkSessionID(r.ID) != nil {
+		if json.Unmarshal(line, &r) != nil || CheckID(r.ID) != nil {
 			continue // torn by a crash or a full disk
 		}
 		idx.Sessions[r.ID] = r.indexEntry
@@ -181,13 +192,13 @@ func (s sessionStore) readIndex() (idx sessionIndex, logged bool) {
 // fold writes idx as the snapshot, then removes the log it includes. A
 // crash in between leaves records the snapshot already has, applied again
 // to the same effect (or to an older entry, which is stale and read again).
-func (s sessionStore) fold(idx sessionIndex) {
+func (s Store) fold(idx sessionIndex) {
 	if s.writeIndex(idx) == nil {
-		os.Remove(s.indexLogPath())
+		os.Remove(s.IndexLogPath())
 	}
 }
 
-func (s sessionStore) writeIndex(idx sessionIndex) error {
+func (s Store) writeIndex(idx sessionIndex) error {
 	data, err := json.Marshal(idx)
 	if err != nil {
 		return err
@@ -201,7 +212,7 @@ func (s sessionStore) writeIndex(idx sessionIndex) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), s.indexPath())
+		err = os.Rename(f.Name(), s.IndexPath())
 	}
 	if err != nil {
 		os.Remove(f.Name())
@@ -213,8 +224,8 @@ func (s sessionStore) writeIndex(idx sessionIndex) error {
 // The entry is updated from the one that matched the file as it was before
 // (before; nil when the file was new or empty); when none does, the entry
 // stays stale and the next listing reads the file.
-func (s sessionStore) indexAppend(id string, before fs.FileInfo, msgs []model.Message) {
-	after, err := os.Stat(s.path(id))
+func (s Store) indexAppend(id string, before fs.FileInfo, msgs []model.Message) {
+	after, err := os.Stat(s.Path(id))
 	if err != nil {
 		return
 	}
@@ -232,10 +243,10 @@ func (s sessionStore) indexAppend(id string, before fs.FileInfo, msgs []model.Me
 		}
 	}
 	for _, m := range msgs {
-		if t, ok := promptText(m); ok {
+		if t, ok := PromptText(m); ok {
 			ent.Turns++
 			if ent.Title == "" {
-				ent.Title = firstLine(t, 80)
+				ent.Title = tools.FirstLine(t, 80)
 			}
 		}
 	}
@@ -255,12 +266,12 @@ func (s sessionStore) indexAppend(id string, before fs.FileInfo, msgs []model.Me
 // (a record torn before it stays a line apart), and returns the log's size.
 // A failed write is left as it is: the entry is then stale, or torn and
 // skipped, and read again at the next listing.
-func (s sessionStore) logEntry(id string, ent indexEntry) int64 {
+func (s Store) logEntry(id string, ent indexEntry) int64 {
 	rec, err := json.Marshal(indexRecord{ID: id, indexEntry: ent})
 	if err != nil {
 		return 0
 	}
-	f, err := os.OpenFile(s.indexLogPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(s.IndexLogPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return 0
 	}

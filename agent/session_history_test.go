@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/session"
 )
 
 func user(text string) model.Message {
@@ -54,7 +55,7 @@ func TestValidHistoryRules(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			err := ValidHistory(tc.msgs)
+			err := session.ValidHistory(tc.msgs)
 			if tc.ok != (err == nil) {
 				t.Fatalf("ValidHistory = %v, want ok=%v", err, tc.ok)
 			}
@@ -63,29 +64,29 @@ func TestValidHistoryRules(t *testing.T) {
 }
 
 func TestSessionLoadRepairsABrokenTail(t *testing.T) {
-	s := newSessionStore(t.TempDir(), "/some/root")
+	s := session.NewStore(t.TempDir(), "/some/root")
 	good := []model.Message{user("first"), assistant(text("answer")), user("second"), assistant(use("a"))}
-	if err := s.append("s1", good...); err != nil {
+	if err := s.Append("s1", good...); err != nil {
 		t.Fatal(err)
 	}
-	f, _ := os.OpenFile(s.path("s1"), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(s.Path("s1"), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"role":"user","content":[{"type":"tool_res`) // torn by a crash
 	f.Close()
-	got, note, err := s.load("s1")
+	got, note, err := s.Load("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 3 || validStored(got) != nil {
-		t.Fatalf("loaded %d messages (%v), want the 3 before the unanswered tool use", len(got), validStored(got))
+	if len(got) != 3 || session.ValidStored(got) != nil {
+		t.Fatalf("loaded %d messages (%v), want the 3 before the unanswered tool use", len(got), session.ValidStored(got))
 	}
 	if !strings.Contains(note, "set aside 2 line(s)") {
 		t.Errorf("note = %q", note)
 	}
-	again, _, _ := s.load("s1")
+	again, _, _ := s.Load("s1")
 	if len(again) != 3 {
 		t.Errorf("the repaired file was not rewritten: %d messages", len(again))
 	}
-	raw, _ := os.ReadFile(s.path("s1"))
+	raw, _ := os.ReadFile(s.Path("s1"))
 	if strings.Contains(string(raw), "tool_res\n") || strings.Count(string(raw), "\n") != 3 {
 		t.Errorf("file after repair:\n%s", raw)
 	}
@@ -93,11 +94,11 @@ func TestSessionLoadRepairsABrokenTail(t *testing.T) {
 
 func TestSessionIDsCannotNamePaths(t *testing.T) {
 	for _, id := range []string{"../x", "a/b", "", ".", strings.Repeat("a", 65)} {
-		if checkSessionID(id) == nil {
+		if session.CheckID(id) == nil {
 			t.Errorf("session id %q accepted", id)
 		}
 	}
-	if checkSessionID(newSessionID()) != nil {
+	if session.CheckID(session.NewID()) != nil {
 		t.Error("a generated session id is refused")
 	}
 }

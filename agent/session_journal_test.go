@@ -6,47 +6,50 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/session"
 )
 
 // A journal another live agentls writes is its turn, still running: a
 // load here leaves it and the session alone. Once that process is gone the
 // journal is recovered: its text stored as an interrupted answer.
 func TestAJournalOfALiveProcessIsLeftAlone(t *testing.T) {
-	s := newSessionStore(t.TempDir(), "/ws")
-	if err := s.append("s1", user("explain")); err != nil {
+	s := session.NewStore(t.TempDir(), "/ws")
+	if err := s.Append("s1", user("explain")); err != nil {
 		t.Fatal(err)
 	}
 	other := exec.Command("sleep", "60")
 	if err := other.Start(); err != nil {
 		t.Skipf("no sleep to stand in for another agentls: %v", err)
 	}
-	j, err := s.openJournal("s1")
+	j, err := s.OpenJournal("s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	j.text("half an answer\n")
-	j.close()
+	j.Text("half an answer\n")
+	j.Close()
 	// Make the journal another process's.
-	raw, _ := os.ReadFile(s.journalPath("s1"))
+	raw, _ := os.ReadFile(s.JournalPath("s1"))
 	lines := strings.SplitN(string(raw), "\n", 2)
 	lines[0] = strings.Replace(lines[0], `"pid":`+strconv.Itoa(os.Getpid()), `"pid":`+strconv.Itoa(other.Process.Pid), 1)
-	if err := os.WriteFile(s.journalPath("s1"), []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+	if err := os.WriteFile(s.JournalPath("s1"), []byte(strings.Join(lines, "\n")), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if note := s.recoverTurn("s1"); note != "" {
+	if note := s.RecoverTurn("s1"); note != "" {
 		t.Errorf("recovered a live process's turn: %s", note)
 	}
-	if msgs, _ := readMessages(s.path("s1")); len(msgs) != 1 {
+	if msgs, _ := session.ReadMessages(s.Path("s1")); len(msgs) != 1 {
 		t.Errorf("session = %+v, want the prompt alone", msgs)
 	}
 	other.Process.Kill()
 	other.Wait()
-	note := s.recoverTurn("s1")
-	msgs, _ := readMessages(s.path("s1"))
-	if len(msgs) != 2 || msgs[1].Interrupted != interruptedStopped || textOf(msgs[1].Content) != "half an answer\n" || !strings.Contains(note, "half an answer") {
+	note := s.RecoverTurn("s1")
+	msgs, _ := session.ReadMessages(s.Path("s1"))
+	if len(msgs) != 2 || msgs[1].Interrupted != session.InterruptedStopped || model.TextOf(msgs[1].Content) != "half an answer\n" || !strings.Contains(note, "half an answer") {
 		t.Errorf("after the writer died: session %+v, note %q; want the half answer stored, interrupted: stopped", msgs, note)
 	}
-	if _, err := os.Stat(s.journalPath("s1")); err == nil {
+	if _, err := os.Stat(s.JournalPath("s1")); err == nil {
 		t.Errorf("the journal is still there after its recovery")
 	}
 }
@@ -65,25 +68,25 @@ func BenchmarkTurnJournal(b *testing.B) {
 	}
 	for _, mode := range []string{"batched", "per-delta"} {
 		b.Run(mode, func(b *testing.B) {
-			s := newSessionStore(b.TempDir(), "/ws")
-			if err := s.append("bench", user("explain")); err != nil {
+			s := session.NewStore(b.TempDir(), "/ws")
+			if err := s.Append("bench", user("explain")); err != nil {
 				b.Fatal(err)
 			}
 			writes := 0
 			for b.Loop() {
-				j, err := s.openJournal("bench")
+				j, err := s.OpenJournal("bench")
 				if err != nil {
 					b.Fatal(err)
 				}
 				for i := range deltas {
-					j.text(delta(i))
+					j.Text(delta(i))
 					if mode == "per-delta" {
-						j.flush()
+						j.Flush()
 					}
 				}
-				j.close()
-				writes += j.writes
-				j.remove()
+				j.Close()
+				writes += j.Writes()
+				j.Remove()
 			}
 			b.ReportMetric(float64(writes)/float64(b.N), "writes/answer")
 		})

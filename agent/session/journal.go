@@ -1,4 +1,4 @@
-package agent
+package session
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
@@ -30,13 +31,13 @@ import (
 // each message the turn stores (what came before is in the session now),
 // {"approved",...} and {"done"} around tool calls.
 
-// journalFlushEvery bounds how long streamed text waits in memory before
+// JournalFlushEvery bounds how long streamed text waits in memory before
 // it is written: the text is written at each newline, at journalFlushBytes,
 // or this long after the first unwritten delta, whichever comes first, so
 // a kill loses at most this much of an answer and a fast stream costs a
 // write per line, not per token (BenchmarkTurnJournal).
 const (
-	journalFlushEvery = 100 * time.Millisecond
+	JournalFlushEvery = 100 * time.Millisecond
 	journalFlushBytes = 8 << 10
 )
 
@@ -51,9 +52,9 @@ type journalRecord struct {
 	Done     string `json:"done,omitempty"`
 }
 
-// turnJournal is a running turn's journal. A nil journal does nothing (it
+// Journal is a running turn's journal. A nil journal does nothing (it
 // could not be created: the turn goes on, only unprotected).
-type turnJournal struct {
+type Journal struct {
 	mu     sync.Mutex
 	path   string
 	f      *os.File
@@ -63,36 +64,39 @@ type turnJournal struct {
 	writes int   // records written (BenchmarkTurnJournal reports them)
 }
 
-func (s sessionStore) journalPath(id string) string { return s.path(id) + ".turn" }
+func (s Store) JournalPath(id string) string { return s.Path(id) + ".turn" }
 
 // openJournal starts a turn's journal; nil when it cannot be written.
-func (s sessionStore) openJournal(id string) (*turnJournal, error) {
-	size := s.size(id)
-	f, err := os.OpenFile(s.journalPath(id), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
+func (s Store) OpenJournal(id string) (*Journal, error) {
+	size := s.Size(id)
+	f, err := os.OpenFile(s.JournalPath(id), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("session %s: turn journal: %w", id, err)
 	}
-	j := &turnJournal{path: s.journalPath(id), f: f}
+	j := &Journal{path: s.JournalPath(id), f: f}
 	j.record(journalRecord{PID: os.Getpid(), Size: &size})
 	if j.err != nil {
 		err := j.err
-		j.remove()
+		j.Remove()
 		return nil, fmt.Errorf("session %s: turn journal: %w", id, err)
 	}
 	return j, nil
 }
 
 // size is the session file's size (0 when it does not exist).
-func (s sessionStore) size(id string) int64 {
-	fi, err := os.Stat(s.path(id))
+func (s Store) Size(id string) int64 {
+	fi, err := os.Stat(s.Path(id))
 	if err != nil {
 		return 0
 	}
 	return fi.Size()
 }
 
+// Writes is how many records the journal wrote (BenchmarkTurnJournal).
+func (j *Journal) Writes() int { return j.writes }
+
 // record writes one record; j.mu is held or j is not shared yet.
-func (j *turnJournal) record(r journalRecord) {
+func (j *Journal) record(r journalRecord) {
 	if j.err != nil {
 		return
 	}
@@ -106,8 +110,8 @@ func (j *turnJournal) record(r journalRecord) {
 }
 
 // text keeps a streamed delta: written at a newline, past
-// journalFlushBytes, or journalFlushEvery after the first unwritten one.
-func (j *turnJournal) text(delta string) {
+// journalFlushBytes, or JournalFlushEvery after the first unwritten one.
+func (j *Journal) Text(delta string) {
 	if j == nil || delta == "" {
 		return
 	}
@@ -119,17 +123,17 @@ func (j *turnJournal) text(delta string) {
 		return
 	}
 	if j.timer == nil {
-		j.timer = time.AfterFunc(journalFlushEvery, j.flush)
+		j.timer = time.AfterFunc(JournalFlushEvery, j.Flush)
 	}
 }
 
-func (j *turnJournal) flush() {
+func (j *Journal) Flush() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.flushLocked()
 }
 
-func (j *turnJournal) flushLocked() {
+func (j *Journal) flushLocked() {
 	if j.timer != nil {
 		j.timer.Stop()
 		j.timer = nil
@@ -143,7 +147,7 @@ func (j *turnJournal) flushLocked() {
 
 // stored says the session now holds everything before (its file is size
 // bytes): the text streamed so far was stored with its message.
-func (j *turnJournal) stored(size int64) {
+func (j *Journal) Stored(size int64) {
 	if j == nil {
 		return
 	}
@@ -160,7 +164,7 @@ func (j *turnJournal) stored(size int64) {
 }
 
 // approved records that the user approved call id, before it runs.
-func (j *turnJournal) approved(id, tool, title string, kind wire.ToolKind) {
+func (j *Journal) Approved(id, tool, title string, kind wire.ToolKind) {
 	if j == nil {
 		return
 	}
@@ -172,7 +176,7 @@ func (j *turnJournal) approved(id, tool, title string, kind wire.ToolKind) {
 }
 
 // done records that call id finished (its result is about to be stored).
-func (j *turnJournal) done(id string) {
+func (j *Journal) Done(id string) {
 	if j == nil {
 		return
 	}
@@ -184,17 +188,17 @@ func (j *turnJournal) done(id string) {
 }
 
 // remove ends the journal: the turn stored all it had.
-func (j *turnJournal) remove() {
+func (j *Journal) Remove() {
 	if j == nil {
 		return
 	}
-	j.close()
+	j.Close()
 	os.Remove(j.path)
 }
 
 // close writes what is held and closes the journal, leaving it for the
 // next load to recover (the turn could not store its end).
-func (j *turnJournal) close() {
+func (j *Journal) Close() {
 	if j == nil {
 		return
 	}
@@ -248,14 +252,21 @@ func readJournal(path string) (journalState, bool) {
 	return st, true
 }
 
+// LiveElsewhere says whether another live agentls is in a turn of the
+// session (its turn journal is there, and its process runs).
+func (s Store) LiveElsewhere(id string) bool {
+	st, ok := readJournal(s.JournalPath(id))
+	return ok && st.pid != os.Getpid() && processAlive(st.pid)
+}
+
 // Interrupted reasons (model.Message.Interrupted).
 const (
-	interruptedCancelled = "cancelled"
-	interruptedError     = "error"
-	interruptedTooLong   = "too_long" // failed: too long for the model's window, even compacted
-	interruptedStopped   = "stopped"
-	interruptedMaxTokens = "max_tokens" // the answer reached its token budget before it began
-	interruptedRefused   = "refused"    // the model declined; its answer is not kept
+	InterruptedCancelled = "cancelled"
+	InterruptedError     = "error"
+	InterruptedTooLong   = "too_long" // failed: too long for the model's window, even compacted
+	InterruptedStopped   = "stopped"
+	InterruptedMaxTokens = "max_tokens" // the answer reached its token budget before it began
+	InterruptedRefused   = "refused"    // the model declined; its answer is not kept
 )
 
 // recoverTurn stores what a turn that never ended left in its journal: the
@@ -264,8 +275,8 @@ const (
 // journal of this process is a stale one; a journal of another live
 // agentls is its running turn and is left alone. note says what was
 // recovered, for the user ("" when there was nothing).
-func (s sessionStore) recoverTurn(id string) (note string) {
-	path := s.journalPath(id)
+func (s Store) RecoverTurn(id string) (note string) {
+	path := s.JournalPath(id)
 	st, ok := readJournal(path)
 	if !ok {
 		return ""
@@ -273,7 +284,7 @@ func (s sessionStore) recoverTurn(id string) (note string) {
 	if st.pid != 0 && st.pid != os.Getpid() && processAlive(st.pid) {
 		return ""
 	}
-	msgs, err := readMessages(s.path(id))
+	msgs, err := ReadMessages(s.Path(id))
 	if err != nil {
 		return "" // load says what is wrong with the file
 	}
@@ -305,19 +316,19 @@ func (s sessionStore) recoverTurn(id string) (note string) {
 		add = append(add, model.Message{Role: "user", Content: results})
 	}
 	text := ""
-	if s.size(id) == st.size {
+	if s.Size(id) == st.size {
 		text = st.text // else the session moved past the journal's last record
 	}
 	lastUser := len(add) > 0 || (len(msgs) > 0 && msgs[len(msgs)-1].Role == "user")
 	if lastUser {
-		m := model.Message{Role: "assistant", Content: []model.Block{}, Interrupted: interruptedStopped}
+		m := model.Message{Role: "assistant", Content: []model.Block{}, Interrupted: InterruptedStopped}
 		if text != "" {
 			m.Content = []model.Block{{Type: "text", Text: text}}
 		}
 		add = append(add, m)
 	}
 	if len(add) > 0 {
-		if err := s.append(id, add...); err != nil {
+		if err := s.Append(id, add...); err != nil {
 			return fmt.Sprintf("session %s: the last turn did not finish (agentls stopped), and what it left could not be saved: %v", id, err)
 		}
 	}
@@ -328,7 +339,7 @@ func (s sessionStore) recoverTurn(id string) (note string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "session %s: the last turn did not finish (agentls stopped: a crash or a kill)", id)
 	if lastUser && text != "" {
-		fmt.Fprintf(&b, "; the answer streamed so far is kept, marked interrupted: %q", trust.Redact(firstLine(text, 80)))
+		fmt.Fprintf(&b, "; the answer streamed so far is kept, marked interrupted: %q", trust.Redact(tools.FirstLine(text, 80)))
 	} else if lastUser {
 		b.WriteString("; no answer had streamed")
 	}
@@ -360,9 +371,9 @@ func pendingUses(msgs []model.Message) []model.Block {
 	return out
 }
 
-// readMessages decodes a session file's messages, skipping lines that are
+// ReadMessages decodes a session file's messages, skipping lines that are
 // not one (load sets them aside).
-func readMessages(path string) ([]model.Message, error) {
+func ReadMessages(path string) ([]model.Message, error) {
 	raw, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil

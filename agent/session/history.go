@@ -1,4 +1,4 @@
-package agent
+package session
 
 import (
 	"bytes"
@@ -82,11 +82,11 @@ func isJSONObject(raw json.RawMessage) bool {
 	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }
 
-// sendable is stored as sent: interrupted turns settled (interrupted.go),
+// Sendable is stored as sent: interrupted turns settled (interrupted.go),
 // then consecutive user messages joined (a prompt after a turn cut off by
 // max_iterations follows the stored tool results) so roles alternate,
 // keeping tool_result blocks first.
-func sendable(stored []model.Message) []model.Message {
+func Sendable(stored []model.Message) []model.Message {
 	out := make([]model.Message, 0, len(stored))
 	for _, m := range settleInterrupted(stored) {
 		if n := len(out); n > 0 && m.Role == "user" && out[n-1].Role == "user" {
@@ -99,13 +99,13 @@ func sendable(stored []model.Message) []model.Message {
 	return out
 }
 
-// validStored checks a stored history at rest: empty, or sendable as is, or
-// a complete turn (an assistant message with no tool_use after a sendable history).
-func validStored(stored []model.Message) error {
+// ValidStored checks a stored history at rest: empty, or Sendable as is, or
+// a complete turn (an assistant message with no tool_use after a Sendable history).
+func ValidStored(stored []model.Message) error {
 	if len(stored) == 0 {
 		return nil
 	}
-	msgs := sendable(stored)
+	msgs := Sendable(stored)
 	if len(msgs) == 0 {
 		return nil // only a turn that is never sent again (a prompt too long for the window)
 	}
@@ -136,7 +136,7 @@ func keptMessages(stored []model.Message) []int {
 	for i := range all {
 		all[i] = i
 	}
-	if validStored(stored) == nil {
+	if ValidStored(stored) == nil {
 		return all
 	}
 	var kept []int
@@ -148,7 +148,7 @@ func keptMessages(stored []model.Message) []int {
 		}
 		for n := end; n > start; n-- {
 			cand := append(hist[:len(hist):len(hist)], stored[start:n]...)
-			if validStored(cand) == nil {
+			if ValidStored(cand) == nil {
 				hist = cand
 				kept = append(kept, all[start:n]...)
 				break

@@ -1,4 +1,4 @@
-package agent
+package session
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
@@ -20,32 +21,9 @@ import (
 // and at the end of the turn whose write failed, whichever first finds
 // room on the disk.
 
-// markTorn and isTorn remember, for this process, the sessions whose
-// transcript a write failed for, until a rebuild succeeds.
-func (c *Core) markTorn(id string, torn bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if torn {
-		c.torn[id] = true
-	} else {
-		delete(c.torn, id)
-	}
-}
-
-func (c *Core) isTorn(id string) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.torn[id]
-}
-
-// transcriptFailed is what the user is told when a transcript write fails.
-func transcriptFailed(path string, err error) string {
-	return fmt.Sprintf("the transcript %s could not be written (%v): it stops here until there is room again, then it is rebuilt from the session file, which keeps every turn", path, err)
-}
-
-// endsTorn says whether the transcript at path exists and does not end
+// EndsTorn says whether the transcript at path exists and does not end
 // with a whole line (every write of a transcript ends one).
-func endsTorn(path string) bool {
+func EndsTorn(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -62,43 +40,16 @@ func endsTorn(path string) bool {
 	return last[0] != '\n'
 }
 
-// repairTranscript rebuilds the session's transcript when it is torn and
-// says so; it reports whether the transcript is whole now. The caller
-// holds the session.
-func (r *run) repairTranscript() bool {
-	c, id := r.core, r.task.SessionID
-	why := "a write to it failed"
-	switch {
-	case c.isTorn(id) || r.tr.failed():
-	case endsTorn(r.tr.path):
-		why = "it ended mid-line"
-	default:
-		return true
-	}
-	msgs, err := readMessages(c.sessions.path(id))
-	if err != nil {
-		return false
-	}
-	if err := r.tr.rebuild(msgs, why); err != nil {
-		return false
-	}
-	c.markTorn(id, false)
-	msg := fmt.Sprintf("the transcript %s was torn (%s) and is rebuilt from the session file", r.tr.path, why)
-	c.logf("%s", msg)
-	r.emitStatus(msg)
-	return true
-}
-
 // rebuild replaces the transcript with msgs rendered whole; on success
 // later writes go on appending.
-func (t *transcript) rebuild(msgs []model.Message, why string) error {
+func (t *Transcript) Rebuild(msgs []model.Message, why string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	text := renderTranscript(msgs, why)
-	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(t.path), ".transcript-*.tmp")
+	f, err := os.CreateTemp(filepath.Dir(t.Path), ".transcript-*.tmp")
 	if err != nil {
 		return err
 	}
@@ -107,7 +58,7 @@ func (t *transcript) rebuild(msgs []model.Message, why string) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), t.path)
+		err = os.Rename(f.Name(), t.Path)
 	}
 	if err != nil {
 		os.Remove(f.Name())
@@ -131,17 +82,17 @@ func renderTranscript(msgs []model.Message, why string) string {
 			case x.Type == "text" && strings.TrimSpace(x.Text) != "":
 				b.WriteString("\n## Assistant\n\n" + trust.Redact(x.Text) + "\n")
 			case x.Type == "tool_use":
-				fmt.Fprintf(&b, "\n### Tool call: %s\n\n%s\n", x.Name, fence("json", string(trust.RedactJSON(x.Input))))
+				fmt.Fprintf(&b, "\n### Tool call: %s\n\n%s\n", x.Name, tools.Fence("json", string(trust.RedactJSON(x.Input))))
 			case x.Type == "tool_result":
 				status := wire.StatusCompleted
 				if x.IsError {
 					status = wire.StatusFailed
 				}
-				fmt.Fprintf(&b, "\n### Result (%s)\n\n%s\n", status, fence("", trust.Redact(x.Content)))
+				fmt.Fprintf(&b, "\n### Result (%s)\n\n%s\n", status, tools.Fence("", trust.Redact(x.Content)))
 			}
 		}
 		if m.Role == "assistant" && m.Interrupted != "" {
-			b.WriteString("\n> agentls: " + interruptedStatus(m) + "\n")
+			b.WriteString("\n> agentls: " + InterruptedStatus(m) + "\n")
 		}
 	}
 	return b.String()

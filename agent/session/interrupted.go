@@ -1,4 +1,4 @@
-package agent
+package session
 
 import (
 	"strings"
@@ -16,8 +16,8 @@ import (
 // that turn when nothing of it ran (no tool calls), or, when something did,
 // loses that leading copy of it.
 
-// interruptedNote is what the model is told about an interrupted answer.
-func interruptedNote(reason string, empty bool) string {
+// InterruptedNote is what the model is told about an interrupted answer.
+func InterruptedNote(reason string, empty bool) string {
 	why := interruptedWhy(reason)
 	if empty {
 		return "[agentls: no answer: " + why + " before the answer began.]"
@@ -27,14 +27,14 @@ func interruptedNote(reason string, empty bool) string {
 
 // renderInterrupted is m as sent: its text with the note after it.
 func renderInterrupted(m model.Message) model.Message {
-	text := textOf(m.Content)
+	text := model.TextOf(m.Content)
 	var content []model.Block
 	for _, b := range m.Content {
 		if b.Type != "text" {
 			content = append(content, b)
 		}
 	}
-	note := interruptedNote(m.Interrupted, strings.TrimSpace(text) == "")
+	note := InterruptedNote(m.Interrupted, strings.TrimSpace(text) == "")
 	if strings.TrimSpace(text) == "" {
 		text = ""
 	}
@@ -51,8 +51,8 @@ func settleInterrupted(stored []model.Message) []model.Message {
 	for _, m := range stored {
 		if startsTurn(m) {
 			if n := len(out); turn >= 0 && n > turn && endsInterrupted(out[n-1]) {
-				prev, _ := promptText(out[turn])
-				next, _ := promptText(m)
+				prev, _ := PromptText(out[turn])
+				next, _ := PromptText(m)
 				if lead := strings.TrimSpace(prev); lead != "" && strings.HasPrefix(strings.TrimSpace(next), lead) {
 					if ranNothing(out[turn:]) {
 						out = out[:turn]
@@ -63,7 +63,7 @@ func settleInterrupted(stored []model.Message) []model.Message {
 			}
 			turn = len(out)
 		}
-		if m.Role == "assistant" && m.Interrupted == interruptedTooLong && turn >= 0 && ranNothing(out[turn:]) {
+		if m.Role == "assistant" && m.Interrupted == InterruptedTooLong && turn >= 0 && ranNothing(out[turn:]) {
 			// A prompt the model refused as too long for its window, even
 			// compacted, is not sent again: each later turn would carry it
 			// and be refused the same way.
@@ -115,10 +115,10 @@ func cutLead(m model.Message, lead string) model.Message {
 	return model.Message{Role: m.Role, Content: content}
 }
 
-// interruptedStatus says, for the user, how an interrupted answer ended.
-func interruptedStatus(m model.Message) string {
+// InterruptedStatus says, for the user, how an interrupted answer ended.
+func InterruptedStatus(m model.Message) string {
 	why := interruptedWhy(m.Interrupted)
-	if strings.TrimSpace(textOf(m.Content)) == "" {
+	if strings.TrimSpace(model.TextOf(m.Content)) == "" {
 		return "no answer: " + why + " before the answer began"
 	}
 	return "the answer above was cut off: " + why
@@ -127,15 +127,15 @@ func interruptedStatus(m model.Message) string {
 // interruptedWhy is why a turn was interrupted, in words.
 func interruptedWhy(reason string) string {
 	switch reason {
-	case interruptedError:
+	case InterruptedError:
 		return "the request to the model failed"
-	case interruptedStopped:
+	case InterruptedStopped:
 		return "agentls stopped (a crash or a kill) before the turn finished"
-	case interruptedTooLong:
+	case InterruptedTooLong:
 		return "the model refused the request as too long for its context window"
-	case interruptedMaxTokens:
+	case InterruptedMaxTokens:
 		return "the model spent its whole output budget (max_tokens)"
-	case interruptedRefused:
+	case InterruptedRefused:
 		return "the model declined to answer"
 	}
 	return "the user cancelled the turn"

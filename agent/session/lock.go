@@ -1,4 +1,4 @@
-package agent
+package session
 
 import (
 	"context"
@@ -16,18 +16,18 @@ import (
 // file for the turn (flock on unix), the way the in-process lock keeps
 // two tasks of one Core apart.
 
-// lockPath is the lock file of a session, beside it.
-func (s sessionStore) lockPath(id string) string { return filepath.Join(s.dir, id+".lock") }
+// LockPath is the lock file of a session, beside it.
+func (s Store) LockPath(id string) string { return filepath.Join(s.dir, id+".lock") }
 
 // errLockBusy is tryLockFile's answer when another process holds the lock.
 var errLockBusy = errors.New("held by another agentls")
 
-// lockAcross takes the session's lock file, waiting while another process
+// LockAcross takes the session's lock file, waiting while another process
 // holds it (waiting is called once, when it does) until ctx ends.
-func (s sessionStore) lockAcross(ctx context.Context, id string, waiting func()) (unlock func(), err error) {
+func (s Store) LockAcross(ctx context.Context, id string, waiting func()) (unlock func(), err error) {
 	said := false
 	for {
-		unlock, err := s.tryLockAcross(id)
+		unlock, err := s.TryLockAcross(id)
 		if !errors.Is(err, errLockBusy) {
 			return unlock, err
 		}
@@ -43,15 +43,15 @@ func (s sessionStore) lockAcross(ctx context.Context, id string, waiting func())
 	}
 }
 
-// tryLockAcross takes the session's lock file if no other process holds
+// TryLockAcross takes the session's lock file if no other process holds
 // it (errLockBusy if one does). A folder that cannot hold the lock file
 // (no state folder yet, read-only) is no lock at all: the turn goes on,
 // as it did before there was one.
-func (s sessionStore) tryLockAcross(id string) (unlock func(), err error) {
+func (s Store) TryLockAcross(id string) (unlock func(), err error) {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return func() {}, nil
 	}
-	f, err := os.OpenFile(s.lockPath(id), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(s.LockPath(id), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return func() {}, nil
 	}

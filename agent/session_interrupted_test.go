@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/session"
 )
 
 func cutOff(why string, blocks ...model.Block) model.Message {
@@ -38,41 +39,41 @@ func sentText(msgs []model.Message) []string {
 }
 
 func TestInterruptedTurnsAreSentOnceAndVisibly(t *testing.T) {
-	cancelledNote := interruptedNote(interruptedCancelled, false)
+	cancelledNote := session.InterruptedNote(session.InterruptedCancelled, false)
 	tests := []struct {
 		name   string
 		stored []model.Message
 		want   []string
 	}{
 		{"a cancelled answer is sent with a note saying it was cut off",
-			[]model.Message{user("explain"), cutOff(interruptedCancelled, text("It is")), user("go on")},
+			[]model.Message{user("explain"), cutOff(session.InterruptedCancelled, text("It is")), user("go on")},
 			[]string{"user: explain", "assistant: It is" + cancelledNote, "user: go on"}},
 		{"a turn that failed before any answer says so",
-			[]model.Message{user("explain"), cutOff(interruptedError), user("again?")},
-			[]string{"user: explain", "assistant: " + interruptedNote(interruptedError, true), "user: again?"}},
+			[]model.Message{user("explain"), cutOff(session.InterruptedError), user("again?")},
+			[]string{"user: explain", "assistant: " + session.InterruptedNote(session.InterruptedError, true), "user: again?"}},
 		{"a client re-sending the cancelled prompt ahead of the next one: the prompt is sent once",
-			[]model.Message{user("Answer slow please"), cutOff(interruptedCancelled, text("Sl")), user("Answer slow please\n\nAfter cancel, one more")},
+			[]model.Message{user("Answer slow please"), cutOff(session.InterruptedCancelled, text("Sl")), user("Answer slow please\n\nAfter cancel, one more")},
 			[]string{"user: Answer slow please\n\nAfter cancel, one more"}},
 		{"the same prompt again after a cancel replaces the cancelled turn",
-			[]model.Message{user("hi"), assistant(text("hello")), user("Answer slow please"), cutOff(interruptedCancelled), user("Answer slow please")},
+			[]model.Message{user("hi"), assistant(text("hello")), user("Answer slow please"), cutOff(session.InterruptedCancelled), user("Answer slow please")},
 			[]string{"user: hi", "assistant: hello", "user: Answer slow please"}},
 		{"a repeat after a turn whose tools ran keeps the turn and drops the repeated lead",
-			[]model.Message{user("fix it"), assistant(use("a")), results("a"), cutOff(interruptedCancelled, text("Now")), user("fix it\n\nand test")},
+			[]model.Message{user("fix it"), assistant(use("a")), results("a"), cutOff(session.InterruptedCancelled, text("Now")), user("fix it\n\nand test")},
 			[]string{"user: fix it", "assistant: <use a>", "user: <result a>", "assistant: Now" + cancelledNote, "user: and test"}},
 		{"two stored prompts in a row (a session from before interrupted answers): the repeat is sent once",
 			[]model.Message{user("Answer slow please"), user("Answer slow please\n\nAfter cancel, one more")},
 			[]string{"user: Answer slow please\n\nAfter cancel, one more"}},
 		{"a different next prompt keeps the interrupted turn",
-			[]model.Message{user("Answer slow please"), cutOff(interruptedStopped, text("Sl")), user("something else")},
-			[]string{"user: Answer slow please", "assistant: Sl" + interruptedNote(interruptedStopped, false), "user: something else"}},
+			[]model.Message{user("Answer slow please"), cutOff(session.InterruptedStopped, text("Sl")), user("something else")},
+			[]string{"user: Answer slow please", "assistant: Sl" + session.InterruptedNote(session.InterruptedStopped, false), "user: something else"}},
 		{"an answer that finished is never deduplicated",
 			[]model.Message{user("again"), assistant(text("done")), user("again")},
 			[]string{"user: again", "assistant: done", "user: again"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sent := sendable(tt.stored)
-			if err := ValidHistory(sent); err != nil {
+			sent := session.Sendable(tt.stored)
+			if err := session.ValidHistory(sent); err != nil {
 				t.Fatalf("not sendable: %v", err)
 			}
 			got := sentText(sent)
@@ -92,7 +93,7 @@ func TestAFailedTurnIsStoredAsInterrupted(t *testing.T) {
 		t.Fatalf("result = %+v, want error", res)
 	}
 	msgs := assertStoredValid(t, f, res.SessionID)
-	if len(msgs) != 2 || msgs[1].Interrupted != interruptedError || textOf(msgs[1].Content) != "Half an answer" {
+	if len(msgs) != 2 || msgs[1].Interrupted != session.InterruptedError || model.TextOf(msgs[1].Content) != "Half an answer" {
 		t.Fatalf("stored %+v, want the prompt and the half answer, interrupted: error", msgs)
 	}
 	replay, err := f.core.Replay(res.SessionID)
@@ -117,14 +118,14 @@ func TestAFailedTurnIsStoredAsInterrupted(t *testing.T) {
 // same way (a real llama.cpp session grew 4565, then 6060 tokens). A turn
 // in which tools ran before the refusal is kept, with its note.
 func TestATurnTooLongForTheWindowIsNotSentAgain(t *testing.T) {
-	dropped := sendable([]model.Message{user("hi"), assistant(text("hello")), user("an enormous prompt"), cutOff(interruptedTooLong), user("a small one")})
+	dropped := session.Sendable([]model.Message{user("hi"), assistant(text("hello")), user("an enormous prompt"), cutOff(session.InterruptedTooLong), user("a small one")})
 	if got, want := strings.Join(sentText(dropped), " | "), "user: hi | assistant: hello | user: a small one"; got != want {
 		t.Errorf("sent %q; want %q", got, want)
 	}
-	if err := validStored([]model.Message{user("an enormous prompt"), cutOff(interruptedTooLong)}); err != nil {
+	if err := session.ValidStored([]model.Message{user("an enormous prompt"), cutOff(session.InterruptedTooLong)}); err != nil {
 		t.Errorf("a session holding only such a turn is valid at rest: %v", err)
 	}
-	kept := sendable([]model.Message{user("fix it"), assistant(use("a")), results("a"), cutOff(interruptedTooLong), user("go on")})
+	kept := session.Sendable([]model.Message{user("fix it"), assistant(use("a")), results("a"), cutOff(session.InterruptedTooLong), user("go on")})
 	if len(kept) != 5 || !strings.Contains(sentText(kept)[3], "too long for its context window") {
 		t.Errorf("a turn that ran tools is kept with its note: %q", sentText(kept))
 	}
