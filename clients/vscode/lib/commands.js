@@ -68,12 +68,17 @@ async function runSelection(vscode, client, ui) {
   return result;
 }
 
+/** cancellable lists the tasks agent/tasks returned that a cancel can still stop: running or awaiting an approval. */
+function cancellable(tasks) {
+  return (tasks || []).filter((t) => t.state === 'running' || t.state === 'awaiting_approval');
+}
+
 /** cancelTask cancels the running task: the one the events show, else the one agent/tasks lists (asking when several). */
 async function cancelTask(vscode, client, ui) {
   let taskId = ui.view.tracker.latest() && ui.view.tracker.latest().taskId;
   if (!taskId) {
     const { tasks } = await client.sendRequest('agent/tasks', {});
-    const running = (tasks || []).filter((t) => t.state === 'running' || t.state === 'waiting');
+    const running = cancellable(tasks);
     if (running.length === 0) {
       vscode.window.showInformationMessage('agentls: no task is running.');
       return null;
@@ -169,4 +174,4 @@ function registerCommands(vscode, client, ui) {
     }));
 }
 
-module.exports = { registerCommands, COMMANDS, runSelection, cancelTask, newChat, compactSession, openTranscript, directiveOf, promptFrom };
+module.exports = { registerCommands, COMMANDS, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };

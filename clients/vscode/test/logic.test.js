@@ -12,7 +12,7 @@ const { stubVscode } = require('./support/stub-vscode');
 const { requestApproval, CANCELLED } = require('../lib/approvals');
 const { formatEvent, TaskTracker, eventView } = require('../lib/events');
 const { serverItems, actionsFor, shellQuote, toolReport } = require('../lib/mcp');
-const { directiveOf, promptFrom, COMMANDS } = require('../lib/commands');
+const { directiveOf, promptFrom, COMMANDS, cancellable } = require('../lib/commands');
 const { CHAT_COMMANDS } = require('../lib/chat/panel');
 const { serverCommand } = require('../lib/launch');
 const { announce, EXPERIMENTAL } = require('../lib/capabilities');
@@ -295,4 +295,14 @@ test('launch settings', async (t) => {
     assert.deepEqual(announce({ experimental: { other: 1 } }), { experimental: { other: 1, agentls: { ...EXPERIMENTAL } } });
     assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true });
   });
+});
+
+test('a task waiting for an approval can be picked for cancel (agent/tasks says awaiting_approval)', () => {
+  const tasks = [
+    { taskId: 't1', state: 'running', prompt: 'a' },
+    { taskId: 't2', state: 'awaiting_approval', prompt: 'b' },
+    { taskId: 't3', state: 'done', prompt: 'c' },
+  ];
+  assert.deepEqual(cancellable(tasks).map((t) => t.taskId), ['t1', 't2']);
+  assert.deepEqual(cancellable(undefined), []);
 });
