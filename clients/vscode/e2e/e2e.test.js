@@ -4,6 +4,8 @@
 // browser), driven through Debian's chromium by playwright-core. agentls is
 // built from this repository; the model is the fake model server
 // (../test/fakemodel); the workspace MCP server is internal/faultserver.
+// After the palette, code action and diff editor steps, it drives the chat
+// view (lib/chat) in its webview: typing, clicking its cards and buttons.
 // One screenshot per step goes to e2e/screenshots/ (kept by CI).
 //
 // Install: ./install.sh (scripts/setup.sh runs it). Without the tools the
