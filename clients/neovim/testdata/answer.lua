@@ -7,12 +7,8 @@ local R = lib.result
 
 lib.main(function()
   local agentls = require("agentls")
-  local lsp = require("agentls.lsp")
   local file = vim.api.nvim_get_current_buf()
-  R.notify = {}
-  vim.notify = function(msg)
-    table.insert(R.notify, tostring(msg))
-  end
+  lib.capture_notify()
   vim.ui.select = function(items, _, on_choice)
     for _, item in ipairs(items) do
       if lib.code_action_title(item) == "agentls: Run selection as prompt" then
@@ -21,10 +17,7 @@ lib.main(function()
     end
     on_choice(nil)
   end
-  lib.wait(20000, function()
-    local c = lsp.client(file)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(file, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(file)
   local function conv()
     local b = agentls.transcript_buffer()
     return b and table.concat(lib.lines(b), "\n") or ""

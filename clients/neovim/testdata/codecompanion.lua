@@ -18,10 +18,7 @@ lib.main(function()
   end
   dofile(lib.env("AGENTLS_E2E_SNIPPET"))
   local file = vim.api.nvim_get_current_buf()
-  R.notify = {}
-  vim.notify = function(msg)
-    table.insert(R.notify, tostring(msg))
-  end
+  lib.capture_notify()
 
   local cc = require("codecompanion")
   cc.chat()

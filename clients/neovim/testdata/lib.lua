@@ -61,6 +61,23 @@ function M.main(fn)
   M.finish(0)
 end
 
+--- capture_notify keeps every vim.notify message in result.notify.
+function M.capture_notify()
+  M.result.notify = {}
+  vim.notify = function(msg)
+    table.insert(M.result.notify, tostring(msg))
+  end
+end
+
+--- wait_attached waits for setup{} to attach agentls to bufnr.
+function M.wait_attached(bufnr)
+  local lsp = require("agentls.lsp")
+  M.wait(20000, function()
+    local c = lsp.client(bufnr)
+    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
+  end, "setup{} to attach agentls to the buffer")
+end
+
 --- code_action_title returns the title of a vim.ui.select item of
 --- vim.lsp.buf.code_action: {client_id, action} on 0.7, {action=, ctx=} on 0.10.
 function M.code_action_title(item)

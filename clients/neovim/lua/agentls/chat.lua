@@ -36,6 +36,16 @@ local function notify(msg, level)
   vim.notify("agentls: " .. msg, level or vim.log.levels.INFO)
 end
 
+-- client is the agentls client of the chat's file (any, else), or nil
+-- after saying none runs.
+local function client()
+  local c = lsp.client(origin)
+  if not c then
+    notify("no agentls client is running (call require('agentls').setup{} and open a file)", vim.log.levels.WARN)
+  end
+  return c
+end
+
 local function window_of(b)
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_buf(w) == b then
@@ -140,12 +150,11 @@ end
 
 -- new_session asks agentls for an empty session, then shows it.
 local function new_session(on_done)
-  local client = lsp.client(origin)
-  if not client then
-    notify("no agentls client is running (call require('agentls').setup{} and open a file)", vim.log.levels.WARN)
+  local c = client()
+  if not c then
     return
   end
-  lsp.request(client, "agent/newChat", vim.empty_dict(), function(err, res)
+  lsp.request(c, "agent/newChat", vim.empty_dict(), function(err, res)
     if err or not (res and res.sessionId) then
       notify("agent/newChat: " .. (err and err.message or "no sessionId"), vim.log.levels.ERROR)
       return
@@ -233,11 +242,9 @@ local function run_command(text)
     return false
   end
   if name == "new" then
-    local client = lsp.client(origin)
     agentls().new_chat(origin, function(session)
       show(session)
     end)
-    return client ~= nil
   elseif name == "compact" then
     agentls().compact(origin)
   elseif name == "mcp" then
@@ -251,14 +258,13 @@ local function run_command(text)
       notify("/" .. name .. ": " .. why, vim.log.levels.ERROR)
       return true
     end
-    local client = lsp.client(origin)
-    if not client then
-      notify("no agentls client is running", vim.log.levels.WARN)
+    local c = client()
+    if not c then
       return true
     end
     call.sessionId = transcript.current
     transcript.next_prompt = "/" .. name .. (rest ~= "" and (" " .. rest) or "")
-    prompt.execute(client, origin, call)
+    prompt.execute(c, origin, call)
   else
     local names = {}
     for k in pairs(M.commands) do
@@ -310,12 +316,11 @@ end
 --- pick_session lists the past sessions (agent/sessions) and reopens the
 --- one picked. on_done(session) once it shows.
 function M.pick_session(on_done)
-  local client = lsp.client(origin)
-  if not client then
-    notify("no agentls client is running", vim.log.levels.WARN)
+  local c = client()
+  if not c then
     return
   end
-  lsp.request(client, "agent/sessions", vim.empty_dict(), function(err, res)
+  lsp.request(c, "agent/sessions", vim.empty_dict(), function(err, res)
     if err then
       notify("agent/sessions: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
@@ -347,12 +352,11 @@ function M.resume(session, on_done)
   if transcript.find(session) then
     return done()
   end
-  local client = lsp.client(origin)
-  if not client then
-    notify("no agentls client is running", vim.log.levels.WARN)
+  local c = client()
+  if not c then
     return
   end
-  lsp.request(client, "agent/replay", { sessionId = session }, function(err, res)
+  lsp.request(c, "agent/replay", { sessionId = session }, function(err, res)
     if err then
       notify("agent/replay: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end
