@@ -252,11 +252,14 @@ type Sandbox struct {
 
 // Config is the merged result of loading both tiers.
 type Config struct {
-	Model       Model
-	Agent       Agent
-	Sessions    Sessions
-	MCP         MCP
-	Sandbox     Sandbox
+	Model    Model
+	Agent    Agent
+	Sessions Sessions
+	MCP      MCP
+	Sandbox  Sandbox
+	// Prices are the price table (DefaultPrices and the user's [prices]),
+	// by model name or the start of one (PriceOf).
+	Prices      map[string]Price
 	Diagnostics []Diagnostic
 	// Unusable are the diagnostics of files that exist but could not be
 	// read or are not valid TOML: nothing from them was used (each is in

@@ -30,6 +30,7 @@ func TestConfigDocNamesEveryKey(t *testing.T) {
 		{"## `[sessions]`", sessionsKeys},
 		{"## `[mcp]`", mcpKeys},
 		{"## `[mcp.servers.NAME]`", serverKeys},
+		{"## `[prices]`", pricesKeys},
 	}
 	for _, s := range sections {
 		body := section(doc, s.heading)

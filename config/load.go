@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
@@ -50,6 +51,7 @@ func Defaults() *Config {
 		Model:    Model{MaxTokens: DefaultMaxTokens, StreamIdleTimeout: DefaultStreamIdleTimeout},
 		Agent:    Agent{MaxIterations: DefaultMaxIterations, ApprovalTimeout: DefaultApprovalTimeout},
 		Sessions: Sessions{Keep: DefaultSessionsKeep},
+		Prices:   maps.Clone(DefaultPrices),
 		MCP: MCP{
 			StartupWait:         DefaultStartupWait,
 			ResultMaxBytes:      DefaultResultMaxBytes,

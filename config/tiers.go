@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox"}
+	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox", "prices"}
 	sessionsKeys = []string{"keep", "max_age"}
 	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
 	agentKeys    = []string{"max_iterations", "autopilot", "approval_timeout"}
@@ -44,6 +44,10 @@ func (l *loader) userTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.sandbox(f, t)
 			}
+		case "prices":
+			if t := l.section(f, path, v); t != nil {
+				l.prices(f, t)
+			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
 		}
@@ -60,7 +64,7 @@ func (l *loader) workspaceTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.mcp(f, t)
 			}
-		case "model", "agent", "sessions", "sandbox":
+		case "model", "agent", "sessions", "sandbox", "prices":
 			l.userOnly(f, path, v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
@@ -91,6 +95,8 @@ func ignoredInWorkspace(path []string) string {
 	case path[0] == "sandbox":
 		// Stops a repo from opening the user's folders to its own confined servers.
 		why = "a repository must not choose what confined programs may read"
+	case path[0] == "prices":
+		why = "a repository must not say what your tokens cost"
 	case path[0] == "sessions":
 		// Stops a repo from deleting the user's stored conversations.
 		why = "a repository must not decide which of your sessions are deleted"
