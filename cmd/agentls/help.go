@@ -40,6 +40,26 @@ func init() {
 exit codes        0 done, 1 error, 2 usage, 3 cut at max_tokens, 4 refused,
                   5 an approval was needed and nobody could be asked (no terminal), 130 interrupted`,
 			example: `agentls run "add a test for the parser"`, run: cmdRun},
+		{name: "chat", usage: "chat [--config FILE] [--session ID | --continue]", summary: "a conversation with the agent on the terminal",
+			args: `--config FILE     user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)
+--session ID      continue this session (agentls sessions lists them; a Helix code action's too)
+--continue        continue this workspace's latest session
+in the chat       Enter sends; the arrow keys edit and go through what you typed; Ctrl-C cancels
+                  a turn (at an empty prompt, twice, it ends the chat; so does Ctrl-D);
+                  /new /compact /sessions /resume /mcp /help /quit`,
+			example: "agentls chat --continue", run: cmdChat},
+		{name: "sessions", usage: "sessions [list] [--json] [--config FILE] [--workspace DIR]", summary: "list the workspace's sessions, newest first",
+			args:    "--json            print {\"sessions\": [...]} (docs/protocol.md, agent/sessions)\n--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)\nshow ID           print a session's transcript (agentls sessions show --help)\nresume ID         continue it in agentls chat",
+			example: "agentls sessions", run: cmdSessions},
+		{name: "sessions list", usage: "sessions list [--json] [--config FILE] [--workspace DIR]", summary: "list the workspace's sessions (as agentls sessions)",
+			args:    "--json            print {\"sessions\": [...]}\n--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)",
+			example: "agentls sessions list --json", run: cmdSessions},
+		{name: "sessions show", usage: "sessions show ID [--config FILE] [--workspace DIR]", summary: "print a session's Markdown transcript",
+			args:    "ID                a session id, as agentls sessions lists it\n--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)",
+			example: "agentls sessions show 20261203-101500-1a2b3c4d | less", run: cmdSessionsShow},
+		{name: "sessions resume", usage: "sessions resume ID [--config FILE]", summary: "continue a session in agentls chat",
+			args:    "ID                a session id of this workspace, as agentls sessions lists it\n--config FILE     user config file",
+			example: "agentls sessions resume 20261203-101500-1a2b3c4d", run: cmdSessionsResume},
 		{name: "mcp", usage: "mcp list|trust|revoke|login|logout ...", summary: "MCP servers: list them, approve a workspace's, OAuth login",
 			args:    "list     the server list, without a model\ntrust    approve a workspace server's launch\nrevoke   forget launch approvals\nlogin    authorize agentls with a remote server (OAuth)\nlogout   forget its token\n(agentls mcp SUBCOMMAND --help says more)",
 			example: "agentls mcp list", run: cmdMCP},

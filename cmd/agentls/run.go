@@ -94,6 +94,7 @@ func cmdRun(args []string) int {
 	res := task.Result()
 	if ts, ok := sink.(*textSink); ok {
 		ts.finish()
+		fmt.Fprintf(os.Stderr, "agentls: %s\n", usageLine(res.Usage, pricesOf(core.Config()).of(res.Usage)))
 		fmt.Fprintf(os.Stderr, "agentls: session %s (continue it with: agentls run --session %s \"...\", or --continue)\n", res.SessionID, res.SessionID)
 	}
 	if n := unanswerable.unasked.Load(); n > 0 && res.StopReason != wire.StopCancelled {

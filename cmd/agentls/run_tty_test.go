@@ -57,12 +57,24 @@ type terminalRun struct {
 // after agentls exits, so its last screen can still be read.
 func runOnTerminal(t *testing.T, e *runEnv, prompt string, w, h int) *terminalRun {
 	t.Helper()
+	return onTerminal(t, e, "run "+shellQuote(prompt), w, h)
+}
+
+// onTerminal starts `agentls ARGS` (ARGS quoted for sh) in a new tmux pane
+// of w x h cells, as runOnTerminal does.
+func onTerminal(t *testing.T, e *runEnv, args string, w, h int) *terminalRun {
+	t.Helper()
 	tmux := testenv.Tool(t, "tmux")
 	r := &terminalRun{t: t, exitFile: filepath.Join(e.state, "exit-code")}
 	script := filepath.Join(e.state, "run.sh")
 	os.MkdirAll(e.state, 0o700)
-	body := fmt.Sprintf("#!/bin/sh\ncd %q\nexport AGENTLS_CONFIG=%q XDG_STATE_HOME=%q AGENTLS_TEST_KEY=test\n%q run %q\necho $? > %q\nsleep 30\n",
-		e.ws, e.config, e.state, e.bin, prompt, r.exitFile)
+	os.Remove(r.exitFile)
+	// The shell traps SIGINT (a handler, not ignored, so agentls gets the
+	// default): a Ctrl-C that cancels a chat's turn reaches the whole
+	// foreground group, and must not end the script before it records
+	// the exit code.
+	body := fmt.Sprintf("#!/bin/sh\ntrap : INT\ncd %q\nexport AGENTLS_CONFIG=%q XDG_STATE_HOME=%q AGENTLS_TEST_KEY=test\n%q %s\necho $? > %q\nsleep 30\n",
+		e.ws, e.config, e.state, e.bin, args, r.exitFile)
 	if err := os.WriteFile(script, []byte(body), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -184,3 +196,6 @@ func TestRunWritesNothingThroughALinkMadeWhileTheCardIsOnTheTerminal(t *testing.
 		t.Errorf("tool results = %+v, want a refusal saying the path now leads through a link", trs)
 	}
 }
+
+// shellQuote is s quoted for sh.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentls/agentls/agent/model/modeltest"
+)
+
+// TestChatOnARealTerminal is a conversation in `agentls chat` in a tmux
+// pane, as a user has it: a question whose answer needs an MCP call
+// (its card asked in place, allowed with y), a follow-up that refers to
+// the first answer and makes the model propose an edit (the card shows
+// the unified diff; allowed), the arrow keys bringing back what was
+// typed, a third turn cancelled with Ctrl-C while it streams, Ctrl-D to
+// leave, then `agentls chat --continue` reopening the session: the
+// conversation is shown again and a new turn carries all of it.
+func TestChatOnARealTerminal(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	hello := filepath.Join(e.ws, "hello.txt")
+	os.WriteFile(hello, []byte("one\ntwo\nhello through a terminal\nfour\n"), 0o644)
+	e.model.Script(
+		e.readTurn(),
+		modeltest.Turn{Text: "It says **hello through a terminal**.\n\nShall I capitalize `hello`?\n- yes\n- no\n"},
+		modeltest.Turn{Text: "Capitalizing.", ToolCalls: []modeltest.ToolCall{{ID: "call_edit", Name: "edit_file",
+			Input: `{"path":"hello.txt","old_text":"hello through","new_text":"Hello through"}`}}},
+		modeltest.Turn{Text: "Done: line 3 now starts with Hello."},
+		modeltest.Turn{Text: "Working on a long answer", Hang: true},
+		modeltest.Turn{Text: "I capitalized hello on line 3."},
+	)
+	term := onTerminal(t, e, "chat", 160, 60)
+	term.wait("/help for commands", true)
+
+	// Turn 1: the MCP call's card, in place.
+	term.keys("-l", "what does hello.txt say?")
+	term.keys("Enter")
+	screen := term.wait("deny:", true)
+	for _, want := range []string{"Call fs · read_text_file?", hello, "[a] Always allow fs__read_text_file"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the card lacks %q:\n%s", want, screen)
+		}
+	}
+	term.keys("y", "Enter")
+	term.wait("Shall I capitalize hello?", true)
+	screen = term.wait(" · session ", true)
+	// The answer as Markdown: bold and code marks gone, bullets drawn.
+	for _, want := range []string{"It says hello through a terminal.", "Shall I capitalize hello?", "• yes", "→ fs · read_text_file", "✓ completed: one"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the first turn lacks %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(screen, "**hello") {
+		t.Errorf("the answer's Markdown was not rendered:\n%s", screen)
+	}
+
+	// The arrow keys bring back the first prompt; Ctrl-U clears it.
+	term.keys("Up")
+	term.wait("› what does hello.txt say?", false)
+	term.keys("C-u")
+
+	// Turn 2: a follow-up that refers to the first answer, and an edit.
+	term.keys("-l", "yes, do what you offered")
+	term.keys("Enter")
+	screen = term.wait("[y] allow once  [N] deny:", true)
+	for _, want := range []string{"Edit " + hello + "?", "@@ -1,4 +1,4 @@", "3   -hello through a terminal", "  3 +Hello through a terminal", "1 1  one"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the edit card lacks %q (a unified diff with line numbers and context):\n%s", want, screen)
+		}
+	}
+	// A key the card does not list asks again.
+	term.keys("x", "Enter")
+	term.wait("is not one of the answers", true)
+	term.keys("y", "Enter")
+	term.wait("Done: line 3 now starts with Hello.", true)
+	if b, _ := os.ReadFile(hello); string(b) != "one\ntwo\nHello through a terminal\nfour\n" {
+		t.Errorf("after the approved edit the file is %q", b)
+	}
+	reqs := e.model.Requests()
+	if n := len(reqs); n != 4 {
+		t.Fatalf("%d model requests after two turns, want 4", n)
+	}
+	if body := string(reqs[2].Body); !strings.Contains(body, "Shall I capitalize") || !strings.Contains(body, "yes, do what you offered") {
+		t.Errorf("the follow-up's request does not carry the first answer and the follow-up:\n%s", body)
+	}
+
+	// Turn 3: Ctrl-C cancels it while it streams; the chat goes on.
+	term.keys("-l", "write something long")
+	term.keys("Enter")
+	term.wait("› write something long\nWorking", true)
+	term.keys("C-c")
+	term.wait("cancelled: what streamed is kept in the session", true)
+	// Ctrl-D at the empty prompt ends the chat.
+	term.keys("C-d")
+	term.exitsWith0()
+
+	// Reopened: the conversation is shown, and a new turn carries it all.
+	term = onTerminal(t, e, "chat --continue", 160, 60)
+	screen = term.wait("resumed: what you type continues it", true)
+	for _, want := range []string{"› what does hello.txt say?", "› yes, do what you offered", "Done: line 3 now starts with Hello."} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the reopened chat does not show %q:\n%s", want, screen)
+		}
+	}
+	term.keys("-l", "what did you change?")
+	term.keys("Enter")
+	term.wait("I capitalized hello on line 3.", true)
+	reqs = e.model.Requests()
+	last := string(reqs[len(reqs)-1].Body)
+	for _, want := range []string{"what does hello.txt say?", "Done: line 3 now starts with Hello.", "write something long", "Working", "what did you change?"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the reopened session's request lacks %q", want)
+		}
+	}
+	term.keys("C-c")
+	term.wait("Ctrl-C again", false)
+	term.keys("C-c")
+	term.exitsWith0()
+}
