@@ -10,6 +10,7 @@ import (
 	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/prompt"
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/mcp"
@@ -148,7 +149,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			r.emitStatus(n)
 		}
 	}
-	system := systemPrompt(ctx, r.ws, turnContext{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
+	system := prompt.System(ctx, r.ws, prompt.Context{Folders: r.ws.Folders(), Document: req.Document, Range: (*prompt.Range)(req.Range), Diagnostics: req.Diagnostics})
 
 	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
 		return fail("%v", err)

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
@@ -47,11 +46,5 @@ func TestSystemPromptCarriesTheEditorContext(t *testing.T) {
 		if !strings.Contains(sys, w) {
 			t.Errorf("system prompt lacks %q:\n%s", w, sys)
 		}
-	}
-}
-
-func TestGitBranchIsEmptyOutsideARepo(t *testing.T) {
-	if br := gitBranch(context.Background(), t.TempDir()); br != "" {
-		t.Errorf("gitBranch outside a repo = %q", br)
 	}
 }

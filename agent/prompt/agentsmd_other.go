@@ -1,6 +1,6 @@
 //go:build !unix
 
-package agent
+package prompt
 
 // agentsMDOpenFlags is empty where there are no FIFOs that block an open.
 const agentsMDOpenFlags = 0

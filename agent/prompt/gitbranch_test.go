@@ -1,4 +1,4 @@
-package agent
+package prompt
 
 import (
 	"context"
@@ -133,5 +133,11 @@ func TestValidRefNameFollowsCheckRefFormat(t *testing.T) {
 		if got := validRefName(ref); got != want {
 			t.Errorf("validRefName(%q) = %v, want %v", ref, got, want)
 		}
+	}
+}
+
+func TestGitBranchIsEmptyOutsideARepo(t *testing.T) {
+	if br := gitBranch(context.Background(), t.TempDir()); br != "" {
+		t.Errorf("gitBranch outside a repo = %q", br)
 	}
 }

@@ -1,10 +1,12 @@
-package agent
+package prompt
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/internal/testenv"
 )
 
 func TestAgentsMDFollowsOnlyLinksThatStayInside(t *testing.T) {
@@ -12,7 +14,7 @@ func TestAgentsMDFollowsOnlyLinksThatStayInside(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "docs"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeFileT(t, filepath.Join(root, "docs", "rules.md"), "Use tabs.\n")
+	testenv.WriteFile(t, filepath.Join(root, "docs", "rules.md"), "Use tabs.\n")
 	if err := os.Symlink("docs/rules.md", filepath.Join(root, agentsMDName)); err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +25,7 @@ func TestAgentsMDFollowsOnlyLinksThatStayInside(t *testing.T) {
 
 func TestAgentsMDIsCutAtItsBound(t *testing.T) {
 	root := t.TempDir()
-	writeFileT(t, filepath.Join(root, agentsMDName), strings.Repeat("é", maxAgentsMD))
+	testenv.WriteFile(t, filepath.Join(root, agentsMDName), strings.Repeat("é", maxAgentsMD))
 	text, refused := agentsMD(root)
 	if refused != "" || !strings.Contains(text, "only the first") || len(text) > maxAgentsMD+100 {
 		t.Errorf("agentsMD of a %d-byte file: %d bytes, refused %q", 2*maxAgentsMD, len(text), refused)
