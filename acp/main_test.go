@@ -3,7 +3,7 @@ package acp
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentls/agentls/internal/testenv"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { testenv.Main(m) }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/sandbox"
-	"go.uber.org/goleak"
+	"github.com/agentls/agentls/internal/testenv"
 )
 
 // commandHostEnv, when set, makes the test binary a host that runs the
@@ -47,5 +47,5 @@ func TestMain(m *testing.M) {
 		cc.run(context.Background(), dir, time.Hour, 1024)
 		os.Exit(0)
 	}
-	goleak.VerifyTestMain(m)
+	testenv.Main(m)
 }

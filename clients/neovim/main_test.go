@@ -3,11 +3,11 @@ package neovim_test
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentls/agentls/internal/testenv"
 )
 
 // TestMain fails the run when a goroutine outlives the tests (the fake model
 // server's handlers, the nvim process waiters).
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	testenv.Main(m)
 }

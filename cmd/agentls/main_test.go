@@ -10,6 +10,10 @@ import (
 	"github.com/agentls/agentls/internal/testenv"
 )
 
+// TestMain removes the agentls these tests built and checks no goroutine
+// outlived them.
+func TestMain(m *testing.M) { testenv.Main(m) }
+
 func TestUsageErrorsSayWhatWasWrongAndWhatIsExpected(t *testing.T) {
 	bin := testenv.Agentls(t)
 	for _, tc := range []struct {

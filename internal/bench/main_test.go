@@ -3,9 +3,9 @@ package bench
 import (
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/agentls/agentls/internal/testenv"
 )
 
 // Every benchmark here closes what it started: connections, the fake
 // model, the proxy, and each agentls process.
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { testenv.Main(m) }

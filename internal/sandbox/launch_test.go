@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/testenv"
-	"go.uber.org/goleak"
 )
 
 func TestMain(m *testing.M) {
@@ -19,7 +18,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(spawnHostEnv); spec != "" {
 		runSpawnHost(spec)
 	}
-	goleak.VerifyTestMain(m)
+	testenv.Main(m)
 }
 
 // needLandlock skips (locally) or fails (CI) without kernel support.
