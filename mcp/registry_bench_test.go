@@ -56,8 +56,16 @@ func startRegistry(b *testing.B, servers []config.Server) *mcp.Registry {
 // bareSession is the baseline: the official SDK's own client on a second
 // instance of the same server, no registry in between.
 func bareSession(b *testing.B, bin string, args ...string) *sdk.ClientSession {
+	return bareSessionWith(b, nil, bin, args...)
+}
+
+// bareSessionWith is bareSession with client options: a listing compared
+// with the registry's declares what the registry declares (elicitation in
+// both modes, roots), because a server may list tools by the client's
+// capabilities (server-everything lists its elicitation tools only then).
+func bareSessionWith(b *testing.B, opts *sdk.ClientOptions, bin string, args ...string) *sdk.ClientSession {
 	b.Helper()
-	client := sdk.NewClient(&sdk.Implementation{Name: "bench-bare", Version: "1"}, nil)
+	client := sdk.NewClient(&sdk.Implementation{Name: "bench-bare", Version: "1"}, opts)
 	cs, err := client.Connect(context.Background(), &sdk.CommandTransport{Command: exec.Command(bin, args...)}, nil)
 	if err != nil {
 		b.Fatalf("bare SDK session on %s: %v", bin, err)
@@ -263,7 +271,13 @@ func BenchmarkSchemaTokens(b *testing.B) {
 				info = s
 			}
 		}
-		cs := bareSession(b, node, refs[name]...)
+		cs := bareSessionWith(b, &sdk.ClientOptions{
+			//lint:ignore SA1019 roots is a client feature of MCP 2025-11-25, the version agentls speaks (and declares)
+			Capabilities: &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true},
+				Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.FormElicitationCapabilities{}, URL: &sdk.URLElicitationCapabilities{}}},
+			ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			}}, node, refs[name]...)
 		raw := 0
 		for t, err := range cs.Tools(context.Background(), nil) {
 			if err != nil {

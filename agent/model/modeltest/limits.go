@@ -19,6 +19,11 @@ type Limits struct {
 	// MaxTools refuses an OpenAI request offering more tools, as the real
 	// API does above 128. 0: no limit.
 	MaxTools int
+	// AnyTools takes every tool definition, as a self-hosted server
+	// (llama.cpp, vLLM) does, instead of refusing what the provider the
+	// fake plays refuses: the peers' comparison (internal/bench) measures
+	// agents whose definitions OpenAI refuses.
+	AnyTools bool
 }
 
 // SetLimits sets the limits for the requests that follow.
@@ -86,7 +91,7 @@ func (s *Server) checkLimits(format providers.Wire, body []byte, inputTokens, ma
 		Model string `json:"model"`
 	}
 	json.Unmarshal(body, &head)
-	if r := checkTools(ToolDialectFor(format, head.Model), body); r != nil {
+	if r := checkTools(ToolDialectFor(format, head.Model), body); r != nil && !l.AnyTools {
 		return r
 	}
 	if l.ContextWindow > 0 && inputTokens > l.ContextWindow {

@@ -130,6 +130,17 @@ func title(bench, prefix string) string {
 		return "17. redacting 50 MB of log text (a secret every tenth line) vs copying it"
 	case "ServeRSSAfterAFlood":
 		return "18. RSS of agentls serve idle after 2000 agent/runs at once (each a new session), vs before them"
+	case "Peers":
+		agent, what, _ := strings.Cut(param("agent"), "/")
+		switch {
+		case what == "bytes" && prefix == "body-":
+			return "19. the whole first model request with server-everything connected, " + agent + " vs the bare loop"
+		case what == "bytes":
+			return "19. tool definitions in the first model request with server-everything connected, " + agent + " vs the bare loop (its tools as the server lists them: the floor)"
+		case what == "turn":
+			return "19. time a tool turn adds ((21 calls - 1) / 20), " + agent + " vs the bare loop"
+		}
+		return fmt.Sprintf("19. peak RSS of %s's processes (the MCP servers not counted), %s servers, a one-call task, vs the bare loop", agent, strings.TrimPrefix(what, "rss,servers="))
 	case "SchemaTokens":
 		return fmt.Sprintf("7. tool schema tokens per turn, server %s, vs its own listing", param("server"))
 	}
@@ -177,6 +188,8 @@ func goal(bench, prefix string, m map[string]float64, v, ratio float64) string {
 		return verdict(v < 50000, "< 50 ms")
 	case bench == "ServeRSSAfterAFlood":
 		return verdict(m["kept-share"] <= 0.25, "kept-share ≤ 0.25 (what the flood added is given back once idle)")
+	case bench == "Peers/agent=agentls/bytes" && prefix == "tools-":
+		return verdict(ratio <= 1.5, "ratio ≤ 1.5")
 	case bench == "ServeRSS/idle":
 		return verdict(v < 30, "< 30 MB")
 	case bench == "ServeRSS/servers=10,tools=500":

