@@ -147,12 +147,24 @@ func TestCancelRequestEndsAPromptWaitingOnAPermission(t *testing.T) {
 	r.write(fmt.Sprintf(`{"jsonrpc":"2.0","id":"p1","method":"session/prompt","params":{"sessionId":%q,"prompt":[{"type":"text","text":"run it"}]}}`, created.SessionID) + "\n")
 	asked := r.next("session/request_permission", func(m rawMessage) bool { return m.Method == methodRequestPermission })
 	r.write(`{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"p1"}}` + "\n")
-	withdrawn := r.next("agentls's $/cancel_request", func(m rawMessage) bool { return m.Method == methodCancelRequest })
+	// The two come in either order: the turn may end before the
+	// connection has written the withdrawal.
+	var withdrawn, answered *rawMessage
+	for withdrawn == nil || answered == nil {
+		m := r.next("agentls's $/cancel_request and the prompt's answer", func(m rawMessage) bool {
+			return m.Method == methodCancelRequest || (m.Method == "" && string(m.ID) == `"p1"`)
+		})
+		if m.Method == methodCancelRequest {
+			withdrawn = &m
+		} else {
+			answered = &m
+		}
+	}
 	if want := fmt.Sprintf(`{"requestId":%s}`, asked.ID); string(withdrawn.Params) != want {
 		t.Errorf("agentls cancelled %s, want %s (its permission request)", withdrawn.Params, want)
 	}
-	if m := r.reply(`"p1"`); m.Error != nil || !strings.Contains(string(m.Result), `"stopReason":"cancelled"`) {
-		t.Errorf("session/prompt answered %s %+v, want stopReason cancelled", m.Result, m.Error)
+	if answered.Error != nil || !strings.Contains(string(answered.Result), `"stopReason":"cancelled"`) {
+		t.Errorf("session/prompt answered %s %+v, want stopReason cancelled", answered.Result, answered.Error)
 	}
 	if n := len(w.model.Requests()); n != 1 {
 		t.Errorf("the model got %d requests, want 1 (the command never ran)", n)
