@@ -22,10 +22,12 @@ import (
 const nvimBound = 90 * time.Second
 
 // editors are the Neovim versions the client must work on: Debian 12's 0.7.2
-// (on PATH) and 0.10.
+// (on PATH), 0.10, and 0.12 (where vim.lsp's client methods are called
+// with a colon, the plugin's 0.11+ path).
 var editors = []struct{ label, name string }{
 	{"0.7.2", "nvim"},
 	{"0.10", "nvim-0.10"},
+	{"0.12", "nvim-0.12"},
 }
 
 const (

@@ -48,7 +48,7 @@ func TestPlugin(t *testing.T) {
 			}
 			// The picker answered later: 0.10 runs the request in a coroutine
 			// and yields; 0.7 must reply from the handler, so it waits in place.
-			wantWait := map[string]string{"0.7.2": "vim.wait", "0.10": "coroutine"}[ed.label]
+			wantWait := map[string]string{"0.7.2": "vim.wait", "0.10": "coroutine", "0.12": "coroutine"}[ed.label]
 			if res["approval_wait"] != wantWait {
 				t.Errorf("approval awaited by %v, want %s", res["approval_wait"], wantWait)
 			}
