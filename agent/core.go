@@ -1,4 +1,5 @@
-// Package agent is the loop every editor drives: sessions, the tool loop over
+// Package agent is the loop every editor drives: tasks in sessions (stored by
+// agent/session; their system prompt built by agent/prompt), the tool loop over
 // a model provider, and the one path every tool call takes, built-in or from
 // the MCP registry ([tools.Tool]: the tools themselves live in agent/tools),
 // through its gate (the decisions of package trust) and the approver. It never knows about LSP: it asks through Approver, streams
@@ -100,22 +101,7 @@ func New(opts Options) (*Core, error) {
 	if opts.Config != nil {
 		c.cfg = *opts.Config
 	}
-	lim := &c.cfg
-	if lim.Agent.MaxIterations <= 0 {
-		lim.Agent.MaxIterations = config.DefaultMaxIterations
-	}
-	if lim.Agent.ApprovalTimeout <= 0 {
-		lim.Agent.ApprovalTimeout = config.DefaultApprovalTimeout
-	}
-	if lim.MCP.StartupWait <= 0 {
-		lim.MCP.StartupWait = config.DefaultStartupWait
-	}
-	if lim.MCP.ResultMaxBytes <= 0 {
-		lim.MCP.ResultMaxBytes = config.DefaultResultMaxBytes
-	}
-	if lim.MCP.DescriptionMaxChars <= 0 {
-		lim.MCP.DescriptionMaxChars = config.DefaultDescriptionMaxChars
-	}
+	c.cfg = c.cfg.WithDefaults()
 	if c.logf == nil {
 		c.logf = func(string, ...any) {}
 	}

@@ -209,7 +209,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
 		}
 		var streamed, reasoned strings.Builder
-		budget := outputBudget(c.cfg.Model.MaxTokens)
+		budget := c.cfg.Model.MaxTokens
 		send := func() (*model.Response, error) {
 			// The model may echo a secret a tool returned: its text and its
 			// reasoning are redacted like every event, a secret cut across
@@ -404,15 +404,6 @@ func (r *run) settle(res Result) {
 func fitBudget(budget, window, input int) int {
 	room := window - input - window/10
 	return max(min(budget, room), min(budget, 256))
-}
-
-// outputBudget is the output budget of a request: [model] max_tokens, or
-// the default when unset.
-func outputBudget(configured int) int {
-	if configured > 0 {
-		return configured
-	}
-	return model.DefaultMaxTokens
 }
 
 // cutCall names the tool whose arguments the answer's token budget cut

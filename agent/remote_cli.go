@@ -39,7 +39,7 @@ type LoginOutcome struct {
 func LoginRemote(ctx context.Context, srv config.Server, stateDir string, browser Browser, logf func(string, ...any)) (LoginOutcome, error) {
 	store := trust.OpenStore(filepath.Join(stateDir, "trust.json"))
 	tokens := mcp.OpenTokenStore(TokenStorePath(stateDir))
-	opts := RegistryOptions(&config.Config{MCP: config.MCP{LogLevel: config.DefaultMCPLogLevel}}, store)
+	opts := RegistryOptions(config.Defaults(), store)
 	opts.Tokens, opts.Logf, opts.Browser = tokens, logf, browser
 	r := mcp.NewRegistry([]config.Server{srv}, opts)
 	defer r.Close()

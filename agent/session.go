@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/session"
-	"github.com/agentls/agentls/config"
 )
 
 // PinSession pins a stored session (the retention policy never deletes it)
@@ -37,9 +36,6 @@ func (c *Core) PinSession(id string, pinned bool) error {
 // returns the ids it deleted.
 func (c *Core) retain(now time.Time) []string {
 	keep, maxAge := c.cfg.Sessions.Keep, c.cfg.Sessions.MaxAge
-	if keep <= 0 {
-		keep = config.DefaultSessionsKeep
-	}
 	if !c.retaining.CompareAndSwap(false, true) {
 		return nil // another task's end is applying it now
 	}

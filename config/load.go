@@ -6,62 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/BurntSushi/toml"
 )
-
-// Defaults of docs/config.md, used for every key a config leaves out (or gets wrong).
-const (
-	DefaultMaxTokens           = 8192
-	DefaultMaxIterations       = 25
-	DefaultApprovalTimeout     = 5 * time.Minute
-	DefaultStartupWait         = 5 * time.Second
-	DefaultResultMaxBytes      = 65536
-	DefaultMaxImageBytes       = 5 << 20
-	DefaultDescriptionMaxChars = 1024
-	DefaultMaxToolsPerServer   = 64
-	DefaultConnectTimeout      = 30 * time.Second
-	DefaultListTimeout         = 30 * time.Second
-	DefaultCallTimeout         = 120 * time.Second
-	DefaultMCPLogLevel         = "warning"
-	// DefaultStreamIdleTimeout is how long a model's answer may send
-	// nothing, headers included: generous, since a local server on a CPU
-	// may process a long prompt for minutes before its first byte.
-	DefaultStreamIdleTimeout = 5 * time.Minute
-	// DefaultSessionsKeep is how many sessions a workspace keeps ([sessions]
-	// keep): the newest, besides pinned ones and ones in use.
-	DefaultSessionsKeep = 1000
-)
-
-// MaxTokensFields are the values [model] max_tokens_field takes.
-var MaxTokensFields = []string{"max_tokens", "max_completion_tokens"}
-
-// MCPLogLevels are the values [mcp] log_level takes, least severe first.
-var MCPLogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
-// Defaults is the configuration with no file at all.
-func Defaults() *Config {
-	return &Config{
-		Model:    Model{MaxTokens: DefaultMaxTokens, StreamIdleTimeout: DefaultStreamIdleTimeout},
-		Agent:    Agent{MaxIterations: DefaultMaxIterations, ApprovalTimeout: DefaultApprovalTimeout},
-		Sessions: Sessions{Keep: DefaultSessionsKeep},
-		Prices:   maps.Clone(DefaultPrices),
-		MCP: MCP{
-			StartupWait:         DefaultStartupWait,
-			ResultMaxBytes:      DefaultResultMaxBytes,
-			MaxImageBytes:       DefaultMaxImageBytes,
-			DescriptionMaxChars: DefaultDescriptionMaxChars,
-			MaxToolsPerServer:   DefaultMaxToolsPerServer,
-			LogLevel:            DefaultMCPLogLevel,
-		},
-	}
-}
 
 // Load reads the user file (missing is fine; "" skips it) and
 // <root>/.agentls/config.toml of each workspace root. It never fails:

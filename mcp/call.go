@@ -118,7 +118,7 @@ func (r *Registry) ready(ctx context.Context, srv *server) (*conn, Result) {
 // callOn makes one call on a live connection and explains any failure.
 func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string, args json.RawMessage) Result {
 	name := srv.cfg.Name
-	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
+	timeout := srv.cfg.EffectiveCallTimeout()
 	cctx, cancelCause := context.WithCancelCause(ctx)
 	cancel := func() { cancelCause(context.Canceled) }
 	defer cancel()

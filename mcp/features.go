@@ -346,7 +346,7 @@ func (r *Registry) GetPrompt(ctx context.Context, server, name string, args map[
 	if state != Connected || c == nil {
 		return "", fmt.Errorf("mcp: %s is not connected (%s)", server, state)
 	}
-	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
+	timeout := srv.cfg.EffectiveCallTimeout()
 	gctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)

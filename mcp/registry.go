@@ -13,21 +13,14 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Defaults for zero Options and zero config timers. The values the config
-// file can set are package config's (its only source); the rest are this
-// package's own.
+// Defaults for zero Options that no config key sets: this package's own.
+// A zero Option the config file can set takes package config's default
+// (its only source), and a server's timeouts come from config.Server.
 const (
-	DefaultResultMaxBytes      = config.DefaultResultMaxBytes
-	DefaultMaxImageBytes       = config.DefaultMaxImageBytes
-	DefaultDescriptionMaxChars = config.DefaultDescriptionMaxChars
-	DefaultMaxToolsPerServer   = config.DefaultMaxToolsPerServer
-	DefaultConnectTimeout      = config.DefaultConnectTimeout
-	DefaultListTimeout         = config.DefaultListTimeout
-	DefaultCallTimeout         = config.DefaultCallTimeout
-	DefaultKillGrace           = 2 * time.Second
-	DefaultMessageMaxBytes     = 64 << 20
-	DefaultMaxRestarts         = 3
-	DefaultRestartBackoff      = 500 * time.Millisecond
+	DefaultKillGrace       = 2 * time.Second
+	DefaultMessageMaxBytes = 64 << 20
+	DefaultMaxRestarts     = 3
+	DefaultRestartBackoff  = 500 * time.Millisecond
 )
 
 // Options configure a Registry. Zero values mean the docs/config.md defaults.
@@ -60,12 +53,9 @@ type Options struct {
 	// authorization fails saying to run `agentls mcp login NAME`.
 	Browser OAuthBrowser
 	// LogLevel is the least severe server log message asked for
-	// (logging/setLevel) and logged; "" = DefaultLogLevel.
+	// (logging/setLevel) and logged; "" = config.DefaultMCPLogLevel.
 	LogLevel string
 }
-
-// DefaultLogLevel is the logging level asked of servers when none is set.
-const DefaultLogLevel = config.DefaultMCPLogLevel
 
 func (o Options) withDefaults() Options {
 	def := func(v *int, d int) {
@@ -73,10 +63,10 @@ func (o Options) withDefaults() Options {
 			*v = d
 		}
 	}
-	def(&o.ResultMaxBytes, DefaultResultMaxBytes)
-	def(&o.MaxImageBytes, DefaultMaxImageBytes)
-	def(&o.DescriptionMaxChars, DefaultDescriptionMaxChars)
-	def(&o.MaxToolsPerServer, DefaultMaxToolsPerServer)
+	def(&o.ResultMaxBytes, config.DefaultResultMaxBytes)
+	def(&o.MaxImageBytes, config.DefaultMaxImageBytes)
+	def(&o.DescriptionMaxChars, config.DefaultDescriptionMaxChars)
+	def(&o.MaxToolsPerServer, config.DefaultMaxToolsPerServer)
 	def(&o.MessageMaxBytes, DefaultMessageMaxBytes)
 	def(&o.MaxRestarts, DefaultMaxRestarts)
 	if o.KillGrace <= 0 {
@@ -92,7 +82,7 @@ func (o Options) withDefaults() Options {
 		o.OnChange = func() {}
 	}
 	if o.LogLevel == "" {
-		o.LogLevel = DefaultLogLevel
+		o.LogLevel = config.DefaultMCPLogLevel
 	}
 	return o
 }
@@ -273,8 +263,8 @@ func (r *Registry) dialConfig(srv *server) dialConfig {
 	}
 	return dialConfig{
 		server:         s,
-		connectTimeout: orDefault(s.ConnectTimeout, DefaultConnectTimeout),
-		listTimeout:    orDefault(s.ListTimeout, DefaultListTimeout),
+		connectTimeout: s.EffectiveConnectTimeout(),
+		listTimeout:    s.EffectiveListTimeout(),
 		grace:          r.opts.KillGrace,
 		messageMax:     r.opts.MessageMaxBytes,
 		logf:           r.opts.Logf,
@@ -291,13 +281,6 @@ func (r *Registry) currentRoots() []*sdk.Root {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]*sdk.Root(nil), r.roots...)
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }
 
 // setToolsLocked converts a listing, records warnings and renames everything.
@@ -404,7 +387,7 @@ func (r *Registry) goTracked(f func()) {
 
 // relistLoop re-reads the tool list on every tools/list_changed.
 func (r *Registry) relistLoop(srv *server, c *conn) {
-	timeout := orDefault(srv.cfg.ListTimeout, DefaultListTimeout)
+	timeout := srv.cfg.EffectiveListTimeout()
 	for {
 		select {
 		case <-c.closed:

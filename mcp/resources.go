@@ -29,7 +29,7 @@ func (r *Registry) Resources(ctx context.Context, keep func(servers []string) []
 	for _, name := range r.order {
 		srv := r.servers[name]
 		if srv.state == Connected && srv.conn.caps != nil && srv.conn.caps.Resources != nil {
-			targets = append(targets, target{name, srv.conn, orDefault(srv.cfg.ListTimeout, DefaultListTimeout)})
+			targets = append(targets, target{name, srv.conn, srv.cfg.EffectiveListTimeout()})
 		}
 	}
 	r.mu.Unlock()
@@ -103,7 +103,7 @@ func (r *Registry) ReadResource(ctx context.Context, server, uri string) (*Resou
 	if state != Connected || c == nil {
 		return nil, fmt.Errorf("mcp: %s is not connected (%s)", server, state)
 	}
-	timeout := orDefault(srv.cfg.CallTimeout, DefaultCallTimeout)
+	timeout := srv.cfg.EffectiveCallTimeout()
 	rctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)

@@ -20,9 +20,6 @@ var (
 	OllamaURL             = providers.Ollama.BaseURL
 )
 
-// DefaultMaxTokens is [model] max_tokens's default.
-const DefaultMaxTokens = 8192
-
 // Resolved is the provider agentls would use, after docs/config.md's defaults.
 type Resolved struct {
 	Provider  string // the provider's name (Desc.Name): "anthropic", "ollama", "openai-compatible", ...
@@ -74,9 +71,7 @@ func Resolve(cfg config.Model, getenv func(string) string) (Resolved, error) {
 	}
 	r := Resolved{Name: strings.TrimSpace(cfg.Name), MaxTokens: cfg.MaxTokens, APIKeyEnv: strings.TrimSpace(cfg.APIKeyEnv),
 		IdleTimeout: cfg.StreamIdleTimeout, TokenField: cfg.MaxTokensField, Thinking: cfg.Thinking}
-	if r.MaxTokens <= 0 {
-		r.MaxTokens = DefaultMaxTokens
-	}
+	r.MaxTokens = cfg.EffectiveMaxTokens()
 	base := strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
 	if base != "" {
 		u, err := url.Parse(base)
@@ -191,14 +186,8 @@ func NewIn(cfg config.Model, getenv func(string) string, stateDir string) (Provi
 // Open builds the provider for a resolved model with the given key. client
 // may be nil (the default transport).
 func Open(r Resolved, key string, client *http.Client) (Provider, error) {
-	maxTokens := r.MaxTokens
-	if maxTokens <= 0 {
-		maxTokens = DefaultMaxTokens
-	}
-	idle := r.IdleTimeout
-	if idle <= 0 {
-		idle = config.DefaultStreamIdleTimeout
-	}
+	limits := config.Model{MaxTokens: r.MaxTokens, StreamIdleTimeout: r.IdleTimeout}
+	maxTokens, idle := limits.EffectiveMaxTokens(), limits.EffectiveStreamIdleTimeout()
 	d := r.desc()
 	switch d.Wire {
 	case providers.Messages:

@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"io"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
@@ -55,7 +56,7 @@ func cmdMCPList(args []string) int {
 	// bound only guards against waiting forever should one never fire.
 	wait := 5 * time.Second
 	for _, s := range cfg.MCP.Servers {
-		wait = max(wait, orDefault(s.ConnectTimeout, config.DefaultConnectTimeout)+orDefault(s.ListTimeout, config.DefaultListTimeout)+5*time.Second)
+		wait = max(wait, s.EffectiveConnectTimeout()+s.EffectiveListTimeout()+5*time.Second)
 	}
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	core.WaitServers(wctx)
@@ -73,13 +74,6 @@ func cmdMCPList(args []string) int {
 	}
 	printServerRows(os.Stdout, rows, workspace)
 	return 0
-}
-
-func orDefault(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
 }
 
 // printServerRows is the human form of the list: per server its state, the

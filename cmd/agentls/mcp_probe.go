@@ -23,13 +23,21 @@ import (
 // progress, logging), lists the tools and calls each one with arguments made
 // from its input schema, then closes the registry (ending the session).
 // Exit 0 when every step worked, 1 otherwise, 2 on usage errors.
+// The probe's own bounds, not defaults of docs/config.md: a conformance
+// scenario that hangs fails in seconds instead of a configured server's
+// minutes.
+const (
+	probeStepTimeout = 20 * time.Second
+	probeCallTimeout = 25 * time.Second
+)
+
 func cmdMCPProbe(args []string) int {
 	if len(args) != 1 {
 		fmt.Fprintln(os.Stderr, "usage: agentls mcp probe URL")
 		return 2
 	}
 	s := config.Server{Name: "probe", Origin: config.User, URL: args[0],
-		ConnectTimeout: 20 * time.Second, ListTimeout: 20 * time.Second, CallTimeout: 25 * time.Second}
+		ConnectTimeout: probeStepTimeout, ListTimeout: probeStepTimeout, CallTimeout: probeCallTimeout}
 	if err := probeURL(s.URL); err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp probe: %v\n", err)
 		return 2
