@@ -113,6 +113,9 @@ type Agent struct {
 	MaxIterations   int
 	Autopilot       bool // user tier only
 	ApprovalTimeout time.Duration
+	// KeepDirective keeps a line's `agent:` comment after the task it
+	// started ended its turn; by default the server removes it.
+	KeepDirective bool
 }
 
 // Sessions is the [sessions] table (user tier only): how many stored
