@@ -151,6 +151,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	}
 	system := prompt.System(ctx, r.ws, prompt.Context{Folders: r.ws.Folders(), Document: req.Document, Range: (*prompt.Range)(req.Range), Diagnostics: req.Diagnostics})
 
+	turn := session.CountPrompts(history) + 1
 	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
 		return fail("%v", err)
 	}
@@ -166,7 +167,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		return Result{StopReason: wire.StopCancelled}
 	}
 	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Autopilot: c.cfg.Agent.Autopilot, SandboxRead: c.cfg.Sandbox.Read,
-		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf}
+		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf,
+		Checkpoint: newTurnCheckpoint(c.sessions, r.task.SessionID, turn, c.logf)}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}
 	}

@@ -92,6 +92,7 @@ func (c *Core) deleteSession(s session.StoredSession) bool {
 		c.logf("sessions: deleting %s: %v", s.ID, err)
 		return false
 	}
+	os.RemoveAll(c.sessions.CheckpointDir(s.ID))
 	for _, p := range []string{c.sessions.AsidePath(s.ID), c.sessions.JournalPath(s.ID), c.sessions.LockPath(s.ID), c.sessions.ViewPath(s.ID), session.TranscriptPath(c.stateDir, s.ID)} {
 		os.Remove(p)
 	}

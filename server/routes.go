@@ -32,6 +32,7 @@ func (s *Server) agentRoutes() []route {
 		bind(wire.Replay, s.agentReplay),
 		bind(wire.Status, s.agentStatus),
 		bind(wire.Compact, s.agentCompact),
+		bind(wire.Rewind, s.agentRewind),
 		bind(wire.Approvals, s.agentApprovals),
 		bind(wire.ResolveApproval, s.agentResolveApproval),
 		bind(wire.MCPServers, s.mcpServers),

@@ -87,6 +87,7 @@ var (
 	Replay          = request[ReplayParams, ReplayResult]("agent/replay", "answers a stored session as the events a client shows")
 	Status          = request[NoParams, StatusResult]("agent/status", "names the model the next turn talks to and the mode")
 	Compact         = request[CompactParams, CompactResult]("agent/compact", "compacts what is sent next for a session")
+	Rewind          = request[RewindParams, RewindResult]("agent/rewind", "puts the files of a turn and later ones back as before it, and forks the session there")
 	Approvals       = request[NoParams, ApprovalsResult]("agent/approvals", "lists the approvals waiting")
 	ResolveApproval = request[ResolveApprovalParams, Null]("agent/resolveApproval", "answers a waiting approval with one of its options")
 	MCPServers      = request[NoParams, ServersResult]("agent/mcp/servers", "lists the configured MCP servers, their tools and policy")

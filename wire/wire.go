@@ -440,6 +440,35 @@ type CompactResult struct {
 	TokensAfter  int    `json:"tokensAfter"`
 }
 
+// RewindParams are agent/rewind's params: the session and the turn (1 is
+// its first prompt) whose files, and those of every later turn, go back to
+// how they were before it. Force overwrites files changed outside agentls
+// since agentls wrote them.
+type RewindParams struct {
+	SessionID string `json:"sessionId"`
+	Turn      int    `json:"turn"`
+	Force     bool   `json:"force,omitempty"`
+}
+
+// RewindResult is agent/rewind's result. Changed lists the files changed
+// outside agentls since; when it is not empty and force was not set,
+// nothing was restored (ask, then rewind again with force). Restored and
+// NotRestored say what the rewind did, and Message says it in a sentence.
+type RewindResult struct {
+	SessionID   string       `json:"sessionId"`
+	Turn        int          `json:"turn"`
+	Restored    []string     `json:"restored,omitempty"`
+	NotRestored []RewindFile `json:"notRestored,omitempty"`
+	Changed     []string     `json:"changed,omitempty"`
+	Message     string       `json:"message"`
+}
+
+// RewindFile is a file a rewind could not restore, and why.
+type RewindFile struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
 // RevokeResult is agent/mcp/revoke's result: the servers whose approval
 // was forgotten.
 type RevokeResult struct {

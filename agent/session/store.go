@@ -78,6 +78,13 @@ func (s Store) Load(id string) (msgs []model.Message, note string, err error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		if turn := forkAt(line); turn > 0 {
+			// A rewind forked the conversation: the turns from this one on
+			// stay in the file, and the history continues before them.
+			k := cutBeforeTurn(msgs, turn)
+			msgs, lines = msgs[:k], lines[:k]
+			continue
+		}
 		var m model.Message
 		if err := json.Unmarshal(line, &m); err != nil {
 			aside = append(aside, line)

@@ -80,6 +80,10 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 		return "", err
 	}
 	var res procResult
+	if env.Checkpoint != nil {
+		done := env.Checkpoint.Command(folders)
+		defer done()
+	}
 	if confined != nil {
 		res, err = confined.run(ctx, dir.Real, timeout, env.MaxBytes)
 	} else {

@@ -147,11 +147,15 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 			text, rebased = next, true
 		}
 		base = cur // the newest state, with its version
-		applied, err := env.Workspace.WriteFile(ctx, path, base, text)
-		if errors.Is(err, ErrNotOpen) {
-			// base came from the disk just now (no buffer is open), under
-			// the write lock: the rename replaces exactly what was compared.
-			return "written on disk: " + ErrNotOpen.Error(), rebased, writeDisk(t, text)
+		if env.Checkpoint != nil {
+			env.Checkpoint.Before(t.Real, cur)
+		}
+		where, err := writeOnce(ctx, env, t, path, base, text)
+		if err == nil && env.Checkpoint != nil {
+			env.Checkpoint.After(t.Real, text)
+		}
+		if where != "" || err == nil {
+			return where, rebased, err
 		}
 		if errors.Is(err, ErrFileChanged) && attempt == 0 {
 			continue
@@ -159,14 +163,27 @@ func commitWrite(ctx context.Context, env *Env, tool string, t target, base Snap
 		if errors.Is(err, ErrFileChanged) {
 			return "", false, &staleError{tool, t.Path, "it kept changing in the editor"}
 		}
-		if err != nil {
-			return "", false, fmt.Errorf("the editor could not apply the edit to %s: %w", t.Path, err)
-		}
-		if applied {
-			return "editor", rebased, nil
-		}
-		return "disk", rebased, writeDisk(t, text)
+		return "", false, fmt.Errorf("the editor could not apply the edit to %s: %w", t.Path, err)
 	}
+}
+
+// writeOnce hands text to the editor, or writes the disk when the editor
+// cannot apply it or has not opened the file. where is "" when the
+// editor refused the edit (err says why).
+func writeOnce(ctx context.Context, env *Env, t target, path string, base Snapshot, text string) (where string, err error) {
+	applied, err := env.Workspace.WriteFile(ctx, path, base, text)
+	if errors.Is(err, ErrNotOpen) {
+		// base came from the disk just now (no buffer is open), under
+		// the write lock: the rename replaces exactly what was compared.
+		return "written on disk: " + ErrNotOpen.Error(), writeDisk(t, text)
+	}
+	if err != nil {
+		return "", err
+	}
+	if applied {
+		return "editor", nil
+	}
+	return "disk", writeDisk(t, text)
 }
 
 // retargeted says how t.Path no longer leads to t.Real, the file the card

@@ -105,7 +105,9 @@ type Env struct {
 	// Store keeps "always allow" answers; nil: they cannot be kept.
 	Store  *trust.Store
 	Search Searcher // nil: search_tools has nothing to search
-	Logf   func(format string, args ...any)
+	// Checkpoint records files before the agent changes them; nil: none.
+	Checkpoint Checkpointer
+	Logf       func(format string, args ...any)
 }
 
 func (env *Env) policy() *trust.Policy {

@@ -1,0 +1,30 @@
+package server
+
+import (
+	"context"
+
+	"go.lsp.dev/jsonrpc2"
+
+	"github.com/agentls/agentls/wire"
+)
+
+// agentRewind is agent/rewind {sessionId, turn, force?}: the files that
+// turn and later ones changed go back as they were before it, through the
+// editor's buffers where it has them (workspace/applyEdit, so its undo
+// keeps working), and the session forks before the turn. A file changed
+// outside agentls since is listed in changed and nothing is restored
+// unless force is set: the client asks, then calls again.
+func (s *Server) agentRewind(ctx context.Context, p wire.RewindParams) (wire.RewindResult, error) {
+	if p.SessionID == "" {
+		return wire.RewindResult{}, badParams("sessionId is missing")
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.RewindResult{}, err
+	}
+	res, err := core.Rewind(ctx, p.SessionID, p.Turn, p.Force, &workspace{s: s})
+	if err != nil {
+		return wire.RewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+	}
+	return res, nil
+}
