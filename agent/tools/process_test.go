@@ -74,22 +74,30 @@ func TestRunCommandGroupDiesWithAgentlsKilled(t *testing.T) {
 		t.Run("guard="+guard.name, func(t *testing.T) {
 			marker := "agentls-killed-host-" + strings.ReplaceAll(t.Name(), "/", "-")
 			sl := sleeper(t, marker)
-			host := exec.Command(os.Args[0], "-test.run=^$")
-			host.Env = append(os.Environ(), commandHostEnv+"="+sl+" 777 & "+sl+" 778; wait", helperEnv+"="+guard.helper)
-			if err := host.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if !waitProcesses(t, marker, 2) {
-				host.Process.Kill()
-				host.Wait()
-				return
-			}
-			guard.check(t, host.Process.Pid)
-			host.Process.Signal(syscall.SIGKILL)
-			host.Wait()
-			testenv.WaitNoProcesses(t, marker, 10*time.Second)
+			guard.killHost(t, marker, sl+" 777 & "+sl+" 778; wait", func() bool { return waitProcesses(t, marker, 2) })
 		})
 	}
+}
+
+// killHost starts a host running command under g, waits until ready, checks
+// who guards it, kills the host with SIGKILL and waits until nothing with
+// marker in its command line is left.
+func (g guard) killHost(t *testing.T, marker, command string, ready func() bool) {
+	t.Helper()
+	host := exec.Command(os.Args[0], "-test.run=^$")
+	host.Env = append(os.Environ(), commandHostEnv+"="+command, helperEnv+"="+g.helper)
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if !ready() {
+		host.Process.Kill()
+		host.Wait()
+		return
+	}
+	g.check(t, host.Process.Pid)
+	host.Process.Signal(syscall.SIGKILL)
+	host.Wait()
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
 }
 
 // guard is who guards a host's groups: the host's own executable, or the
@@ -205,20 +213,9 @@ func TestRunCommandDaemonDiesWithAgentlsKilled(t *testing.T) {
 		t.Run("guard="+guard.name, func(t *testing.T) {
 			marker := "agentls-daemon-killed-" + strings.ReplaceAll(t.Name(), "/", "-")
 			sl := sleeper(t, marker)
-			host := exec.Command(os.Args[0], "-test.run=^$")
-			host.Env = append(os.Environ(), commandHostEnv+"="+daemonCommand(sl), helperEnv+"="+guard.helper)
-			if err := host.Start(); err != nil {
-				t.Fatal(err)
-			}
-			if !testenv.WaitCommandLine(t, sl+" 778") || !testenv.WaitCommandLine(t, sl+" 777") {
-				host.Process.Kill()
-				host.Wait()
-				return
-			}
-			guard.check(t, host.Process.Pid)
-			host.Process.Signal(syscall.SIGKILL)
-			host.Wait()
-			testenv.WaitNoProcesses(t, marker, 10*time.Second)
+			guard.killHost(t, marker, daemonCommand(sl), func() bool {
+				return testenv.WaitCommandLine(t, sl+" 778") && testenv.WaitCommandLine(t, sl+" 777")
+			})
 		})
 	}
 }
