@@ -13,6 +13,9 @@ import (
 // agentsMDName is the project-rules file read from the first workspace folder.
 const agentsMDName = "AGENTS.md"
 
+// maxAgentsMD bounds the bytes of AGENTS.md that go into the prompt.
+const maxAgentsMD = 16 << 10
+
 // agentsMD reads the project rules of the workspace folder root. The text
 // goes into every model request with no card, so it is read confined: through
 // an os.Root, which refuses a link that leaves root (AGENTS.md -> /proc/self/environ

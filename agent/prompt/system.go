@@ -13,7 +13,6 @@ import (
 
 const (
 	maxSelection   = 8 << 10
-	maxAgentsMD    = 16 << 10
 	maxDiagnostics = 50
 )
 

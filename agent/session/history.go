@@ -158,8 +158,3 @@ func keptMessages(stored []model.Message) []int {
 	}
 	return kept
 }
-
-// startsTurn reports whether m is a user prompt (not tool results).
-func startsTurn(m model.Message) bool {
-	return m.Role == "user" && len(m.Content) > 0 && m.Content[0].Type != "tool_result"
-}

@@ -140,3 +140,8 @@ func interruptedWhy(reason string) string {
 	}
 	return "the user cancelled the turn"
 }
+
+// startsTurn reports whether m is a user prompt (not tool results).
+func startsTurn(m model.Message) bool {
+	return m.Role == "user" && len(m.Content) > 0 && m.Content[0].Type != "tool_result"
+}
