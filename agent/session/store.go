@@ -147,3 +147,24 @@ func summarize(path string) (title string, turns int) {
 		}
 	}
 }
+
+// appendLines appends lines, each on its own line, to path and syncs it.
+func appendLines(path string, lines [][]byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	for _, l := range lines {
+		b.Write(l)
+		b.WriteByte('\n')
+	}
+	_, err = f.Write(b.Bytes())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
