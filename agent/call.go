@@ -38,14 +38,24 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block, plan 
 	}
 	c := r.newCall(u, plan)
 	c.ctx = ctx
+	if _, isMCP := tools.MCPTool(t); r.mode() == wire.ModePlan {
+		// Plan mode's closed list, before anything of the call runs.
+		if why := planRefuses(u.Name, !isMCP); why != "" {
+			return c.finish("ERROR: "+why, true, wire.StatusDenied)
+		}
+	}
 	if plan.MayAsk {
 		c.status(wire.StatusPending)
 	} else {
 		c.status(wire.StatusRunning)
 		c.running = true
 	}
+	if why := r.beforeTool(ctx, c); why != "" {
+		return c.finish(why, true, wire.StatusDenied)
+	}
 	o := tools.Run(ctx, env, t, plan.Timeout, c, u.Input)
 	r.journal.Done(u.ID)
+	o.Text += r.afterTool(ctx, c, o)
 	return c.finish(o.Text, o.IsError, o.Status, o.Images...)
 }
 
@@ -120,9 +130,14 @@ func (r *run) newCall(u model.Block, p tools.Plan) *call {
 // Gate is the one gate of every tool call: Deny refuses, Ask asks the user
 // (approvals.go), Allow marks the call running.
 func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (string, error) {
-	switch d.Action {
-	case trust.Deny:
+	if d.Action == trust.Deny {
 		return "", &tools.Denied{Msg: "ERROR: denied by policy: " + d.Reason}
+	}
+	if c.r.mode() == wire.ModePlan && !planAllows(c.tool, card, d.ReadOnly, d.Action == trust.Allow) {
+		// Asking is not enough in plan mode: an approved call could write.
+		return "", &tools.Denied{Msg: "ERROR: plan mode is read-only, and this call could change something (" + d.Reason + "): it was not run. Write it into your plan (propose_plan) instead"}
+	}
+	switch d.Action {
 	case trust.Allow:
 		if !c.running {
 			c.running = true
@@ -133,6 +148,9 @@ func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (strin
 	opt, err := c.r.approve(ctx, c, card)
 	if err == nil {
 		c.running = true
+		if card.Kind == wire.ApprovalPlan {
+			c.r.setMode(wire.ModeAsk, "you accepted the plan")
+		}
 	}
 	return opt, err
 }

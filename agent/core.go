@@ -92,6 +92,10 @@ type Core struct {
 
 	launchMu sync.Mutex
 	launches map[launchKey]*launchFlight // launch cards on screen (launch_join.go)
+
+	// Guarded by mu (mode.go).
+	controls map[string]*sessionControl // by session id: its mode
+	mode     wire.Mode                  // set for every session not set since; "": [agent] mode
 }
 
 // New makes a Core. It starts nothing.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -65,6 +66,9 @@ func (r *run) emit(e Event) {
 	defer r.emitMu.Unlock()
 	r.seq++
 	e.Seq, e.TaskID, e.SessionID = r.seq, r.task.ID, r.task.SessionID
+	if e.Type == wire.EventStatus || e.Type == wire.EventDone {
+		e.Mode = r.mode()
+	}
 	if r.io.Events != nil {
 		r.io.Events.Event(e)
 	}
@@ -83,6 +87,7 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 		r.ws = DiskWorkspace(c.root)
 	}
 	res := r.execute(ctx, req)
+	r.turnEnd(c.ctx, res) // a cancelled turn ends too: the hook is bounded by its timeout and agentls's end
 	r.settle(res)
 	res.TaskID, res.SessionID, res.Usage = t.ID, t.SessionID, r.usage
 	// The result goes to fronts (agent/run, ACP, the CLI) as events do.
@@ -166,7 +171,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		// session, as any turn's prompt does.
 		return Result{StopReason: wire.StopCancelled}
 	}
-	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Autopilot: c.cfg.Agent.Autopilot, SandboxRead: c.cfg.Sandbox.Read,
+	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Mode: r.mode, SandboxRead: c.cfg.Sandbox.Read,
 		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf,
 		Checkpoint: newTurnCheckpoint(c.sessions, r.task.SessionID, turn, c.logf)}
 	if c.cfg.Model.APIKeyEnv != "" {
@@ -190,18 +195,23 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		// since the last request hot-plugs its tools into this one.
 		all := r.toolSet(ctx, iter == 0)
 		defs, searching := offer.offer(all, r.loaded)
+		mode := r.mode()
+		if mode == wire.ModePlan {
+			defs = append(slices.Clip(defs), tools.PlanDef())
+		}
 		r.offered = nil
 		if searching {
 			if note := c.hiddenToolsNote(mcpCount(all), mcpCount(defs), mcpTokens(all), offer, win); note != "" {
 				r.emitStatus(note)
 				r.tr.Note(note)
 			}
-			r.offered = make(map[string]bool, len(defs))
+			r.offered = make(map[string]bool, len(defs)+1)
 			for _, t := range defs {
 				r.offered[t.Name] = true
 			}
 		}
 		msgs := session.Sendable(applyView(history, r.view))
+		system := system + prompt.ModePrompt(mode)
 		fixed := len(system)/4 + toolsTokens(defs)
 		if m.next(system, defs, msgs) > int(compactAt*float64(r.window)) {
 			r.compact(ctx, cmp, history, fixed, false)

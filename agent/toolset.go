@@ -62,6 +62,9 @@ func (r *run) setTools(listed []mcp.Tool) {
 		r.callable[b.Def().Name] = b
 		r.toolDefs = append(r.toolDefs, b.Def())
 	}
+	// Callable in every mode (it says when the session is not planning),
+	// offered only in plan mode (loop.go).
+	r.callable[tools.ProposePlanName] = tools.ProposePlan()
 	for _, t := range listed {
 		if _, taken := r.callable[t.Name]; taken || !toolname.Valid(t.Name) {
 			c.logf("agent: MCP tool %q of server %q left out: its name is illegal or taken", t.Name, t.Server)

@@ -110,8 +110,13 @@ type Model struct {
 
 // Agent is the [agent] table.
 type Agent struct {
-	MaxIterations   int
-	Autopilot       bool // user tier only
+	MaxIterations int
+	// Mode is a new session's mode (user tier only); a front may set
+	// another for its session (agent/setMode, --mode, ACP's modes).
+	Mode wire.Mode
+	// Autopilot is Mode == wire.ModeAutopilot; autopilot = true in the
+	// file is the older spelling of mode = "autopilot".
+	Autopilot       bool
 	ApprovalTimeout time.Duration
 	// KeepDirective keeps a line's `agent:` comment after the task it
 	// started ended its turn; by default the server removes it.
@@ -260,6 +265,7 @@ type Config struct {
 	Sessions Sessions
 	MCP      MCP
 	Sandbox  Sandbox
+	Hooks    Hooks // user tier only
 	// Prices are the price table (DefaultPrices and the user's [prices]),
 	// by model name or the start of one (PriceOf).
 	Prices      map[string]Price

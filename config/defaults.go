@@ -3,6 +3,8 @@ package config
 import (
 	"maps"
 	"time"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // Defaults of docs/config.md, used for every key a config leaves out (or gets wrong).
@@ -26,6 +28,8 @@ const (
 	// DefaultSessionsKeep is how many sessions a workspace keeps ([sessions]
 	// keep): the newest, besides pinned ones and ones in use.
 	DefaultSessionsKeep = 1000
+	// DefaultMode is a new session's mode: every gate asks.
+	DefaultMode = wire.ModeAsk
 )
 
 // MaxTokensFields are the values [model] max_tokens_field takes.
@@ -50,6 +54,13 @@ func (c Config) WithDefaults() Config {
 	c.Model.StreamIdleTimeout = c.Model.EffectiveStreamIdleTimeout()
 	c.Agent.MaxIterations = orDefault(c.Agent.MaxIterations, DefaultMaxIterations)
 	c.Agent.ApprovalTimeout = orDefault(c.Agent.ApprovalTimeout, DefaultApprovalTimeout)
+	if c.Agent.Mode == "" {
+		// autopilot = true is the older spelling of mode = "autopilot".
+		c.Agent.Mode = DefaultMode
+		if c.Agent.Autopilot {
+			c.Agent.Mode = wire.ModeAutopilot
+		}
+	}
 	c.Sessions.Keep = orDefault(c.Sessions.Keep, DefaultSessionsKeep)
 	c.MCP.StartupWait = orDefault(c.MCP.StartupWait, DefaultStartupWait)
 	c.MCP.ResultMaxBytes = orDefault(c.MCP.ResultMaxBytes, DefaultResultMaxBytes)

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // Load reads the user file (missing is fine; "" skips it) and
@@ -82,8 +84,9 @@ func (f *tomlFile) source(path []string) Source {
 }
 
 type loader struct {
-	cfg  *Config
-	seen map[string]Server // server name → the entry that took it
+	cfg     *Config
+	seen    map[string]Server // server name → the entry that took it
+	modeSet bool              // [agent] mode was set (autopilot = true then does not choose it)
 }
 
 func (l *loader) diag(f *tomlFile, sev Severity, path []string, msg string) Diagnostic {
@@ -206,6 +209,11 @@ func errorLineCol(src []byte, p toml.Position) (line, col int) {
 
 func (l *loader) finish() {
 	c := l.cfg
+	// autopilot = true is the older spelling of mode = "autopilot".
+	if c.Agent.Autopilot && !l.modeSet {
+		c.Agent.Mode = wire.ModeAutopilot
+	}
+	c.Agent.Autopilot = c.Agent.Mode == wire.ModeAutopilot
 	for i := range c.MCP.Servers {
 		s := &c.MCP.Servers[i]
 		if !s.Remote() {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // renderDiags writes each diagnostic as "file:line severity key", file
@@ -125,7 +127,7 @@ func TestLoad(t *testing.T) {
 				if c.Model != wantModel {
 					t.Errorf("Model = %+v; want %+v", c.Model, wantModel)
 				}
-				if want := (Agent{MaxIterations: 10, Autopilot: true, ApprovalTimeout: 2 * time.Minute}); c.Agent != want {
+				if want := (Agent{MaxIterations: 10, Mode: wire.ModeAutopilot, Autopilot: true, ApprovalTimeout: 2 * time.Minute}); c.Agent != want {
 					t.Errorf("Agent = %+v; want %+v", c.Agent, want)
 				}
 				if c.MCP.StartupWait != 3*time.Second || c.MCP.ResultMaxBytes != 1000 || c.MCP.DescriptionMaxChars != 200 || c.MCP.MaxToolsPerServer != 8 {

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/providers"
+	"github.com/agentls/agentls/wire"
 )
 
 var (
-	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox", "prices"}
+	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox", "prices", "hooks"}
 	sessionsKeys = []string{"keep", "max_age"}
 	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
-	agentKeys    = []string{"max_iterations", "autopilot", "approval_timeout", "keep_directive"}
+	agentKeys    = []string{"max_iterations", "mode", "autopilot", "approval_timeout", "keep_directive"}
 	mcpKeys      = []string{"startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
 
@@ -48,6 +49,10 @@ func (l *loader) userTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.prices(f, t)
 			}
+		case "hooks":
+			if t := l.section(f, path, v); t != nil {
+				l.hooks(f, t)
+			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
 		}
@@ -64,7 +69,7 @@ func (l *loader) workspaceTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.mcp(f, t)
 			}
-		case "model", "agent", "sessions", "sandbox", "prices":
+		case "model", "agent", "sessions", "sandbox", "prices", "hooks":
 			l.userOnly(f, path, v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
@@ -103,6 +108,12 @@ func ignoredInWorkspace(path []string) string {
 	case path[0] == "agent" && len(path) > 1 && path[1] == "autopilot":
 		// Stops a repo from switching off the approval prompts that guard it.
 		why = "a repository must not turn on autopilot"
+	case path[0] == "agent" && len(path) > 1 && path[1] == "mode":
+		// Stops a repo from choosing a mode that skips cards (auto-edit).
+		why = "a repository must not choose the mode, which decides what runs without a card"
+	case path[0] == "hooks":
+		// Stops a repo from running its own program before every call.
+		why = "a repository must not define hooks, which run programs on your calls"
 	}
 	return fmt.Sprintf("ignored: only the user config may set this; a workspace config cannot loosen anything (%s)", why)
 }
@@ -244,6 +255,14 @@ func (l *loader) agent(f *tomlFile, t map[string]any) {
 			var n int
 			if n, err = asPositiveInt(v); err == nil {
 				a.MaxIterations = n
+			}
+		case "mode":
+			var s string
+			if s, err = asString(v); err == nil {
+				var m wire.Mode
+				if m, err = wire.ParseMode(s); err == nil {
+					a.Mode, l.modeSet = m, true
+				}
 			}
 		case "autopilot":
 			var b bool

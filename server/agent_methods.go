@@ -261,10 +261,53 @@ func (s *Server) agentReplay(_ context.Context, p wire.ReplayParams) (wire.Repla
 // agentStatus answers the model the next turn talks to and the mode its
 // gates decide in, for a client's indicator. It never builds the model
 // nor reaches its server.
-func (s *Server) agentStatus(context.Context, wire.NoParams) (wire.StatusResult, error) {
+func (s *Server) agentStatus(_ context.Context, p wire.StatusParams) (wire.StatusResult, error) {
 	core, err := s.ensureCore()
 	if err != nil {
 		return wire.StatusResult{}, err
 	}
-	return core.Status(), nil
+	return core.Status(p.SessionID), nil
+}
+
+// agentSetMode sets a session's mode (or the mode of sessions not set
+// since); the client's status line shows it, and every status and done
+// event carries it.
+func (s *Server) agentSetMode(_ context.Context, p wire.SetModeParams) (wire.ModeResult, error) {
+	if p.Mode == "" {
+		return wire.ModeResult{}, badParams("mode is missing: expected one of plan, ask, auto-edit, autopilot")
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.ModeResult{}, err
+	}
+	if err := core.SetMode(p.SessionID, p.Mode); err != nil {
+		return wire.ModeResult{}, badParams(err.Error())
+	}
+	return wire.ModeResult{SessionID: p.SessionID, Mode: core.Mode(p.SessionID)}, nil
+}
+
+// agentRules lists the saved rules of the editor's workspace folders.
+func (s *Server) agentRules(context.Context, wire.NoParams) (wire.RulesResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.RulesResult{}, err
+	}
+	rules, err := core.Rules((&workspace{s: s}).Folders())
+	if err != nil {
+		return wire.RulesResult{}, err
+	}
+	return wire.RulesResult{Rules: rules}, nil
+}
+
+// agentRevokeRule forgets a saved rule of the editor's workspace folders.
+func (s *Server) agentRevokeRule(_ context.Context, p wire.RevokeRuleParams) (wire.RevokeRuleResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.RevokeRuleResult{}, err
+	}
+	revoked, err := core.RevokeRule((&workspace{s: s}).Folders(), p.ID, p.Workspace)
+	if err != nil {
+		return wire.RevokeRuleResult{}, badParams(err.Error())
+	}
+	return wire.RevokeRuleResult{Revoked: revoked}, nil
 }

@@ -211,41 +211,6 @@ func TestSplitShell(t *testing.T) {
 	}
 }
 
-// TestDecideCommand pins G3: autopilot skips only commands the classifier
-// calls safe, and nothing built-in is ever allowed without autopilot.
-func TestDecideCommand(t *testing.T) {
-	tests := []struct {
-		name      string
-		cmd       string
-		autopilot bool
-		want      Action
-	}{
-		{"autopilot skips a read-only command", "git status", true, Allow},
-		{"autopilot never skips a flagged command", "rm -rf build", true, Ask},
-		{"autopilot never skips an unknown command", "frobnicate", true, Ask},
-		{"without autopilot a read-only command asks", "git status", false, Ask},
-		{"without autopilot a flagged command asks", "curl x | sh", false, Ask},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			d := DecideCommand([]string{tt.cmd}, true, tt.autopilot)
-			if d.Action != tt.want || d.Reason == "" {
-				t.Fatalf("%s (%s), want %s", d.Action, d.Reason, tt.want)
-			}
-		})
-	}
-}
-
-func TestDecideWriteAlwaysAsks(t *testing.T) {
-	for _, autopilot := range []bool{false, true} {
-		for _, p := range []string{"main.go", ".git/hooks/pre-commit", ".agentls/config.toml"} {
-			if d := DecideWrite(p, autopilot); d.Action != Ask || !strings.Contains(d.Reason, p) {
-				t.Errorf("DecideWrite(%q, %v) = %s (%s), want ask naming the file", p, autopilot, d.Action, d.Reason)
-			}
-		}
-	}
-}
-
 func TestClassifierTablesAreDisjoint(t *testing.T) {
 	for prog := range readOnlyPrograms {
 		if why, ok := dangerousPrograms[prog]; ok {

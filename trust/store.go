@@ -22,8 +22,9 @@ const storeVersion = 1
 // read as a trust store. Such a file trusts nothing.
 var ErrCorrupt = errors.New("trust store is corrupt")
 
-// Store is the persisted trust state: launch approvals per workspace root and
-// "always allow" tool decisions bound to a tool definition hash.
+// Store is the persisted trust state: launch approvals and saved rules
+// (rules.go) per workspace root, and "always allow" tool decisions bound to
+// a tool definition hash.
 //
 // The file is JSON, mode 0600 in a 0700 directory. Every change is a
 // read-modify-write under an exclusive flock on "<path>.lock" and lands with
@@ -60,7 +61,23 @@ type storeFile struct {
 
 type workspaceFile struct {
 	Servers map[string]approval `json:"servers"`
+	// Rules are the workspace's saved "always allow" rules (rules.go).
+	Rules []Rule `json:"rules,omitempty"`
 }
+
+// workspace is root's entry, made when missing.
+func (f *storeFile) workspace(root string) *workspaceFile {
+	key := filepath.Clean(root)
+	w := f.Workspaces[key]
+	if w == nil {
+		w = &workspaceFile{Servers: map[string]approval{}}
+		f.Workspaces[key] = w
+	}
+	return w
+}
+
+// empty reports whether the entry holds nothing worth keeping.
+func (w *workspaceFile) empty() bool { return len(w.Servers) == 0 && len(w.Rules) == 0 }
 
 type approval struct {
 	Fingerprint string    `json:"fingerprint"`
@@ -119,13 +136,7 @@ func (s *Store) ApproveLaunch(root, name, fingerprint string) error {
 		return fmt.Errorf("trust: approve launch: need a workspace root, a server name and a 64-digit fingerprint (got root %q, name %q, fingerprint %q)", root, name, fingerprint)
 	}
 	return s.update(func(f *storeFile) {
-		key := filepath.Clean(root)
-		w := f.Workspaces[key]
-		if w == nil {
-			w = &workspaceFile{Servers: map[string]approval{}}
-			f.Workspaces[key] = w
-		}
-		w.Servers[name] = approval{Fingerprint: fingerprint, ApprovedAt: time.Now().UTC()}
+		f.workspace(root).Servers[name] = approval{Fingerprint: fingerprint, ApprovedAt: time.Now().UTC()}
 	})
 }
 
@@ -151,7 +162,7 @@ func (s *Store) Revoke(root, name string) error {
 		key := filepath.Clean(root)
 		if w := f.Workspaces[key]; w != nil {
 			delete(w.Servers, name)
-			if len(w.Servers) == 0 {
+			if w.empty() {
 				delete(f.Workspaces, key)
 			}
 		}
@@ -159,7 +170,8 @@ func (s *Store) Revoke(root, name string) error {
 }
 
 // RevokeAll forgets every launch approval of a workspace; returns the names,
-// sorted. It never kills anything.
+// sorted. It never kills anything, and keeps the workspace's saved rules
+// (RevokeRule forgets those).
 func (s *Store) RevokeAll(root string) ([]string, error) {
 	var names []string
 	err := s.update(func(f *storeFile) {
@@ -168,7 +180,10 @@ func (s *Store) RevokeAll(root string) ([]string, error) {
 			for name := range w.Servers {
 				names = append(names, name)
 			}
-			delete(f.Workspaces, key)
+			w.Servers = map[string]approval{}
+			if w.empty() {
+				delete(f.Workspaces, key)
+			}
 		}
 	})
 	if err != nil {
@@ -333,8 +348,10 @@ func (s *Store) parseFile() (_ *storeFile, st fs.FileInfo, _ error) {
 		f.AlwaysAllow = map[string]alwaysAllow{}
 	}
 	for root, w := range f.Workspaces {
-		if w == nil || w.Servers == nil {
+		if w == nil {
 			f.Workspaces[root] = &workspaceFile{Servers: map[string]approval{}}
+		} else if w.Servers == nil {
+			w.Servers = map[string]approval{}
 		}
 	}
 	return f, st, nil

@@ -22,6 +22,13 @@ const (
 type Decision struct {
 	Action Action
 	Reason string
+	// ReadOnly: an Allow for a call that cannot change anything (a command
+	// the kernel will confine, an MCP tool its server marks read-only).
+	// Plan mode's gate lets nothing else run.
+	ReadOnly bool
+	// Rule is the saved rule behind an Allow (rules.go), nil when none: the
+	// call runs as one the user approved on a card.
+	Rule *Rule
 }
 
 // LaunchState is the trust state of a workspace server's launch fingerprint.

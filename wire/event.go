@@ -67,6 +67,7 @@ type ApprovalEvent struct {
 type StatusEvent struct {
 	EventHeader
 	Message string `json:"message"`
+	Mode    Mode   `json:"mode"`
 }
 
 // DoneEvent is a task's last event. Error (and Message, for clients that
@@ -78,6 +79,7 @@ type DoneEvent struct {
 	Usage      Usage      `json:"usage"`
 	Error      string     `json:"error,omitempty"`
 	Message    string     `json:"message,omitempty"`
+	Mode       Mode       `json:"mode"`
 }
 
 // emptyArguments are the arguments of a call that had none.
@@ -104,9 +106,9 @@ func EventParams(e Event) any {
 	case EventApproval:
 		return &ApprovalEvent{EventHeader: h, ApprovalID: e.ApprovalID, State: e.State, OptionID: e.OptionID}
 	case EventStatus:
-		return &StatusEvent{EventHeader: h, Message: e.Message}
+		return &StatusEvent{EventHeader: h, Message: e.Message, Mode: e.Mode}
 	case EventDone:
-		d := &DoneEvent{EventHeader: h, StopReason: e.StopReason, Text: e.Text, Error: e.Message, Message: e.Message}
+		d := &DoneEvent{EventHeader: h, StopReason: e.StopReason, Text: e.Text, Error: e.Message, Message: e.Message, Mode: e.Mode}
 		if e.Usage != nil {
 			d.Usage = *e.Usage
 		}

@@ -20,8 +20,8 @@ func TestEventParamsCarryEveryFieldOfTheirType(t *testing.T) {
 		{EventToolCall, []string{"toolCallId", "tool", "title", "arguments", "status"}},
 		{EventToolResult, []string{"toolCallId", "status", "output", "isError"}},
 		{EventApproval, []string{"approvalId", "state"}},
-		{EventStatus, []string{"message"}},
-		{EventDone, []string{"stopReason", "text", "usage"}},
+		{EventStatus, []string{"message", "mode"}},
+		{EventDone, []string{"stopReason", "text", "usage", "mode"}},
 	}
 	for _, tt := range tests {
 		b, err := json.Marshal(EventParams(Event{Type: tt.typ, Kind: KindRead, Locations: []string{"/a"}, Images: []Image{{MIMEType: "image/png"}}}))
@@ -58,7 +58,7 @@ func TestEventParamsKeepWhatIsSet(t *testing.T) {
 		{Event{Type: EventApproval, ApprovalID: "a1", State: ApprovalResolved, OptionID: "allow_once"},
 			`{"taskId":"","sessionId":"","seq":0,"type":"approval","approvalId":"a1","state":"resolved","optionId":"allow_once"}`},
 		{Event{Type: EventDone, StopReason: StopError, Message: "boom", Usage: &Usage{InputTokens: 3, OutputTokens: 4}},
-			`{"taskId":"","sessionId":"","seq":0,"type":"done","stopReason":"error","text":"","usage":{"inputTokens":3,"outputTokens":4,"cacheReadTokens":0,"cacheWriteTokens":0},"error":"boom","message":"boom"}`},
+			`{"taskId":"","sessionId":"","seq":0,"type":"done","stopReason":"error","text":"","usage":{"inputTokens":3,"outputTokens":4,"cacheReadTokens":0,"cacheWriteTokens":0},"error":"boom","message":"boom","mode":""}`},
 		{Event{Type: "prompt", Text: "hi"}, `{"taskId":"","sessionId":"","seq":0,"type":"prompt","text":"hi"}`},
 	}
 	for _, tt := range tests {

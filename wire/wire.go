@@ -86,6 +86,10 @@ const (
 	// ApprovalElicitation is a question an MCP server asks the user while
 	// one of its tools runs (MCP elicitation/create): Elicitation says what.
 	ApprovalElicitation ApprovalKind = "elicitation"
+	// ApprovalPlan is the plan a plan-mode session ends with (the model's
+	// propose_plan): accepting it switches the session to ask mode and the
+	// agent carries it out.
+	ApprovalPlan ApprovalKind = "plan"
 )
 
 // OptionKind is the kind of an approval option.
@@ -184,8 +188,12 @@ type Approval struct {
 	Headers    []string        `json:"headerNames,omitempty"` // its header names (never values)
 	// Elicitation is the question of an elicitation approval: the form's
 	// fields a client may show (or the URL to open), as the server wrote them.
-	Elicitation *Elicitation     `json:"elicitation,omitempty"`
-	Options     []ApprovalOption `json:"options"`
+	Elicitation *Elicitation `json:"elicitation,omitempty"`
+	// Rule is what the card's allow_always option saves for the
+	// workspace, as `agentls rules list` shows it ("command: go test
+	// ./...", "write: src/api"); "" when it saves no rule.
+	Rule    string           `json:"rule,omitempty"`
+	Options []ApprovalOption `json:"options"`
 	// ToolCallID is the tool call this approval gates ("" for a launch
 	// card). Diff is the whole change a write approval asks for. Neither is
 	// part of the LSP approval; ACP shows both.
@@ -230,6 +238,8 @@ type Event struct {
 	StopReason StopReason      `json:"stopReason,omitempty"`
 	Text       string          `json:"text,omitempty"`
 	Usage      *Usage          `json:"usage,omitempty"`
+	// Mode is the session's mode, on status and done events.
+	Mode Mode `json:"mode,omitempty"`
 	// Kind and Locations come with a call's first tool_call: what the tool
 	// does and the files it names (absolute). They are not part of the LSP
 	// event; ACP's tool_call carries them.
@@ -370,12 +380,61 @@ type ReplayResult struct {
 // events: {type, text}); a live task never sends it.
 const EventPrompt EventType = "prompt"
 
+// StatusParams are agent/status's params: the session asked about (""
+// or absent: the mode new sessions start in).
+type StatusParams struct {
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// SetModeParams are agent/setMode's params: a session's mode, or with no
+// sessionId, the mode of every session not set since (new ones too).
+type SetModeParams struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Mode      Mode   `json:"mode"`
+}
+
+// ModeResult is agent/setMode's result: the mode now.
+type ModeResult struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Mode      Mode   `json:"mode"`
+}
+
+// Rule is one saved "always allow" rule of a workspace folder.
+type Rule struct {
+	// ID names it for agent/rules/revoke ("command: go test ./...",
+	// "write: src/api").
+	ID          string    `json:"id"`
+	Kind        string    `json:"kind"`             // "command" or "write"
+	Argv        []string  `json:"argv,omitempty"`   // a command rule's exact words
+	Folder      string    `json:"folder,omitempty"` // a write rule's folder, relative to Workspace
+	Workspace   string    `json:"workspace"`        // the workspace folder, absolute
+	Description string    `json:"description"`
+	AddedAt     time.Time `json:"addedAt"`
+}
+
+// RulesResult is agent/rules's result.
+type RulesResult struct {
+	Rules []Rule `json:"rules"`
+}
+
+// RevokeRuleParams are agent/rules/revoke's params: the rule's id, and its
+// workspace folder when more than one holds a rule of that id.
+type RevokeRuleParams struct {
+	ID        string `json:"id"`
+	Workspace string `json:"workspace,omitempty"`
+}
+
+// RevokeRuleResult is agent/rules/revoke's result: the rules forgotten.
+type RevokeRuleResult struct {
+	Revoked []Rule `json:"revoked"`
+}
+
 // StatusResult is agent/status's result: the model the next turn talks to
 // and the mode its gates decide in.
 type StatusResult struct {
 	Model ModelInfo `json:"model"`
-	// Mode is ModeAsk or ModeAutopilot ([agent] autopilot).
-	Mode string `json:"mode"`
+	// Mode is the mode of the session asked about (or of new sessions).
+	Mode Mode `json:"mode"`
 }
 
 // ModelInfo names a model as the config resolves it. Error says why none
@@ -385,12 +444,6 @@ type ModelInfo struct {
 	Name     string `json:"name"`
 	Error    string `json:"error,omitempty"`
 }
-
-// Modes of agent/status.
-const (
-	ModeAsk       = "ask"
-	ModeAutopilot = "autopilot"
-)
 
 // ResolveApprovalParams are agent/resolveApproval's params.
 type ResolveApprovalParams struct {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/wire"
 )
 
 const (
@@ -158,4 +159,17 @@ func diagnosticsText(doc string, diags []json.RawMessage) string {
 		fmt.Fprintf(&b, "- %s: %s%s: %s\n", where, sev, src, tools.CapText(d.Message, 500))
 	}
 	return b.String()
+}
+
+// ModePrompt tells the model what the session's mode lets it do; it goes
+// at the end of the system prompt, so a change of mode leaves the rest of
+// the request's prefix as it was.
+func ModePrompt(m wire.Mode) string {
+	switch m {
+	case wire.ModePlan:
+		return "\n\n# Mode: plan (read-only)\n\nThe session is in plan mode: nothing may change. Read, list and search the workspace, and run only read-only commands (they run confined by the kernel: a write fails); any call that could change something (writing or editing a file, a command that is not read-only, an MCP tool that is not marked read-only) is refused without running. Work out what needs doing, then call " + tools.ProposePlanName + " with the plan: the files to change, how, and the commands to run. If the user accepts it, the session switches to ask mode and you carry it out in this same turn.\n"
+	case wire.ModeAutoEdit:
+		return "\n\n# Mode: auto-edit\n\nFile writes and edits inside the workspace apply without asking the user (except repository metadata such as .git/ and .agentls/); commands and MCP calls still ask.\n"
+	}
+	return ""
 }

@@ -58,11 +58,14 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	if a.TimeoutSeconds > 0 {
 		timeout = min(time.Duration(a.TimeoutSeconds)*time.Second, commandMaxTimeout)
 	}
-	d := guardGit(ctx, decideCommand(classify, a.Shell, env.Autopilot), classify, a.Shell, dir.Real, folders, commandEnv(env.HideEnv))
+	root := folderOf(folders, dir.Real)
+	d := guardGit(ctx, decideCommand(env, root, classify, a.Shell), classify, a.Shell, dir.Real, folders, commandEnv(env.HideEnv))
 	d = guardLinks(d, classify, a.Shell, dir.Real, folders)
 	runEnv := commandEnv(env.HideEnv)
 	var confined *confinedCommand
-	if d.Action == trust.Allow {
+	// A saved rule's command runs as one approved on a card; only the
+	// classifier's allow runs confined.
+	if d.Action == trust.Allow && d.Rule == nil {
 		c, err := confineCommand(argv, folders, runEnv, env.SandboxRead)
 		if err != nil {
 			d = cannotConfine(err)
@@ -72,13 +75,16 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	}
 	// Shown exactly (never redacted), invisible characters escaped.
 	detail := trust.VisibleText(a.Command) + "\n\nin " + trust.Visible(dir.Path) + "\n(" + trust.VisibleText(d.Reason) + ")"
-	if err := gate(ctx, call, d, wire.Approval{
+	rule, rerr := trust.CommandRule(classify, a.Shell)
+	offer := offeredRule(env, rule, rerr)
+	opt, err := call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalCommand, Tool: "run_command", Title: "Run command?", Detail: detail,
-		Command: argv, Cwd: dir.Path,
-		Options: []wire.ApprovalOption{AllowOnce, RejectOnce},
-	}); err != nil {
+		Command: argv, Cwd: dir.Path, Rule: ruleID(offer), Options: ruleOptions(offer),
+	})
+	if err != nil {
 		return "", err
 	}
+	saveRule(env, opt, root, offer)
 	var res procResult
 	if env.Checkpoint != nil {
 		done := env.Checkpoint.Command(folders)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // autopilotRepo is a workspace laid out like a hostile repository: a
@@ -31,7 +33,7 @@ func newAutopilotRepo(t *testing.T) *autopilotRepo {
 	t.Helper()
 	testenv.Tool(t, "git")
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	tt.deny = true // a card is refused: only what runs without one can do harm
 	outside, _ := filepath.EvalSymlinks(t.TempDir())
 	writeFileT(t, filepath.Join(outside, "id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n"+outsideSecret+"\n")
@@ -197,7 +199,7 @@ func TestAutopilotCommandsNeverReachARefusedFolder(t *testing.T) {
 		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
 	}
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	tt.deny = true
 	parent, _ := filepath.EvalSymlinks(t.TempDir())
 	home := filepath.Join(parent, "home")

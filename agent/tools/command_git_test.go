@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/testenv"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // TestAutopilotGitAsksWhenTheRepositoryConfigRunsPrograms is the committed
@@ -18,7 +20,7 @@ import (
 func TestAutopilotGitAsksWhenTheRepositoryConfigRunsPrograms(t *testing.T) {
 	git := testenv.Tool(t, "git")
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	run := func(dir string, args ...string) {
 		t.Helper()
 		cmd := exec.Command(git, args...)
@@ -176,7 +178,7 @@ func TestAutopilotGitReadsEveryConfigGitWill(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tt := newToolTest(t)
-			tt.env.Autopilot = true
+			tt.env.Mode = modeIs(wire.ModeAutopilot)
 			tt.deny = true
 			marker := filepath.Join(tt.dir, "pwned")
 			gitT(t, tt.dir, "init", "-q", "-b", "main")
@@ -202,7 +204,7 @@ func TestAutopilotGitReadsEveryConfigGitWill(t *testing.T) {
 func TestAutopilotGitUnderGitDirFromTheEnvironment(t *testing.T) {
 	testenv.Tool(t, "git")
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	tt.deny = true
 	gitT(t, tt.dir, "init", "-q", "-b", "main")
 	gitT(t, tt.dir, "commit", "-q", "--allow-empty", "-m", "top")
@@ -231,7 +233,7 @@ func TestAutopilotGitWithPlainSubmodulesRunsWithoutACard(t *testing.T) {
 		testenv.Missing(t, "Landlock ("+s.String()+")", "run on Linux 5.13 or later with Landlock enabled")
 	}
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	gitT(t, tt.dir, "init", "-q", "-b", "main")
 	gitT(t, tt.dir, "commit", "-q", "--allow-empty", "-m", "top")
 	withSubmodule(t, tt.dir, "sub")

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // TestAutopilotAsksForACommandReadingALinkOutOfTheWorkspace: a repo commits
@@ -13,7 +15,7 @@ import (
 // autopilot the key went to the model without a card.
 func TestAutopilotAsksForACommandReadingALinkOutOfTheWorkspace(t *testing.T) {
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	outside, _ := filepath.EvalSymlinks(t.TempDir())
 	writeFileT(t, filepath.Join(outside, "key.txt"), "PRIVATE-KEY-TEXT\n")
 	writeFileT(t, filepath.Join(tt.dir, "real.txt"), "plain\n")

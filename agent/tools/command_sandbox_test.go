@@ -13,6 +13,8 @@ import (
 	"github.com/agentls/agentls/internal/sandbox"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/trust"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // TestConfinedCommandGroupDiesWithAgentlsKilled: a command autopilot runs
@@ -111,7 +113,7 @@ func TestConfinedCommandsRunThroughToolchainShims(t *testing.T) {
 	}
 
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	tt.deny = true // a card is refused: only what runs without one succeeds
 	args, _ := jsonArgs(map[string]any{"command": "go version"})
 	out, isErr, status := tt.call("run_command", args)

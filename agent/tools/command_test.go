@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/wire"
 )
 
 func TestRunCommandToolExitCodeAndShellRule(t *testing.T) {
@@ -56,7 +58,7 @@ func TestSplitWords(t *testing.T) {
 
 func TestAutopilotSkipsTheCardOnlyForCommandsTheClassifierCallsSafe(t *testing.T) {
 	tt := newToolTest(t)
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	writeFileT(t, tt.dir+"/f.txt", "x")
 	if out, isErr, _ := tt.call("run_command", `{"command":"ls"}`); isErr || !strings.Contains(out, "f.txt") || len(tt.asks) != 0 {
 		t.Errorf("autopilot ls = %q, asks %d; want it run without a card", out, len(tt.asks))
@@ -65,7 +67,7 @@ func TestAutopilotSkipsTheCardOnlyForCommandsTheClassifierCallsSafe(t *testing.T
 	if out, _, status := tt.call("run_command", `{"command":"rm f.txt"}`); status != "denied" || len(tt.asks) != 1 {
 		t.Errorf("autopilot rm = %q %s, asks %d; want a card (denied here)", out, status, len(tt.asks))
 	}
-	tt.env.Autopilot = false
+	tt.env.Mode = modeIs(wire.ModeAsk)
 	tt.call("run_command", `{"command":"ls"}`)
 	if len(tt.asks) != 2 {
 		t.Errorf("without autopilot a safe command did not ask")

@@ -2,10 +2,10 @@ package tools
 
 import (
 	"context"
-	"github.com/agentls/agentls/wire"
 	"path/filepath"
 
 	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // The options of approval cards (docs/protocol.md section 4).
@@ -18,20 +18,76 @@ func allowAlways(tool string) wire.ApprovalOption {
 	return wire.ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow " + tool, Kind: wire.OptionAllowAlways}
 }
 
-// decideCommand is trust's G3 decision for a run_command: it asks unless
-// autopilot is on and the classifier (biased to over-flag) calls it safe.
-func decideCommand(argv []string, shell, autopilot bool) trust.Decision {
-	return trust.DecideCommand(argv, shell, autopilot)
+// ruleOptions are a built-in card's options: with allow_always naming the
+// rule it saves when there is one (the card's Rule says it too).
+func ruleOptions(r *trust.Rule) []wire.ApprovalOption {
+	if r == nil {
+		return []wire.ApprovalOption{AllowOnce, RejectOnce}
+	}
+	always := wire.ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow in this workspace: " + r.Describe(), Kind: wire.OptionAllowAlways}
+	return []wire.ApprovalOption{AllowOnce, always, RejectOnce}
 }
 
-// decideWrite is trust's decision for write_file / edit_file of t.
-func decideWrite(folders []string, t target, autopilot bool) trust.Decision {
+func ruleID(r *trust.Rule) string {
+	if r == nil {
+		return ""
+	}
+	return r.ID()
+}
+
+// offeredRule is the rule a card may offer: none in plan mode (nothing
+// there may be allowed), none without a store to keep it.
+func offeredRule(env *Env, r trust.Rule, err error) *trust.Rule {
+	if err != nil || env.Store == nil || env.mode() == wire.ModePlan {
+		return nil
+	}
+	return &r
+}
+
+// saveRule keeps the rule the user chose "Always allow" for.
+func saveRule(env *Env, opt, root string, r *trust.Rule) {
+	if r == nil || opt != string(wire.OptionAllowAlways) {
+		return
+	}
+	if err := env.Store.AddRule(root, *r); err != nil {
+		env.logf("agent: remember the rule %q: %v", r.ID(), err)
+	}
+}
+
+// decideCommand is trust's G3 decision for a run_command in root: it asks
+// unless the mode and the classifier (biased to over-flag), or a rule the
+// user saved for exactly this command, say otherwise.
+func decideCommand(env *Env, root string, argv []string, shell bool) trust.Decision {
+	mode := env.mode()
+	var saved *trust.Rule
+	if mode != wire.ModePlan {
+		if r, ok := env.Store.CommandAllowed(root, argv, shell); ok {
+			saved = &r
+		}
+	}
+	return trust.DecideCommand(argv, shell, mode, saved)
+}
+
+// decideWrite is trust's decision for write_file / edit_file of t, and the
+// rule its card may offer.
+func decideWrite(env *Env, t target) (trust.Decision, *trust.Rule, string) {
+	folders := env.Workspace.Folders()
+	root := folderOf(folders, t.Real)
 	// Named by the file written: a link's name is not what changes.
 	rel := t.Real
-	if r, err := filepath.Rel(folderOf(folders, t.Real), t.Real); err == nil {
+	if r, err := filepath.Rel(root, t.Real); err == nil {
 		rel = r
 	}
-	return trust.DecideWrite(rel, autopilot)
+	meta, _ := metadataKind(folders, t.Real)
+	var saved, offer *trust.Rule
+	if meta == "" {
+		if r, ok := env.Store.WriteAllowed(root, rel); ok {
+			saved = &r
+		}
+		r, err := trust.WriteRule(rel)
+		offer = offeredRule(env, r, err)
+	}
+	return trust.DecideWrite(rel, env.mode(), meta, saved), offer, root
 }
 
 // gate hands d to the call's gate; only whether the call may go on matters.

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/internal/testenv"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // testWorkspace is an editor stand-in for the Workspace interface: folders,
@@ -47,3 +49,6 @@ func waitProcesses(t *testing.T, marker string, n int) bool {
 	t.Helper()
 	return testenv.WaitProcesses(t, marker, n)
 }
+
+// modeIs is an Env.Mode that is always m.
+func modeIs(m wire.Mode) func() wire.Mode { return func() wire.Mode { return m } }

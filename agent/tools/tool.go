@@ -93,21 +93,31 @@ type Env struct {
 	Workspace Workspace
 	Registry  *mcp.Registry // nil: no MCP servers
 	MaxBytes  int           // caps a result ([mcp] result_max_bytes)
-	Autopilot bool
-	HideEnv   []string // environment variables run_command must not pass on
-	Secrets   Secrets  // what read tools ask about before reading
+	// Mode is the session's mode now (an accepted plan changes it during a
+	// turn); nil: ask.
+	Mode    func() wire.Mode
+	HideEnv []string // environment variables run_command must not pass on
+	Secrets Secrets  // what read tools ask about before reading
 	// SandboxRead are the user config's [sandbox] read folders, which a
 	// command run confined may read and run from too.
 	SandboxRead []string
 	// Policy is the MCP call policy (nil, or returning nil: no rules, so
 	// everything asks).
 	Policy func() *trust.Policy
-	// Store keeps "always allow" answers; nil: they cannot be kept.
+	// Store keeps "always allow" answers and the workspace's saved rules;
+	// nil: none apply and none can be kept.
 	Store  *trust.Store
 	Search Searcher // nil: search_tools has nothing to search
 	// Checkpoint records files before the agent changes them; nil: none.
 	Checkpoint Checkpointer
 	Logf       func(format string, args ...any)
+}
+
+func (env *Env) mode() wire.Mode {
+	if env.Mode == nil {
+		return wire.ModeAsk
+	}
+	return env.Mode()
 }
 
 func (env *Env) policy() *trust.Policy {

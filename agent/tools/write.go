@@ -136,10 +136,15 @@ func (a *editFileArgs) apply(text string) string {
 // whole change, for fronts that show it as such (the editor receives the
 // same text when the write goes through it).
 func gateWrite(ctx context.Context, env *Env, call Call, t target, tool, title, detail string, diff *wire.FileDiff) error {
-	return gate(ctx, call, decideWrite(env.Workspace.Folders(), t, env.Autopilot), wire.Approval{
+	d, offer, root := decideWrite(env, t)
+	opt, err := call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalWrite, Tool: tool, Title: title, Detail: detail, Diff: diff,
-		Options: []wire.ApprovalOption{AllowOnce, RejectOnce},
+		Rule: ruleID(offer), Options: ruleOptions(offer),
 	})
+	if err == nil {
+		saveRule(env, opt, root, offer)
+	}
+	return err
 }
 
 func writeWithTimeout(ctx context.Context, env *Env, tool string, t target, base Snapshot, text string, rebase rebaseFunc) (string, bool, error) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/wire"
 )
 
 func TestWriteAndEditAskAndFallBackToDisk(t *testing.T) {
@@ -43,7 +45,7 @@ func TestWriteAndEditAskAndFallBackToDisk(t *testing.T) {
 		t.Errorf("a denied write reached the disk")
 	}
 	tt.deny = false
-	tt.env.Autopilot = true
+	tt.env.Mode = modeIs(wire.ModeAutopilot)
 	n := len(tt.asks)
 	tt.call("write_file", `{"path":"auto.txt","content":"x"}`)
 	if len(tt.asks) != n+1 {

@@ -31,12 +31,13 @@ func init() {
 		{name: "acp", usage: "acp [--config FILE]", summary: "serve the Agent Client Protocol on stdio (Zed, JetBrains, ...)",
 			args:    "--config FILE   user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)",
 			example: `zed settings: "agent_servers": {"agentls": {"command": "agentls", "args": ["acp"]}}`, run: cmdACP},
-		{name: "run", usage: `run [--json] [--config FILE] [--session ID | --continue] "prompt"`, summary: "run one task in the current directory",
+		{name: "run", usage: `run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] "prompt"`, summary: "run one task in the current directory",
 			args: `"prompt"          what the agent should do (the words are joined)
 --json            print the event stream (docs/protocol.md section 3), one JSON object per line
 --config FILE     user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)
 --session ID      continue this session (agentls sessions lists them)
 --continue        continue this workspace's latest session
+--mode MODE       plan (read-only), ask, auto-edit or autopilot (default [agent] mode, else ask)
 exit codes        0 done, 1 error, 2 usage, 3 cut at max_tokens, 4 refused,
                   5 an approval was needed and nobody could be asked (no terminal), 130 interrupted`,
 			example: `agentls run "add a test for the parser"`, run: cmdRun},
@@ -78,6 +79,15 @@ in the chat       Enter sends; the arrow keys edit and go through what you typed
 		{name: "mcp logout", usage: "mcp logout NAME [--workspace DIR]", summary: "forget a remote server's token",
 			args:    "NAME              a remote server of the config\n--workspace DIR   workspace folder (default the current directory)",
 			example: "agentls mcp logout linear", run: cmdMCPLogout},
+		{name: "rules", usage: "rules list|revoke ...", summary: "the saved \"always allow\" rules of a workspace",
+			args:    "list     the rules (a card's \"Always allow\" saves them)\nrevoke   forget one\n(agentls rules SUBCOMMAND --help says more)",
+			example: "agentls rules list", run: cmdRules},
+		{name: "rules list", usage: "rules list [--json] [--workspace DIR | --all]", summary: "list the saved rules",
+			args:    "--json            print {\"rules\": [...]} as agent/rules answers (docs/protocol.md section 2)\n--workspace DIR   workspace folder (default the current directory)\n--all             every workspace's rules",
+			example: "agentls rules list --all", run: func(args []string) int { return cmdRules(append([]string{"list"}, args...)) }},
+		{name: "rules revoke", usage: "rules revoke ID [--workspace DIR]", summary: "forget a saved rule",
+			args:    "ID                the rule as list prints it: \"command: go test ./...\" or \"write: src/api\"\n--workspace DIR   workspace folder (default the current directory)",
+			example: `agentls rules revoke "command: go test ./..."`, run: func(args []string) int { return cmdRules(append([]string{"revoke"}, args...)) }},
 		{name: "doctor", usage: "doctor [--config FILE] [--workspace DIR]", summary: "check the config, the model and every server",
 			args:    "--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)\nexit codes        0 everything is usable, 1 a problem was found",
 			example: "agentls doctor", run: cmdDoctor},

@@ -7,6 +7,7 @@
 //	agentls mcp trust NAME          approve a workspace server's launch
 //	agentls mcp revoke NAME|--all   forget launch approvals
 //	agentls mcp login/logout NAME   OAuth for a remote server
+//	agentls rules list|revoke ID    the saved "always allow" rules
 //	agentls doctor                  config, model reachability, servers
 //	agentls version
 package main

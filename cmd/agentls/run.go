@@ -34,13 +34,23 @@ func cmdRun(args []string) int {
 	configPath := fs.String("config", "", "user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)")
 	sessionID := fs.String("session", "", "continue the session with this id (as agentls prints it, or agent/sessions lists it)")
 	cont := fs.Bool("continue", false, "continue this workspace's latest session")
+	modeName := fs.String("mode", "", "the session's mode: plan, ask, auto-edit or autopilot (default [agent] mode, else ask)")
 	operands, code := parseArgs(fs, args)
 	if code >= 0 {
 		return code
 	}
+	var mode wire.Mode
+	if *modeName != "" {
+		m, err := wire.ParseMode(*modeName)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "agentls run: --mode: %v\n", err)
+			return 2
+		}
+		mode = m
+	}
 	prompt := strings.TrimSpace(strings.Join(operands, " "))
 	if prompt == "" {
-		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] "what the agent should do")`)
+		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] "what the agent should do")`)
 		return 2
 	}
 	if *cont && *sessionID != "" {
@@ -81,6 +91,12 @@ func cmdRun(args []string) int {
 	if *sessionID != "" {
 		if _, err := core.SessionExists(*sessionID); err != nil {
 			fmt.Fprintf(os.Stderr, "agentls run: --session: %v\n", err)
+			return 2
+		}
+	}
+	if mode != "" {
+		if err := core.SetMode("", mode); err != nil {
+			fmt.Fprintf(os.Stderr, "agentls run: --mode: %v\n", err)
 			return 2
 		}
 	}

@@ -1,0 +1,140 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/agentls/agentls/agent/session"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/wire"
+)
+
+// sessionControl is what the user steers of one session besides its
+// history: its mode. (What later controls need per session, the model
+// profile and the checkpoints of its turns, belongs here too.) It lives as
+// long as the process: a session resumed by another agentls starts in the
+// configured mode.
+type sessionControl struct {
+	mode wire.Mode
+}
+
+// control is a session's control, made on first use; c.mu is held.
+func (c *Core) control(sessionID string) *sessionControl {
+	if c.controls == nil {
+		c.controls = map[string]*sessionControl{}
+	}
+	s := c.controls[sessionID]
+	if s == nil {
+		s = &sessionControl{mode: c.defaultMode()}
+		c.controls[sessionID] = s
+	}
+	return s
+}
+
+// defaultMode is the mode of a session nobody set one for: the one the
+// last SetMode without a session chose, else [agent] mode; c.mu is held.
+func (c *Core) defaultMode() wire.Mode {
+	switch {
+	case c.mode != "":
+		return c.mode
+	case c.cfg.Agent.Mode != "":
+		return c.cfg.Agent.Mode
+	case c.cfg.Agent.Autopilot:
+		return wire.ModeAutopilot // a Config built by hand, as config spells it
+	}
+	return wire.ModeAsk
+}
+
+// Mode is a session's mode now; "" is the mode new sessions start in.
+func (c *Core) Mode(sessionID string) wire.Mode {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sessionID == "" {
+		return c.defaultMode()
+	}
+	if s := c.controls[sessionID]; s != nil {
+		return s.mode
+	}
+	return c.defaultMode()
+}
+
+// SetMode sets a session's mode, or with sessionID "", the mode of every
+// session not set since (new ones included). A running turn of the session
+// takes it from its next tool call. The front that sets it may be any of
+// the user's: a mode is the user's choice, which no config of a repository
+// reaches.
+func (c *Core) SetMode(sessionID string, m wire.Mode) error {
+	if _, err := wire.ParseMode(string(m)); err != nil {
+		return err
+	}
+	if sessionID != "" {
+		if err := session.CheckID(sessionID); err != nil {
+			return err
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sessionID == "" {
+		c.mode = m
+		return nil
+	}
+	c.control(sessionID).mode = m
+	return nil
+}
+
+// mode is the mode of the run's session now.
+func (r *run) mode() wire.Mode { return r.core.Mode(r.task.SessionID) }
+
+// setMode changes the run's session's mode during the turn and says so
+// (a status event carrying the mode).
+func (r *run) setMode(m wire.Mode, why string) {
+	if err := r.core.SetMode(r.task.SessionID, m); err != nil {
+		r.core.logf("agent: %v", err)
+		return
+	}
+	msg := fmt.Sprintf("mode: %s (%s)", m, why)
+	r.tr.Note(msg)
+	r.emitStatus(msg)
+}
+
+// planRefuses says why plan mode refuses a call of tool before it runs
+// ("" when the tool is on plan mode's closed list). Plan mode lets a call
+// run only when it cannot change anything: a tool not on the list below
+// never runs, whatever it is, so a tool added later is refused until it is
+// put here.
+func planRefuses(tool string, builtin bool) string {
+	switch {
+	case !builtin:
+		return "" // an MCP tool: its gate decides (planAllows)
+	case planReadTools[tool]:
+		return ""
+	}
+	return "plan mode is read-only: " + tool + " is not one of the tools that cannot change anything (reads, searches, run_command of a read-only command); write the plan with propose_plan instead"
+}
+
+// planReadTools are the built-ins plan mode may run: each only reads (or,
+// run_command and the MCP tools, is held to planAllows at its gate).
+var planReadTools = map[string]bool{
+	"read_file": true, "list_directory": true, "find_files": true, "search_text": true,
+	"search_tools": true, "list_mcp_resources": true, "read_mcp_resource": true,
+	"run_command": true, tools.ProposePlanName: true,
+}
+
+// planAllows is plan mode's gate: what may go on. A command or an MCP tool
+// goes on only when its decision allows it and vouches that it changes
+// nothing (a command the kernel confines, a tool the policy allows and its
+// server marks read-only): asking is not enough, since an approved call
+// could write. The read tools may ask (a secret file's card), and so may
+// propose_plan (its card is the plan).
+func planAllows(tool string, card wire.Approval, readOnly, allowed bool) bool {
+	switch {
+	case allowed && readOnly:
+		return true
+	case card.Kind == wire.ApprovalRead && tool != "run_command" && planReadTools[tool]:
+		return true // a read tool's card before it reads a secret file
+	case card.Kind == wire.ApprovalPlan && tool == tools.ProposePlanName:
+		return true
+	case tool == "list_mcp_resources" || tool == "read_mcp_resource":
+		return true // reading a server's data, asked or allowed by its policy
+	}
+	return false
+}
