@@ -68,6 +68,8 @@ type step struct {
 	MCPServers json.RawMessage `json:"mcpServers,omitempty"`
 	// AdditionalDirectories of a "new" step: more workspace roots.
 	AdditionalDirectories []string `json:"additionalDirectories,omitempty"`
+	// ConfigID of a "setConfigOption" step (Text is its value).
+	ConfigID string `json:"configId,omitempty"`
 	// CancelOnText: a "prompt" step sends session/cancel at its first
 	// agent_message_chunk.
 	CancelOnText bool `json:"cancelOnText,omitempty"`
@@ -126,6 +128,8 @@ type updateIn struct {
 	toolCallIn
 	AvailableCommands []availableCommand `json:"availableCommands"`
 	Entries           []planEntry        `json:"entries"`
+	CurrentModeID     string             `json:"currentModeId"`
+	ConfigOptions     []configOption     `json:"configOptions"`
 	Used              *int               `json:"used"`
 	Size              *int               `json:"size"`
 }

@@ -23,6 +23,8 @@ func (a *Agent) requestRoutes() []route {
 		bind(methodSessionResume, `{"sessionId": "...", "cwd": "/abs/path", "mcpServers"?: [...]}`, a.resumeSession),
 		bind(methodSessionList, `{"cwd"?: "/abs/path"}`, a.listSessions),
 		bind(methodSessionPrompt, `{"sessionId": "...", "prompt": [{"type": "text", "text": "..."}]}`, a.prompt),
+		bind(methodSessionSetMode, `{"sessionId": "...", "modeId": "plan"}`, a.sessionSetMode),
+		bind(methodSetConfigOption, `{"sessionId": "...", "configId": "mode", "value": "plan"}`, a.sessionSetConfigOption),
 	}
 }
 

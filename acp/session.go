@@ -45,21 +45,22 @@ func (a *Agent) newSession(_ context.Context, p newSessionRequest) (newSessionRe
 	}
 	s := a.startSession(core.NewChat(""), p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
-	return newSessionResponse{SessionID: s.id}, nil
+	m := s.mode()
+	return newSessionResponse{SessionID: s.id, Modes: modeState(m), ConfigOptions: configOptions(m)}, nil
 }
 
 // loadSession replays a stored conversation as session/update, then answers.
-func (a *Agent) loadSession(_ context.Context, p loadSessionRequest) (emptyResponse, error) {
+func (a *Agent) loadSession(_ context.Context, p loadSessionRequest) (loadSessionResponse, error) {
 	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
-		return emptyResponse{}, err
+		return loadSessionResponse{}, err
 	}
 	events, err := core.Replay(p.SessionID)
 	if err != nil {
-		return emptyResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
+		return loadSessionResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
 	}
 	if len(events) == 0 {
-		return emptyResponse{}, jsonrpc.Errorf(jsonrpc.ResourceNotFound, "no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)
+		return loadSessionResponse{}, jsonrpc.Errorf(jsonrpc.ResourceNotFound, "no stored session %q for %s (session/list lists them)", p.SessionID, p.Cwd)
 	}
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	tr := newTranslator(nil)
@@ -79,21 +80,23 @@ func (a *Agent) loadSession(_ context.Context, p loadSessionRequest) (emptyRespo
 		}
 	}
 	s.announce()
-	return emptyResponse{}, nil
+	m := s.mode()
+	return loadSessionResponse{Modes: modeState(m), ConfigOptions: configOptions(m)}, nil
 }
 
 // resumeSession continues a stored conversation without replaying it.
-func (a *Agent) resumeSession(_ context.Context, p loadSessionRequest) (emptyResponse, error) {
+func (a *Agent) resumeSession(_ context.Context, p loadSessionRequest) (loadSessionResponse, error) {
 	core, err := a.openCore(p.Cwd, p.AdditionalDirectories, p.MCPServers)
 	if err != nil {
-		return emptyResponse{}, err
+		return loadSessionResponse{}, err
 	}
 	if _, err := core.Replay(p.SessionID); err != nil {
-		return emptyResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
+		return loadSessionResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
 	}
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
-	return emptyResponse{}, nil
+	m := s.mode()
+	return loadSessionResponse{Modes: modeState(m), ConfigOptions: configOptions(m)}, nil
 }
 
 // listSessions lists the stored conversations of cwd (the process's

@@ -24,6 +24,7 @@ type translator struct {
 	diffs  diffSource
 	status map[string]ToolCallStatus // last status sent per tool call
 	plan   planner                   // the plan the answer states (plan.go)
+	mode   wire.Mode                 // the session's mode as last said; a status event carrying another says it changed
 }
 
 // diffSource gives the diff a write approval showed for a tool call.
@@ -46,6 +47,12 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 		return append(chunk(updateAgentMessage, e.Delta), planUpdate(t.plan.add(e.Delta))...)
 	case wire.EventReasoning:
 		return chunk(updateAgentThought, e.Delta)
+	case wire.EventStatus:
+		if e.Mode != "" && t.mode != "" && e.Mode != t.mode {
+			t.mode = e.Mode // an accepted plan: plan is ask now
+			return modeUpdates(e.Mode)
+		}
+		return nil
 	case wire.EventToolCall:
 		if plan := planUpdate(t.plan.end()); plan != nil {
 			return append(plan, t.updates(e)...)

@@ -1,6 +1,10 @@
 package acp
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/agentls/agentls/wire"
+)
 
 // ProtocolVersion is the ACP major version this agent speaks.
 const ProtocolVersion = 1
@@ -10,6 +14,8 @@ const (
 	methodInitialize        = "initialize"
 	methodAuthenticate      = "authenticate"
 	methodSessionNew        = "session/new"
+	methodSessionSetMode    = "session/set_mode"
+	methodSetConfigOption   = "session/set_config_option"
 	methodSessionLoad       = "session/load"
 	methodSessionList       = "session/list"
 	methodSessionResume     = "session/resume"
@@ -49,6 +55,8 @@ const (
 const (
 	updateUserMessage       = "user_message_chunk"
 	updateAgentMessage      = "agent_message_chunk"
+	updateCurrentMode       = "current_mode_update"
+	updateConfigOption      = "config_option_update"
 	updateAgentThought      = "agent_thought_chunk"
 	updateToolCall          = "tool_call"
 	updateToolCallUpdate    = "tool_call_update"
@@ -151,7 +159,15 @@ type newSessionRequest struct {
 }
 
 type newSessionResponse struct {
-	SessionID string `json:"sessionId"`
+	SessionID     string            `json:"sessionId"`
+	Modes         *sessionModeState `json:"modes,omitempty"`
+	ConfigOptions []configOption    `json:"configOptions,omitempty"`
+}
+
+// loadSessionResponse answers session/load and session/resume.
+type loadSessionResponse struct {
+	Modes         *sessionModeState `json:"modes,omitempty"`
+	ConfigOptions []configOption    `json:"configOptions,omitempty"`
 }
 
 type loadSessionRequest struct {
@@ -228,6 +244,8 @@ type sessionUpdate struct {
 	AvailableCommands []availableCommand `json:"availableCommands,omitempty"`
 	Usage             *usageUpdate       `json:"-"`
 	Plan              []planEntry        `json:"-"`
+	CurrentModeID     wire.Mode          `json:"-"` // current_mode_update
+	ConfigOptions     []configOption     `json:"-"` // config_option_update
 }
 
 // usageUpdate is how full the session's context window is: the tokens in
@@ -256,6 +274,16 @@ func (u sessionUpdate) MarshalJSON() ([]byte, error) {
 			SessionUpdate string      `json:"sessionUpdate"`
 			Entries       []planEntry `json:"entries"`
 		}{u.SessionUpdate, u.Plan})
+	case u.SessionUpdate == updateCurrentMode:
+		return json.Marshal(struct {
+			SessionUpdate string    `json:"sessionUpdate"`
+			CurrentModeID wire.Mode `json:"currentModeId"`
+		}{u.SessionUpdate, u.CurrentModeID})
+	case u.SessionUpdate == updateConfigOption:
+		return json.Marshal(struct {
+			SessionUpdate string         `json:"sessionUpdate"`
+			ConfigOptions []configOption `json:"configOptions"`
+		}{u.SessionUpdate, u.ConfigOptions})
 	case u.Usage != nil:
 		return json.Marshal(struct {
 			SessionUpdate string `json:"sessionUpdate"`

@@ -62,6 +62,7 @@ func (s *Server) codeAction(_ context.Context, p codeActionParams) (any, error) 
 	actions := s.approvalActions()
 	if p.Context.TriggerKind != triggerAutomatic {
 		actions = append(actions, s.taskActions(p)...)
+		actions = append(actions, s.controlActions()...)
 	}
 	s.mu.Lock()
 	literals := s.client.codeActionLits

@@ -82,7 +82,8 @@ func TestClientsWithoutCodeActionLiteralsGetCommands(t *testing.T) {
 	c.mustCall("textDocument/codeAction", map[string]any{"textDocument": map[string]string{"uri": doc},
 		"range":   map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 0}},
 		"context": map[string]any{"diagnostics": []any{}}}, &cmds)
-	if len(cmds) != 1 || cmds[0].Command != "agentls.run" || cmds[0].Title != `agentls: Run "explain"` {
-		t.Errorf("commands = %+v, want one agentls.run", cmds)
+	// A client without a plugin is offered the other modes too (control.go).
+	if len(cmds) != 4 || cmds[0].Command != "agentls.run" || cmds[0].Title != `agentls: Run "explain"` || cmds[1].Command != "agentls.setMode" {
+		t.Errorf("commands = %+v, want one agentls.run, then the three other modes", cmds)
 	}
 }

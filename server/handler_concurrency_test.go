@@ -70,7 +70,8 @@ func TestConnectionStaysLiveWhileAnApprovalWaits(t *testing.T) {
 		"context":      map[string]any{"diagnostics": []any{}},
 	}, &actions)
 	titles := actionTitles(actions)
-	if len(titles) < 4 || !strings.HasPrefix(titles[0], "agentls: Allow once: ") || !strings.HasPrefix(titles[1], "agentls: Deny: ") ||
+	// The command's card offers its rule too (allow_always).
+	if len(titles) < 5 || !strings.HasPrefix(titles[0], "agentls: Allow once: ") || !strings.HasPrefix(titles[1], "agentls: Always allow in this workspace: ") || !strings.HasPrefix(titles[2], "agentls: Deny: ") ||
 		!contains(titles, `agentls: Run "add tests"`) || !contains(titles, "agentls: Cancel task") {
 		t.Errorf("code actions during the wait = %q, want approvals first, the new directive and cancel", titles)
 	}

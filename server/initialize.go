@@ -24,7 +24,8 @@ type initializeParams struct {
 	} `json:"workspaceFolders"`
 	Capabilities struct {
 		Experimental struct {
-			Agentls struct {
+			// Agentls is nil for a client without an agentls plugin.
+			Agentls *struct {
 				Approvals bool `json:"approvals"`
 				Forms     bool `json:"forms"`
 				Events    bool `json:"events"`
@@ -63,6 +64,7 @@ type clientInfo struct {
 	versionedEdits   bool // documentChanges: a TextDocumentEdit names the version it was computed from
 	codeActionLits   bool
 	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
+	plugin           bool // experimental.agentls announced: a plugin has its own way to the mode and the rules
 }
 
 // initialize answers at once: it reads capabilities and folders and never
@@ -70,14 +72,14 @@ type clientInfo struct {
 func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.InitializeResult, error) {
 	c := p.Capabilities
 	info := clientInfo{
-		approvals:        c.Experimental.Agentls.Approvals,
-		forms:            c.Experimental.Agentls.Forms,
-		events:           c.Experimental.Agentls.Events,
 		showMessageReq:   c.Window.ShowMessage != nil && string(*c.Window.ShowMessage) != "null",
 		workDoneProgress: c.Window.WorkDoneProgress,
 		showDocument:     c.Window.ShowDocument != nil && c.Window.ShowDocument.Support,
 		applyEdit:        c.Workspace.ApplyEdit,
 		codeActions:      c.TextDocument.CodeAction != nil,
+	}
+	if a := c.Experimental.Agentls; a != nil {
+		info.approvals, info.forms, info.events, info.plugin = a.Approvals, a.Forms, a.Events, true
 	}
 	if c.TextDocument.CodeAction != nil {
 		info.codeActionLits = c.TextDocument.CodeAction.CodeActionLiteralSupport != nil

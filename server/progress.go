@@ -26,6 +26,7 @@ type taskSink struct {
 
 	reported  map[string]bool // tool calls already reported (sender goroutine only)
 	reasoning bool            // the model is reasoning: reported once, until another event (sender goroutine only)
+	mode      wire.Mode       // the session's mode as the title and reports said it (sender goroutine only)
 
 	mu     sync.Mutex
 	queue  []sinkItem
@@ -59,11 +60,11 @@ type progressParams struct {
 
 // newTaskSink makes a task's sink; events queue until its sender is
 // started with s.goFn(t.run). Call finish exactly once.
-func (s *Server) newTaskSink(token, prompt string) *taskSink {
+func (s *Server) newTaskSink(token, prompt string, mode wire.Mode) *taskSink {
 	s.mu.Lock()
 	info := s.client
 	s.mu.Unlock()
-	return &taskSink{s: s, token: token, prompt: prompt, events: info.events, prog: info.workDoneProgress,
+	return &taskSink{s: s, token: token, prompt: prompt, mode: mode, events: info.events, prog: info.workDoneProgress,
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
@@ -108,7 +109,9 @@ func (t *taskSink) run() {
 		if err != nil {
 			t.prog = false
 		} else {
-			t.progress(progressValue{Kind: "begin", Title: "agentls", Message: firstLine(t.prompt), Cancellable: true})
+			// The title is the status line of a client that shows only
+			// progress (Helix): it names the session's mode.
+			t.progress(progressValue{Kind: "begin", Title: "agentls [" + string(t.mode) + "]", Message: firstLine(t.prompt), Cancellable: true})
 		}
 	}
 	for {
@@ -151,6 +154,11 @@ func (t *taskSink) send(e agent.Event) {
 		return
 	}
 	t.reasoning = false
+	if e.Type == wire.EventStatus && e.Mode != "" && e.Mode != t.mode {
+		t.mode = e.Mode // an accepted plan: the session is in ask mode now
+		t.progress(progressValue{Kind: "report", Message: "mode: " + string(e.Mode)})
+		return
+	}
 	// A call's progress (an MCP server's notifications/progress).
 	if t.prog && e.Type == "tool_call" && e.Message != "" {
 		t.progress(progressValue{Kind: "report", Message: e.Tool + ": " + e.Message})
@@ -202,7 +210,7 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 	s.tokenSeq++
 	token := fmt.Sprintf("agentls/task/%d", s.tokenSeq)
 	s.mu.Unlock()
-	sink := s.newTaskSink(token, req.Echo())
+	sink := s.newTaskSink(token, req.Echo(), core.Mode(req.SessionID))
 	ap := s.approver(req.Document)
 	ap.line = line
 	task := core.Start(req, agent.TaskIO{Approver: ap, Events: sink, Workspace: &workspace{s: s}})

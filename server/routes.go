@@ -61,5 +61,8 @@ func (s *Server) commandRoutes() []route {
 		bindCommand(wire.MCPTrustCommand, s.cmdMCPTrust),
 		bindCommand(wire.MCPRevokeCommand, s.cmdMCPRevoke),
 		bindCommand(wire.MCPLoginCommand, s.cmdMCPLogin),
+		bindCommand(wire.SetModeCommand, s.cmdSetMode),
+		bindCommand(wire.RulesCommand, s.cmdRules),
+		bindCommand(wire.RevokeRuleCommand, s.cmdRevokeRule),
 	}
 }

@@ -120,6 +120,9 @@ var (
 	MCPTrustCommand   = command[ServerArgs, ServerStateResult]("agentls.mcp.trust", "shows a server's launch card in the background")
 	MCPRevokeCommand  = command[RevokeArgs, RevokeResult]("agentls.mcp.revoke", "forgets a server's approval, every one when none is named")
 	MCPLoginCommand   = command[ServerArgs, ServerStateResult]("agentls.mcp.login", "logs in to a remote MCP server in the background")
+	SetModeCommand    = command[SetModeArgs, ModeResult]("agentls.setMode", "sets the mode of the commands' session and of sessions not set since")
+	RulesCommand      = command[NoArgs, RulesResult]("agentls.rules", "lists the saved always-allow rules in a message")
+	RevokeRuleCommand = command[RuleArgs, RevokeRuleResult]("agentls.rules.revoke", "forgets a saved always-allow rule")
 )
 
 // Methods are every declared method and command, in declaration order.
@@ -314,6 +317,16 @@ type ServerArgs struct {
 // remembered approval when absent).
 type RevokeArgs struct {
 	Server string `arg:"server,optional"`
+}
+
+// SetModeArgs are agentls.setMode's arguments: [mode].
+type SetModeArgs struct {
+	Mode string `arg:"mode"`
+}
+
+// RuleArgs are agentls.rules.revoke's arguments: [id].
+type RuleArgs struct {
+	ID string `arg:"id"`
 }
 
 // NoArgs are the arguments of a command that takes none: whatever a

@@ -14,7 +14,8 @@
 //               | {op: "new", cwd, mcpServers, additionalDirectories}
 //               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"], cancelOnText}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
-//               | {op: "waitCommand", text: commandName} | {op: "close"}]}
+//               | {op: "waitCommand", text: commandName} | {op: "close"}
+//               | {op: "setMode", text: modeId} | {op: "setConfigOption", configId?, text: value}]}
 // answers are used in order, one per session/request_permission: an option
 // id selects it, "cancelled" answers cancelled, "cancel" sends
 // session/cancel and then answers cancelled (as ACP asks of a client);
@@ -192,6 +193,12 @@ await app.connectWith(stream, async (ctx) => {
           break;
         case "list":
           rec.result = await ctx.request("session/list", { cwd: step.cwd });
+          break;
+        case "setMode":
+          rec.result = await ctx.request("session/set_mode", { sessionId, modeId: step.text });
+          break;
+        case "setConfigOption":
+          rec.result = await ctx.request("session/set_config_option", { sessionId, configId: step.configId ?? "mode", value: step.text });
           break;
         case "waitCommand": {
           // Until an available_commands_update offers step.text (60 s at most).
