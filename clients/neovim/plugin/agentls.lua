@@ -50,6 +50,20 @@ cmd("AgentChat", function(o)
   require("agentls").chat(o.args)
 end, { nargs = "*", desc = "agentls: the chat of the session (text: send it)" })
 
+cmd("AgentMode", function(o)
+  require("agentls").set_mode(o.args)
+end, {
+  nargs = "?",
+  complete = function()
+    return { "plan", "ask", "auto-edit", "autopilot" }
+  end,
+  desc = "agentls: the session's mode: plan (read-only), ask, auto-edit or autopilot (no argument: pick one)",
+})
+
+cmd("AgentRules", function()
+  require("agentls").rules()
+end, { desc = "agentls: the saved \"always allow\" rules of the workspace (pick one to forget it)" })
+
 cmd("AgentSessions", function()
   require("agentls").sessions()
 end, { desc = "agentls: reopen a past session in the chat" })

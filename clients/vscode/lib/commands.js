@@ -150,6 +150,42 @@ async function openTranscript(vscode, client, ui) {
   return sessionId;
 }
 
+/** MODES are agentls's modes, as the picker lists them. */
+const MODES = [
+  { label: 'plan', description: 'read-only: reads and plans, writes nothing; ends with a plan you may accept' },
+  { label: 'ask', description: 'every change asks' },
+  { label: 'auto-edit', description: 'file edits inside the workspace apply without a card' },
+  { label: 'autopilot', description: 'read-only commands run confined without a card' },
+];
+
+/** setMode picks a mode and sets it for the current session (agent/setMode; the sessions to come when there is none). */
+async function setMode(vscode, client, ui) {
+  const now = ui.view.tracker.mode;
+  const picked = await vscode.window.showQuickPick(MODES, { title: `agentls: mode (now ${now})` });
+  if (!picked) return null;
+  const res = await client.sendRequest('agent/setMode', { mode: picked.label, sessionId: ui.state.sessionId });
+  if (ui.view.tracker.setMode(res.mode)) ui.view.refresh();
+  vscode.window.showInformationMessage(`agentls: mode ${res.mode}`);
+  return res;
+}
+
+/** rules lists the saved "always allow" rules (agent/rules) and forgets the one picked (agent/rules/revoke). */
+async function rules(vscode, client) {
+  const res = await client.sendRequest('agent/rules', {});
+  const list = (res && res.rules) || [];
+  if (list.length === 0) {
+    vscode.window.showInformationMessage('agentls: no saved rules in this workspace (a card\'s "Always allow" saves one).');
+    return null;
+  }
+  const picked = await vscode.window.showQuickPick(
+    list.map((r) => ({ label: r.id, description: r.workspace, detail: r.description, rule: r })),
+    { title: 'agentls: saved rules (pick one to forget it)' });
+  if (!picked) return null;
+  const out = await client.sendRequest('agent/rules/revoke', { id: picked.rule.id, workspace: picked.rule.workspace });
+  vscode.window.showInformationMessage(`agentls: forgot the rule ${picked.rule.id}`);
+  return out;
+}
+
 /** COMMANDS maps the palette command ids of package.json to their functions. */
 const COMMANDS = {
   'agentls.runSelection': runSelection,
@@ -159,6 +195,8 @@ const COMMANDS = {
   'agentls.compactSession': compactSession,
   'agentls.openTranscript': openTranscript,
   'agentls.showEvents': (vscode, client, ui) => ui.view.channel.show(true),
+  'agentls.setMode': setMode,
+  'agentls.rules': rules,
 };
 
 /** registerCommands registers COMMANDS; errors become error messages, never unhandled rejections. */
@@ -174,4 +212,4 @@ function registerCommands(vscode, client, ui) {
     }));
 }
 
-module.exports = { registerCommands, COMMANDS, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };
+module.exports = { registerCommands, COMMANDS, MODES, setMode, rules, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };

@@ -70,12 +70,21 @@ function formatOne(ev, who, state) {
 class TaskTracker {
   constructor() {
     this.tasks = new Map(); // taskId -> {taskId, sessionId, activity}
+    this.mode = 'ask'; // the session's mode, as the last status or done event (or agent/setMode) said it
+  }
+
+  /** setMode records the mode agent/setMode answered; reports whether it changed. */
+  setMode(mode) {
+    if (typeof mode !== 'string' || !mode || mode === this.mode) return false;
+    this.mode = mode;
+    return true;
   }
 
   /** update applies one event and reports whether the visible state changed. */
   update(ev) {
     if (!ev || typeof ev.taskId !== 'string') return false;
-    if (ev.type === 'done') return this.tasks.delete(ev.taskId);
+    const modeChanged = (ev.type === 'status' || ev.type === 'done') && this.setMode(ev.mode);
+    if (ev.type === 'done') return this.tasks.delete(ev.taskId) || modeChanged;
     const task = this.tasks.get(ev.taskId) || { taskId: ev.taskId, sessionId: ev.sessionId, activity: 'thinking' };
     const before = task.activity;
     switch (ev.type) {
@@ -99,7 +108,7 @@ class TaskTracker {
     }
     const isNew = !this.tasks.has(ev.taskId);
     this.tasks.set(ev.taskId, task);
-    return isNew || before !== task.activity;
+    return modeChanged || isNew || before !== task.activity;
   }
 
   /** forget drops a task, e.g. when its agent/run request returned. */
@@ -117,9 +126,10 @@ class TaskTracker {
   /** statusText is what the status bar item says. */
   statusText() {
     const t = this.latest();
-    if (!t) return '$(hubot) agentls';
+    const name = this.mode && this.mode !== 'ask' ? `agentls [${this.mode}]` : 'agentls';
+    if (!t) return `$(hubot) ${name}`;
     const more = this.tasks.size > 1 ? ` (+${this.tasks.size - 1})` : '';
-    return `$(sync~spin) agentls: ${t.activity}${more}`;
+    return `$(sync~spin) ${name}: ${t.activity}${more}`;
   }
 }
 

@@ -234,3 +234,41 @@ test("an MCP server's form: Submit asks each field, what was entered reaches the
   const reqs = await model.requests();
   assert.equal(reqs[1].toolResults[0].Content, '{"action":"accept","content":{"color":"g","name":"Ada"}}');
 });
+
+test('mode and rules: a command card saves its rule, the palette sets plan mode (the status bar says so) and the write is refused without a card, the rule is forgotten', async (t) => {
+  const w = await world(t, [
+    { ToolCalls: [{ ID: 'c1', Name: 'run_command', Input: JSON.stringify({ command: 'echo vscode-rule' }) }] },
+    { Text: 'Ran it.' },
+    writeTurn,
+    { Text: 'Could not write.' },
+  ]);
+  if (!w) return;
+  const cards = [];
+  w.stub.answers.warning = (message, options, buttons) => {
+    cards.push({ message, buttons: buttons.map((b) => b.title) });
+    return buttons.find((b) => /^Always allow/.test(b.title));
+  };
+  w.stub.answers.inputBox = () => 'run the check';
+  const first = await run(w);
+  assert.equal(first.stopReason, 'end_turn', JSON.stringify(first));
+  assert.equal(cards.length, 1, JSON.stringify(cards));
+  assert.ok(cards[0].buttons.some((b) => b.includes('run `echo vscode-rule` without asking')), `the card names its rule: ${JSON.stringify(cards[0])}`);
+
+  w.stub.answers.quickPick = (items) => items.find((i) => i.label === 'plan');
+  const set = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.setMode'), 10000, 'agentls.setMode');
+  assert.equal(set.mode, 'plan');
+  assert.equal(w.bar.text, '$(hubot) agentls [plan]');
+
+  w.stub.answers.inputBox = () => 'rewrite it';
+  const second = await run(w);
+  assert.equal(second.stopReason, 'end_turn', JSON.stringify(second));
+  assert.equal(cards.length, 1, 'the write in plan mode showed no card');
+  assert.equal(w.ls.docs.get(w.uri).getText(), ORIGINAL, 'the buffer is unchanged');
+  assert.equal(w.bar.text, '$(hubot) agentls [plan]', 'done carries the mode');
+
+  w.stub.answers.quickPick = (items) => items.find((i) => i.label === 'command: echo vscode-rule');
+  const revoked = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.rules'), 10000, 'agentls.rules');
+  assert.equal(revoked.revoked.length, 1, JSON.stringify(revoked));
+  const left = await w.ls.conn.sendRequest('agent/rules', {});
+  assert.deepEqual(left.rules, []);
+});

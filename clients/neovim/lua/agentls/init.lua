@@ -429,6 +429,86 @@ function M.sessions(on_done)
   require("agentls.chat").pick_session(on_done)
 end
 
+--- modes are agentls's modes, in the order a picker lists them.
+M.modes = { "plan", "ask", "auto-edit", "autopilot" }
+
+--- set_mode sets the mode of the current session (agent/setMode), or of
+--- the sessions to come when there is none yet (:AgentMode); mode nil picks
+--- one with vim.ui.select. on_done(result) once agentls answered.
+function M.set_mode(mode, bufnr, on_done)
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  local function set(m)
+    if not m then
+      return
+    end
+    lsp.request(client, "agent/setMode", { mode = m, sessionId = transcript.current }, function(err, res)
+      if err then
+        vim.notify("agentls: agent/setMode: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return
+      end
+      status.set_mode(res.mode)
+      vim.notify("agentls: mode " .. tostring(res.mode), vim.log.levels.INFO)
+      if on_done then
+        on_done(res)
+      end
+    end, bufnr)
+  end
+  if mode and mode ~= "" then
+    return set(mode)
+  end
+  vim.ui.select(M.modes, { prompt = "agentls mode (now " .. status.mode() .. ")" }, set)
+end
+
+--- rules lists the saved "always allow" rules of the workspace
+--- (agent/rules) and offers to forget one (agent/rules/revoke) with
+--- vim.ui.select (:AgentRules). on_done(revoked or nil) at the end.
+function M.rules(bufnr, on_done)
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  lsp.request(client, "agent/rules", {}, function(err, res)
+    if err then
+      vim.notify("agentls: agent/rules: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local rules = res and res.rules or {}
+    if #rules == 0 then
+      vim.notify("agentls: no saved rules in this workspace (a card's \"Always allow\" saves one)", vim.log.levels.INFO)
+      if on_done then
+        on_done(nil)
+      end
+      return
+    end
+    vim.ui.select(rules, {
+      prompt = "agentls rules (pick one to forget it)",
+      format_item = function(r)
+        return r.id .. "  (" .. r.workspace .. ")"
+      end,
+    }, function(r)
+      if not r then
+        if on_done then
+          on_done(nil)
+        end
+        return
+      end
+      lsp.request(client, "agent/rules/revoke", { id = r.id, workspace = r.workspace }, function(rerr, rres)
+        if rerr then
+          vim.notify("agentls: agent/rules/revoke: " .. (rerr.message or vim.inspect(rerr)), vim.log.levels.ERROR)
+          return
+        end
+        vim.notify("agentls: forgot the rule " .. r.id, vim.log.levels.INFO)
+        if on_done then
+          on_done(rres)
+        end
+      end, bufnr)
+    end)
+  end, bufnr)
+end
+
 --- statusline is a statusline component: "" when idle, else what the agent
 --- is doing. Use it as %{v:lua.require'agentls'.statusline()}.
 function M.statusline()

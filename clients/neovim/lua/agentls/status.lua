@@ -6,6 +6,22 @@ local M = {}
 -- approval being asked.
 local tasks = {}
 local approvals = {}
+-- mode is the session's mode as the last status or done event (or
+-- agent/setMode) said it; "ask" shows nothing.
+local mode = "ask"
+
+--- set_mode records the session's mode (agent/setMode's answer).
+function M.set_mode(m)
+  if type(m) == "string" and m ~= "" then
+    mode = m
+    pcall(vim.cmd, "redrawstatus!")
+  end
+end
+
+--- mode is the session's mode as last heard.
+function M.mode()
+  return mode
+end
 
 local function redraw()
   -- Events arrive in scheduled callbacks; redrawstatus is safe there.
@@ -22,6 +38,9 @@ end
 function M.on_event(ev)
   if type(ev) ~= "table" or not ev.taskId then
     return
+  end
+  if (ev.type == "done" or ev.type == "status") and type(ev.mode) == "string" and ev.mode ~= "" then
+    mode = ev.mode
   end
   if ev.type == "done" then
     tasks[ev.taskId] = nil
@@ -70,11 +89,13 @@ function M.forget()
   redraw()
 end
 
---- text is the statusline component: "" when idle.
+--- text is the statusline component: "" when idle in ask mode; another
+--- mode is named, "agentls [plan]", idle or not.
 function M.text()
+  local name = mode == "ask" and "agentls" or ("agentls [" .. mode .. "]")
   for _, a in pairs(approvals) do
     if a then
-      return "agentls: approval needed"
+      return name .. ": approval needed"
     end
   end
   local n, msg = 0, nil
@@ -83,12 +104,12 @@ function M.text()
     msg = msg or t.message
   end
   if n == 0 then
-    return ""
+    return mode == "ask" and "" or name
   end
   if n > 1 then
-    return string.format("agentls: %d tasks, %s", n, msg)
+    return string.format("%s: %d tasks, %s", name, n, msg)
   end
-  return "agentls: " .. msg
+  return name .. ": " .. msg
 end
 
 return M
