@@ -110,8 +110,12 @@ func (t *taskSink) run() {
 			t.prog = false
 		} else {
 			// The title is the status line of a client that shows only
-			// progress (Helix): it names the session's mode.
-			t.progress(progressValue{Kind: "begin", Title: "agentls [" + string(t.mode) + "]", Message: firstLine(t.prompt), Cancellable: true})
+			// progress (Helix): it names a mode other than ask.
+			title := "agentls"
+			if t.mode != "" && t.mode != wire.ModeAsk {
+				title += " [" + string(t.mode) + "]"
+			}
+			t.progress(progressValue{Kind: "begin", Title: title, Message: firstLine(t.prompt), Cancellable: true})
 		}
 	}
 	for {
