@@ -97,6 +97,17 @@ in the chat       Enter sends; the arrow keys edit and go through what you typed
 	}
 }
 
+// isGroup reports whether name is a group's (mcp, rules): a prefix of
+// another command's name.
+func isGroup(name string) bool {
+	for _, c := range subcommands {
+		if strings.HasPrefix(c.name, name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
 // isHelp reports whether arg asks for help.
 func isHelp(arg string) bool { return arg == "--help" || arg == "-h" || arg == "-help" }
 
@@ -146,7 +157,7 @@ func overview() string {
 	var b strings.Builder
 	b.WriteString("agentls: an LSP server that hosts an AI coding agent\n\nusage:\n")
 	for _, c := range subcommands {
-		if c.name == "mcp" {
+		if isGroup(c.name) {
 			continue // its subcommands are listed
 		}
 		if len(c.usage) > 40 {
