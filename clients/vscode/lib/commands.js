@@ -195,8 +195,8 @@ const COMMANDS = {
   'agentls.compactSession': compactSession,
   'agentls.openTranscript': openTranscript,
   'agentls.showEvents': (vscode, client, ui) => ui.view.channel.show(true),
-  'agentls.setMode': setMode,
-  'agentls.rules': rules,
+  'agentls.chooseMode': setMode,
+  'agentls.showRules': rules,
 };
 
 /** registerCommands registers COMMANDS; errors become error messages, never unhandled rejections. */

@@ -255,7 +255,7 @@ test('mode and rules: a command card saves its rule, the palette sets plan mode 
   assert.ok(cards[0].buttons.some((b) => b.includes('run `echo vscode-rule` without asking')), `the card names its rule: ${JSON.stringify(cards[0])}`);
 
   w.stub.answers.quickPick = (items) => items.find((i) => i.label === 'plan');
-  const set = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.setMode'), 10000, 'agentls.setMode');
+  const set = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.chooseMode'), 10000, 'agentls.chooseMode');
   assert.equal(set.mode, 'plan');
   assert.equal(w.bar.text, '$(hubot) agentls [plan]');
 
@@ -267,7 +267,7 @@ test('mode and rules: a command card saves its rule, the palette sets plan mode 
   assert.equal(w.bar.text, '$(hubot) agentls [plan]', 'done carries the mode');
 
   w.stub.answers.quickPick = (items) => items.find((i) => i.label === 'command: echo vscode-rule');
-  const revoked = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.rules'), 10000, 'agentls.rules');
+  const revoked = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.showRules'), 10000, 'agentls.showRules');
   assert.equal(revoked.revoked.length, 1, JSON.stringify(revoked));
   const left = await w.ls.conn.sendRequest('agent/rules', {});
   assert.deepEqual(left.rules, []);
