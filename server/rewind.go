@@ -3,7 +3,7 @@ package server
 import (
 	"context"
 
-	"go.lsp.dev/jsonrpc2"
+	"github.com/agentls/agentls/internal/jsonrpc"
 
 	"github.com/agentls/agentls/wire"
 )
@@ -24,7 +24,7 @@ func (s *Server) agentRewind(ctx context.Context, p wire.RewindParams) (wire.Rew
 	}
 	res, err := core.Rewind(ctx, p.SessionID, p.Turn, p.Force, &workspace{s: s})
 	if err != nil {
-		return wire.RewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "agentls: %v", err)
+		return wire.RewindResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: %v", err)
 	}
 	return res, nil
 }
