@@ -66,6 +66,8 @@ type turnCheckpoint struct {
 	dir  string
 	turn int
 	logf func(string, ...any)
+	// landed is told each file a write of the agent changed (Task.Wrote).
+	landed func(path string)
 
 	mu   sync.Mutex
 	seen map[string]bool // files whose before is recorded this turn
@@ -127,6 +129,9 @@ func (t *turnCheckpoint) Before(path string, b tools.Snapshot) {
 }
 
 func (t *turnCheckpoint) After(path string, text string) {
+	if t.landed != nil {
+		t.landed(path)
+	}
 	t.record(checkpointRecord{Turn: t.turn, Path: path, After: &fileState{Exists: true, SHA: sha([]byte(text))}}, nil)
 }
 

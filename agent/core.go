@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -185,6 +186,27 @@ type Task struct {
 	cancel context.CancelFunc
 	state  atomic.Value          // wire.TaskState
 	usage  atomic.Pointer[Usage] // so far, for agent/tasks
+
+	wroteMu sync.Mutex
+	wrote   []string // the files the task's own writes landed in, in order
+}
+
+// Wrote lists the files the task's write tools changed: each write the
+// user approved and the editor (or the disk) took. A write that was
+// denied, whose diff was closed, or that the editor refused is not in it;
+// neither is a file a command changed.
+func (t *Task) Wrote() []string {
+	t.wroteMu.Lock()
+	defer t.wroteMu.Unlock()
+	return slices.Clone(t.wrote)
+}
+
+func (t *Task) landed(path string) {
+	t.wroteMu.Lock()
+	defer t.wroteMu.Unlock()
+	if !slices.Contains(t.wrote, path) {
+		t.wrote = append(t.wrote, path)
+	}
 }
 
 // Done is closed when the task has ended.

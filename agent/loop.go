@@ -171,9 +171,11 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		// session, as any turn's prompt does.
 		return Result{StopReason: wire.StopCancelled}
 	}
+	ck := newTurnCheckpoint(c.sessions, r.task.SessionID, turn, c.logf)
+	ck.landed = r.task.landed
 	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Mode: r.mode, SandboxRead: c.cfg.Sandbox.Read,
 		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf,
-		Checkpoint: newTurnCheckpoint(c.sessions, r.task.SessionID, turn, c.logf)}
+		Checkpoint: ck}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}
 	}

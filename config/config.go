@@ -118,6 +118,9 @@ type Agent struct {
 	// file is the older spelling of mode = "autopilot".
 	Autopilot       bool
 	ApprovalTimeout time.Duration
+	// KeepDirective keeps a line's `agent:` comment after the task it
+	// started ended its turn; by default the server removes it.
+	KeepDirective bool
 }
 
 // Sessions is the [sessions] table (user tier only): how many stored

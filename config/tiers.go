@@ -16,7 +16,7 @@ var (
 	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox", "prices", "hooks"}
 	sessionsKeys = []string{"keep", "max_age"}
 	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
-	agentKeys    = []string{"max_iterations", "mode", "autopilot", "approval_timeout"}
+	agentKeys    = []string{"max_iterations", "mode", "autopilot", "approval_timeout", "keep_directive"}
 	mcpKeys      = []string{"startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
 )
 
@@ -273,6 +273,11 @@ func (l *loader) agent(f *tomlFile, t map[string]any) {
 			var d time.Duration
 			if d, err = asDuration(v); err == nil {
 				a.ApprovalTimeout = d
+			}
+		case "keep_directive":
+			var b bool
+			if b, err = asBool(v); err == nil {
+				a.KeepDirective = b
 			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(agentKeys))

@@ -232,6 +232,7 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 		}()
 		select {
 		case <-task.Done():
+			s.dropDirective(core, req, task)
 			sink.finish(task.Result())
 		case <-s.conn.Done():
 			<-task.Done() // Core.Close (from Serve) ends it
