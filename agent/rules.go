@@ -86,7 +86,7 @@ func rulesOf(s *trust.Store, folders []string) ([]wire.Rule, error) {
 	slices.Sort(roots)
 	for _, root := range roots {
 		for _, r := range byRoot[root] {
-			out = append(out, wire.Rule{ID: r.ID(), Kind: string(r.Kind), Argv: r.Argv, Folder: r.Folder,
+			out = append(out, wire.Rule{ID: r.ID(), Kind: string(r.Kind), Argv: r.Argv, Prefix: r.Prefix, Folder: r.Folder,
 				Workspace: root, Description: r.Describe(), AddedAt: r.AddedAt})
 		}
 	}
@@ -96,7 +96,7 @@ func rulesOf(s *trust.Store, folders []string) ([]wire.Rule, error) {
 // revokeRuleOf is RevokeRule on s.
 func revokeRuleOf(s *trust.Store, folders []string, id, workspace string) ([]wire.Rule, error) {
 	if id == "" {
-		return nil, errors.New("no rule id given: agent/rules (or agentls rules list) lists them, e.g. \"command: go test ./...\"")
+		return nil, errors.New("no rule id given: agent/rules (or agentls rules list) lists them, e.g. \"command: go test ./*\"")
 	}
 	rules, err := rulesOf(s, folders)
 	if err != nil {

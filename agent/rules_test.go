@@ -149,3 +149,36 @@ rules = ["echo repo-rule"]
 		t.Errorf("rules %+v", rules)
 	}
 }
+
+// TestAPrefixRuleRunsOtherPathsInsideTheFolder: a card for a command that
+// ends with paths inside its folder ("ls ./src") saves the prefix rule
+// "ls ./*"; then the same program on other such paths runs without a card
+// and with an option or a path outside it asks again.
+func TestAPrefixRuleRunsOtherPathsInsideTheFolder(t *testing.T) {
+	f := newFixture(t, "anthropic", withStore)
+	writeFileT(t, filepath.Join(f.dir, "src", "deeper", "a.go"), "package a\n")
+	f.model.Script(modeltest.Turn{Text: "1", ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "run_command", Input: `{"command":"ls ./src"}`}}}, modeltest.Turn{Text: "ok"})
+	always := &answer{opt: string(wire.OptionAllowAlways)}
+	f.run(t, RunRequest{Prompt: "first"}, TaskIO{Approver: always})
+	if cards := always.asked(); len(cards) != 1 || cards[0].Rule != "command: ls ./*" || !strings.Contains(cards[0].Options[1].Name, "`ls` followed by any paths inside its folder") {
+		t.Fatalf("cards %+v, want one naming the rule command: ls ./*", cards)
+	}
+	calls := []modeltest.ToolCall{
+		{ID: "c2", Name: "run_command", Input: `{"command":"ls ./src/deeper ."}`},
+		{ID: "c3", Name: "run_command", Input: `{"command":"ls -R ./src"}`},
+		{ID: "c4", Name: "run_command", Input: `{"command":"ls ./src/../.."}`},
+	}
+	f.model.Script(modeltest.Turn{Text: "2", ToolCalls: calls}, modeltest.Turn{Text: "ok"})
+	deny := &answer{opt: string(wire.OptionRejectOnce)}
+	f.run(t, RunRequest{Prompt: "second"}, TaskIO{Approver: deny})
+	var asked []string
+	for _, a := range deny.asked() {
+		asked = append(asked, strings.Join(a.Command, " "))
+	}
+	if len(asked) != 2 || asked[0] != "ls -R ./src" || asked[1] != "ls ./src/../.." {
+		t.Fatalf("cards for %q, want only the one with an option and the one climbing out", asked)
+	}
+	if res := resultsOf(f.model.Requests()[3], calls); len(res) != 3 || res[0].IsError || !strings.Contains(res[0].Content, "a.go") {
+		t.Fatalf("results %+v: the rule's command did not run", res)
+	}
+}

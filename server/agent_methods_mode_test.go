@@ -46,11 +46,11 @@ func TestSetModeRulesAndRevokeOverLSP(t *testing.T) {
 	}
 	var rules wire.RulesResult
 	c.mustCall("agent/rules", map[string]any{}, &rules)
-	if len(rules.Rules) != 1 || rules.Rules[0].ID != "command: go test ./..." || rules.Rules[0].Workspace != e.root {
+	if len(rules.Rules) != 1 || rules.Rules[0].ID != "command: go test ./*" || rules.Rules[0].Workspace != e.root {
 		t.Fatalf("agent/rules = %+v", rules)
 	}
 	var rev wire.RevokeRuleResult
-	c.mustCall("agent/rules/revoke", map[string]any{"id": "command: go test ./..."}, &rev)
+	c.mustCall("agent/rules/revoke", map[string]any{"id": "command: go test ./*"}, &rev)
 	if len(rev.Revoked) != 1 {
 		t.Fatalf("agent/rules/revoke = %+v", rev)
 	}
@@ -58,7 +58,7 @@ func TestSetModeRulesAndRevokeOverLSP(t *testing.T) {
 	if len(rules.Rules) != 0 {
 		t.Errorf("after revoke: %+v", rules)
 	}
-	if err := c.call("agent/rules/revoke", map[string]any{"id": "command: go test ./..."}, &rev); err == nil {
+	if err := c.call("agent/rules/revoke", map[string]any{"id": "command: go test ./*"}, &rev); err == nil {
 		t.Error("revoking it again succeeded")
 	}
 }

@@ -17,7 +17,8 @@ type RuleKind string
 
 // The kinds of saved rules.
 const (
-	// RuleCommand allows a run_command of exactly its words.
+	// RuleCommand allows a run_command of exactly its words, or (Prefix)
+	// its words followed by paths inside the folder the command runs in.
 	RuleCommand RuleKind = "command"
 	// RuleWrite allows write_file and edit_file of files inside its folder
 	// (and the folders below it), never repository metadata.
@@ -32,8 +33,10 @@ type Rule struct {
 	Kind RuleKind `json:"kind"`
 	// Argv are the words of a command rule: a run_command matches when its
 	// words are exactly these (split without a shell, or a shell string of
-	// plain words only).
-	Argv []string `json:"argv,omitempty"`
+	// plain words only), or with Prefix, these followed by any number of
+	// paths that start with "./" and never climb out with "..".
+	Argv   []string `json:"argv,omitempty"`
+	Prefix bool     `json:"prefix,omitempty"`
 	// Folder is a write rule's folder, relative to the workspace folder,
 	// with forward slashes.
 	Folder  string    `json:"folder,omitempty"`
@@ -45,17 +48,36 @@ type Rule struct {
 func (r Rule) ID() string {
 	switch r.Kind {
 	case RuleCommand:
-		return string(r.Kind) + ": " + ShellQuote(r.Argv)
+		return string(r.Kind) + ": " + r.pattern()
 	case RuleWrite:
 		return string(r.Kind) + ": " + r.Folder
 	}
 	return string(r.Kind)
 }
 
+// pathsPattern ends a prefix rule's pattern: "*" is a metacharacter no
+// saved word may hold, so an exact rule's words can never read as one.
+const pathsPattern = "./*"
+
+// pattern is a command rule as its ID shows it: its words, and for a
+// prefix rule "./*" after them ("go test ./*").
+func (r Rule) pattern() string {
+	if r.Prefix {
+		if len(r.Argv) == 0 {
+			return pathsPattern
+		}
+		return ShellQuote(r.Argv) + " " + pathsPattern
+	}
+	return ShellQuote(r.Argv)
+}
+
 // Describe says what the rule allows, the way a card's option names it.
 func (r Rule) Describe() string {
 	switch r.Kind {
 	case RuleCommand:
+		if r.Prefix {
+			return "run `" + ShellQuote(r.Argv) + "` followed by any paths inside its folder (./…) without asking"
+		}
 		return "run `" + ShellQuote(r.Argv) + "` without asking"
 	case RuleWrite:
 		return "write files in " + r.Folder + "/ without asking"
@@ -77,47 +99,86 @@ const ruleMetachars = "|&;<>()$`\\\"'*?[]{}~#!\n\r\t "
 // given as arguments, uses the network, controls the system, or is
 // interactive). Building, testing and linting programs (go test, npm run
 // lint, make) may be saved: the card says exactly which words.
+//
+// A command whose last words are paths inside its folder ("./...",
+// "./cmd/agentls") gets a prefix rule: its other words followed by any
+// such paths ("go test ./*" from "go test ./..."). Every other command
+// gets a rule of exactly its words: "npm run lint" does not allow "npm run
+// lint -- --fix", since an option can change what the program runs (go
+// test -exec, make -f, npm --prefix), and neither does any other extra
+// word ("npm install" never allows "npm install some-package").
 func CommandRule(argv []string, shell bool) (Rule, error) {
+	words, err := ruleWords(argv, shell)
+	if err != nil {
+		return Rule{}, err
+	}
+	k := len(words)
+	for k > 1 && isInsidePath(words[k-1]) {
+		k--
+	}
+	return Rule{Kind: RuleCommand, Argv: slices.Clone(words[:k]), Prefix: k < len(words)}, nil
+}
+
+// ruleWords are the words of a command a rule could name, or why there is
+// none (CommandRule's refusals).
+func ruleWords(argv []string, shell bool) ([]string, error) {
 	words := argv
 	if shell {
 		if len(argv) != 1 {
-			return Rule{}, errors.New("a shell command must be one string")
+			return nil, errors.New("a shell command must be one string")
 		}
 		w, reasons := splitShell(argv[0])
 		if len(reasons) > 0 {
-			return Rule{}, fmt.Errorf("it uses shell syntax (%s): only a command of plain words can be always allowed", strings.Join(reasons, "; "))
+			return nil, fmt.Errorf("it uses shell syntax (%s): only a command of plain words can be always allowed", strings.Join(reasons, "; "))
 		}
 		words = w
 	}
 	if len(words) == 0 || words[0] == "" {
-		return Rule{}, errors.New("the command is empty")
+		return nil, errors.New("the command is empty")
 	}
 	for _, w := range words {
 		if w == "" {
-			return Rule{}, errors.New("it has an empty word")
+			return nil, errors.New("it has an empty word")
 		}
 		if i := strings.IndexAny(w, ruleMetachars); i >= 0 {
-			return Rule{}, fmt.Errorf("the word %s holds the shell metacharacter %q", ShellQuote([]string{w}), w[i])
+			return nil, fmt.Errorf("the word %s holds the shell metacharacter %q", ShellQuote([]string{w}), w[i])
 		}
 		for _, c := range w {
 			if unicode.IsControl(c) || !unicode.IsPrint(c) {
-				return Rule{}, fmt.Errorf("the word %s holds an invisible character", Visible(w))
+				return nil, fmt.Errorf("the word %s holds an invisible character", Visible(w))
 			}
 		}
 	}
 	prog := words[0]
 	switch {
 	case strings.Contains(prog, "="):
-		return Rule{}, fmt.Errorf("it sets environment variables (%s)", prog)
+		return nil, fmt.Errorf("it sets environment variables (%s)", prog)
 	case strings.ContainsAny(prog, `/\`):
-		return Rule{}, fmt.Errorf("it runs a program by path (%s), which the agent may rewrite: only programs found on PATH can be always allowed", prog)
+		return nil, fmt.Errorf("it runs a program by path (%s), which the agent may rewrite: only programs found on PATH can be always allowed", prog)
 	case strings.HasPrefix(prog, "-"):
-		return Rule{}, fmt.Errorf("it starts with an option (%s), not a program", prog)
+		return nil, fmt.Errorf("it starts with an option (%s), not a program", prog)
 	}
 	if why, ok := dangerousPrograms[prog]; ok && !ruleMayRun(prog) {
-		return Rule{}, fmt.Errorf("%s %s, which is never always allowed", prog, why)
+		return nil, fmt.Errorf("%s %s, which is never always allowed", prog, why)
 	}
-	return Rule{Kind: RuleCommand, Argv: slices.Clone(words)}, nil
+	return words, nil
+}
+
+// isInsidePath reports whether a word is a path a prefix rule may take in
+// place of another: "." or one starting with "./" with no ".." part, so it
+// names something inside the folder the command runs in (which the agent
+// can already read and, with a card, write), never an option, a package to
+// fetch, or a place outside.
+func isInsidePath(w string) bool {
+	if w != "." && !strings.HasPrefix(w, "./") {
+		return false
+	}
+	for _, part := range strings.Split(w, "/") {
+		if part == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // WriteRule is the rule a write card for relPath (relative to its
@@ -149,7 +210,21 @@ func ruleMayRun(prog string) bool {
 // matches reports whether a run_command of words (already split) is what
 // the command rule allows.
 func (r Rule) matchesCommand(words []string) bool {
-	return r.Kind == RuleCommand && slices.Equal(r.Argv, words)
+	if r.Kind != RuleCommand {
+		return false
+	}
+	if !r.Prefix {
+		return slices.Equal(r.Argv, words)
+	}
+	if len(r.Argv) == 0 || len(words) < len(r.Argv) || !slices.Equal(r.Argv, words[:len(r.Argv)]) {
+		return false
+	}
+	for _, w := range words[len(r.Argv):] {
+		if !isInsidePath(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // matchesWrite reports whether a write of rel (relative, slash-separated)
@@ -166,7 +241,7 @@ func (s *Store) AddRule(root string, r Rule) error {
 	}
 	switch r.Kind {
 	case RuleCommand:
-		if _, err := CommandRule(r.Argv, false); err != nil {
+		if _, err := ruleWords(r.Argv, false); err != nil {
 			return fmt.Errorf("trust: add rule: %s cannot be always allowed: %w", ShellQuote(r.Argv), err)
 		}
 	case RuleWrite:
@@ -222,14 +297,15 @@ func (s *Store) RevokeRule(root, id string) (bool, error) {
 
 // CommandAllowed is the saved rule of root that allows a run_command of
 // argv (with shell, one shell string), if one does: only a command that
-// could itself be saved as a rule (CommandRule) is matched, word for word.
-// Any error reads as no rule (fail closed).
+// could itself be saved as a rule (CommandRule) is matched: word for word,
+// or a prefix rule's words followed by paths inside the folder. Any error
+// reads as no rule (fail closed).
 func (s *Store) CommandAllowed(root string, argv []string, shell bool) (Rule, bool) {
-	want, err := CommandRule(argv, shell)
+	words, err := ruleWords(argv, shell)
 	if err != nil {
 		return Rule{}, false
 	}
-	return s.findRule(root, func(r Rule) bool { return r.matchesCommand(want.Argv) })
+	return s.findRule(root, func(r Rule) bool { return r.matchesCommand(words) })
 }
 
 // WriteAllowed is the saved rule of root that allows writing rel (relative

@@ -62,19 +62,75 @@ func TestCommandRuleSavesBuildAndTestCommands(t *testing.T) {
 		shell bool
 		want  string
 	}{
-		{[]string{"go", "test", "./..."}, false, "command: go test ./..."},
+		{[]string{"go", "test", "./..."}, false, "command: go test ./*"},
+		{[]string{"go", "vet", "./cmd/agentls", "./trust"}, false, "command: go vet ./*"},
+		{[]string{"npm", "run", "lint", "--", "--fix"}, false, "command: npm run lint -- --fix"},
+		{[]string{"npm", "install"}, false, "command: npm install"},
+		{[]string{"go", "test", "../..."}, false, "command: go test ../..."},
 		{[]string{"npm run lint"}, true, "command: npm run lint"},
 		{[]string{"make", "check"}, false, "command: make check"},
 		{[]string{"cargo", "clippy"}, false, "command: cargo clippy"},
 		{[]string{"git", "status"}, false, "command: git status"},
 		{[]string{"pytest", "-q", "tests/unit"}, false, "command: pytest -q tests/unit"},
-		{[]string{"go", "test", "-run=TestX", "./pkg"}, false, "command: go test -run=TestX ./pkg"},
+		{[]string{"go", "test", "-run=TestX", "./pkg"}, false, "command: go test -run=TestX ./*"},
 	}
 	for _, tt := range ok {
 		r, err := CommandRule(tt.argv, tt.shell)
 		if err != nil || r.ID() != tt.want || r.Kind != RuleCommand {
 			t.Errorf("CommandRule(%q) = %q, %v; want %q", tt.argv, r.ID(), err, tt.want)
 		}
+	}
+}
+
+// TestPrefixRuleTakesOnlyPathsInsideTheFolder is load-bearing in the
+// refusing direction: a prefix rule ("go test ./*", from a card for "go
+// test ./...") allows its words followed by paths inside the folder the
+// command runs in, and nothing else: no option (go test -exec sh), no
+// other word (a package name to fetch), no path climbing out.
+func TestPrefixRuleTakesOnlyPathsInsideTheFolder(t *testing.T) {
+	s := testStore(t)
+	for _, argv := range [][]string{{"go", "test", "./..."}, {"npm", "run", "lint"}} {
+		r, err := CommandRule(argv, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddRule("/repo", r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		argv  []string
+		shell bool
+		want  bool
+	}{
+		{[]string{"go", "test", "./..."}, false, true},
+		{[]string{"go", "test"}, false, true},
+		{[]string{"go", "test", "."}, false, true},
+		{[]string{"go", "test", "./trust", "./agent/..."}, false, true},
+		{[]string{"go test ./cmd/agentls"}, true, true},
+		{[]string{"go", "test", "-exec", "sh", "./..."}, false, false},
+		{[]string{"go", "test", "./...", "-exec=sh"}, false, false},
+		{[]string{"go", "test", "../..."}, false, false},
+		{[]string{"go", "test", "./a/../../x"}, false, false},
+		{[]string{"go", "test", "/etc"}, false, false},
+		{[]string{"go", "test", "pkg"}, false, false},
+		{[]string{"go", "test", "./*"}, false, false},
+		{[]string{"go test ./... && sh"}, true, false},
+		{[]string{"go", "run", "./..."}, false, false},
+		{[]string{"go"}, false, false},
+		// npm run lint's card offered exactly its words: nothing more.
+		{[]string{"npm", "run", "lint"}, false, true},
+		{[]string{"npm", "run", "lint", "--", "--fix"}, false, false},
+		{[]string{"npm", "run", "lint", "./src"}, false, false},
+	}
+	for _, tt := range tests {
+		if _, got := s.CommandAllowed("/repo", tt.argv, tt.shell); got != tt.want {
+			t.Errorf("CommandAllowed(%q, shell %v) = %v, want %v", tt.argv, tt.shell, got, tt.want)
+		}
+	}
+	r, _ := CommandRule([]string{"go", "test", "./..."}, false)
+	if !strings.Contains(r.Describe(), "`go test` followed by any paths inside its folder") {
+		t.Errorf("the card says %q, which does not say the rule takes other paths", r.Describe())
 	}
 }
 
@@ -111,7 +167,7 @@ func TestStoreRulesAreSavedPerWorkspaceListedAndRevoked(t *testing.T) {
 		}
 	}
 	rules, err := s.Rules("/repo")
-	if err != nil || len(rules) != 2 || rules[0].ID() != "command: go test ./..." || rules[1].ID() != "write: src/api" || rules[0].AddedAt.IsZero() {
+	if err != nil || len(rules) != 2 || rules[0].ID() != "command: go test ./*" || rules[1].ID() != "write: src/api" || rules[0].AddedAt.IsZero() {
 		t.Fatalf("Rules = %+v, %v; want the two rules once each", rules, err)
 	}
 	if other, _ := s.Rules("/other"); len(other) != 0 {
@@ -124,7 +180,7 @@ func TestStoreRulesAreSavedPerWorkspaceListedAndRevoked(t *testing.T) {
 	}{
 		{"the exact command", has(s.CommandAllowed("/repo", []string{"go", "test", "./..."}, false)), true},
 		{"more words", has(s.CommandAllowed("/repo", []string{"go", "test", "./...", "-exec", "rm"}, false)), false},
-		{"fewer words", has(s.CommandAllowed("/repo", []string{"go", "test"}, false)), false},
+		{"fewer words", has(s.CommandAllowed("/repo", []string{"go"}, false)), false},
 		{"another workspace", has(s.CommandAllowed("/other", []string{"go", "test", "./..."}, false)), false},
 		{"the same words through a shell", has(s.CommandAllowed("/repo", []string{"go test ./..."}, true)), true},
 		{"the words and more shell syntax", has(s.CommandAllowed("/repo", []string{"go test ./... ; rm -rf ."}, true)), false},
@@ -150,10 +206,10 @@ func TestStoreRulesAreSavedPerWorkspaceListedAndRevoked(t *testing.T) {
 	if rules, _ := s.Rules("/repo"); len(rules) != 2 {
 		t.Fatalf("RevokeAll of the launches dropped the rules: %+v", rules)
 	}
-	if ok, err := s.RevokeRule("/repo", "command: go test ./..."); !ok || err != nil {
+	if ok, err := s.RevokeRule("/repo", "command: go test ./*"); !ok || err != nil {
 		t.Fatalf("RevokeRule = %v, %v", ok, err)
 	}
-	if ok, _ := s.RevokeRule("/repo", "command: go test ./..."); ok {
+	if ok, _ := s.RevokeRule("/repo", "command: go test ./*"); ok {
 		t.Error("revoking it again found it")
 	}
 	if has(s.CommandAllowed("/repo", []string{"go", "test", "./..."}, false)) {

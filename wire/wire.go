@@ -401,11 +401,14 @@ type ModeResult struct {
 
 // Rule is one saved "always allow" rule of a workspace folder.
 type Rule struct {
-	// ID names it for agent/rules/revoke ("command: go test ./...",
-	// "write: src/api").
-	ID          string    `json:"id"`
-	Kind        string    `json:"kind"`             // "command" or "write"
-	Argv        []string  `json:"argv,omitempty"`   // a command rule's exact words
+	// ID names it for agent/rules/revoke ("command: npm run lint",
+	// "command: go test ./*", "write: src/api").
+	ID   string   `json:"id"`
+	Kind string   `json:"kind"`           // "command" or "write"
+	Argv []string `json:"argv,omitempty"` // a command rule's words
+	// Prefix: the command rule also allows its words followed by paths
+	// inside the command's folder ("./..." "./cmd/x"; ID ending "./*").
+	Prefix      bool      `json:"prefix,omitempty"`
 	Folder      string    `json:"folder,omitempty"` // a write rule's folder, relative to Workspace
 	Workspace   string    `json:"workspace"`        // the workspace folder, absolute
 	Description string    `json:"description"`

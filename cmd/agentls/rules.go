@@ -15,9 +15,10 @@ const rulesUsage = `usage: agentls rules list [--json] [--workspace DIR | --all]
        agentls rules revoke ID [--workspace DIR]
 
 Rules are saved from a card's "Always allow" (a command's exact words, or
-writes in one folder of a workspace), per workspace folder, in the trust
-store; no config file can add one. ID is as list prints it, e.g.
-"command: go test ./..." or "write: src/api".
+its words followed by paths inside its folder, shown "./*"; or writes in
+one folder of a workspace), per workspace folder, in the trust store; no
+config file can add one. ID is as list prints it, e.g.
+"command: npm run lint", "command: go test ./*" or "write: src/api".
 `
 
 // cmdRules is `agentls rules list|revoke`: the saved "always allow" rules,

@@ -58,7 +58,7 @@ func TestRulesListAndRevoke(t *testing.T) {
 		return code, out.String(), errb.String()
 	}
 	code, out, errs := rules("list")
-	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "command: go test ./...\t"+ws) || !strings.Contains(out, "write: src/api\t"+ws) {
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, "command: go test ./*\t"+ws) || !strings.Contains(out, "write: src/api\t"+ws) {
 		t.Fatalf("list: exit %d\n%s%s", code, out, errs)
 	}
 	if _, out, _ := rules("list", "--all"); strings.Count(out, "\n") != 3 || !strings.Contains(out, other) {
@@ -69,7 +69,7 @@ func TestRulesListAndRevoke(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Rules) != 2 || res.Rules[0].Argv[0] != "go" || res.Rules[1].Folder != "src/api" {
 		t.Errorf("list --json: %v\n%s", err, out)
 	}
-	if code, out, errs := rules("revoke", "command:", "go", "test", "./..."); code != 0 || !strings.Contains(out, "revoked command: go test ./...") {
+	if code, out, errs := rules("revoke", "command:", "go", "test", "./*"); code != 0 || !strings.Contains(out, "revoked command: go test ./*") {
 		t.Fatalf("revoke: exit %d\n%s%s", code, out, errs)
 	}
 	if code, _, errs := rules("revoke", "command: nope"); code != 1 || !strings.Contains(errs, `"write: src/api"`) {
