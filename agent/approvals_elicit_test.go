@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -220,5 +221,64 @@ func TestElicitationFloodSaysSoOnce(t *testing.T) {
 				t.Errorf("%d tool_call messages saying a question was declined; want 1", got)
 			}
 		})
+	}
+}
+
+// v2Servers is the TypeScript SDK v2 test server (2026-07-28) as the
+// user's server v2, its tools allowed by policy; its requests go to log.
+func v2Servers(t *testing.T, log string) func(*Options) {
+	script := testenv.MCPv2Server(t)
+	node := testenv.Tool(t, "node")
+	return withServers(t, func(root string) []config.Server {
+		return []config.Server{{Name: "v2", Origin: config.User, Command: node, Cwd: root, Args: []string{script, root},
+			Env: map[string]string{"MCP_V2_LOG": log}}}
+	}, allowRule("v2__*", "allow"))
+}
+
+// TestE2EInputRequiredThroughTheCards: a 2026-07-28 server's input
+// requests (input-required results, not elicitation/create) reach the
+// user on the same cards as elicitation: the server named, its text
+// quoted and made visible (an escape sequence cannot clear the screen),
+// Decline last; the user's content goes back in the retried call. A URL
+// question opens the page through the front and retries the call at once.
+func TestE2EInputRequiredThroughTheCards(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "requests.log")
+	f := newFixture(t, "anthropic", v2Servers(t, log))
+
+	fa := &formApprover{answer: answer{opt: wire.OptionAccept}, content: map[string]any{"color": "teal"}}
+	f.model.Script(elicitTurn("v2__ask", `{"message":"Pick a colour\u001b[2J\nline two"}`), modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "ask me"}, TaskIO{Events: &events{}, Approver: fa})
+	cards := fa.asked()
+	if len(cards) != 1 || cards[0].Kind != wire.ApprovalElicitation || cards[0].Server != "v2" || cards[0].Title != `v2 asks: $'Pick a colour\x1b[2J'` {
+		t.Fatalf("cards: %+v", cards)
+	}
+	if d := cards[0].Detail; !strings.Contains(d, "MCP server v2 asks (its own words):\n  │ $'Pick a colour\\x1b[2J'\n  │ line two\n") || strings.Contains(d, "\x1b") {
+		t.Errorf("card detail:\n%s", d)
+	}
+	if opts := cards[0].Options; opts[0].OptionID != wire.OptionAccept || opts[len(opts)-1].OptionID != wire.OptionDecline {
+		t.Errorf("options: %+v", opts)
+	}
+	if trs := f.model.Requests()[1].ToolResults(); len(trs) != 1 || trs[0].Content != `{"action":"accept","content":{"color":"teal"},"state":null}` {
+		t.Fatalf("tool result: %+v", trs)
+	}
+
+	no := &formApprover{answer: answer{opt: wire.OptionDecline}, content: map[string]any{"color": "leak"}}
+	f.model.Script(elicitTurn("v2__ask", `{"message":"Pick"}`), modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "ask me"}, TaskIO{Events: &events{}, Approver: no})
+	if trs := f.model.Requests()[3].ToolResults(); len(trs) != 1 || trs[0].Content != `{"action":"decline","content":null,"state":null}` {
+		t.Fatalf("declined: %+v", trs)
+	}
+
+	op := &opener{answer: answer{opt: wire.OptionAccept}}
+	f.model.Script(elicitTurn("v2__ask", `{"message":"Sign in","url":"http://127.0.0.1:9/sign"}`), modeltest.Turn{Text: "done"})
+	f.run(t, RunRequest{Prompt: "open it"}, TaskIO{Events: &events{}, Approver: op})
+	if cards := op.asked(); len(cards) != 1 || !strings.Contains(cards[0].Title, "v2 asks you to open 127.0.0.1:9") {
+		t.Fatalf("URL cards: %+v", cards)
+	}
+	if len(op.opened) != 1 || op.opened[0] != "http://127.0.0.1:9/sign" {
+		t.Errorf("opened %v", op.opened)
+	}
+	if trs := f.model.Requests()[5].ToolResults(); len(trs) != 1 || trs[0].Content != `{"action":"accept","content":null,"state":"page-1-asked"}` {
+		t.Fatalf("tool result: %+v", trs)
 	}
 }

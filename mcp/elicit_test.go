@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -294,5 +295,62 @@ func TestAPromptsQuestionNeverReachesACall(t *testing.T) {
 	defer mu.Unlock()
 	if len(heard) != 1 {
 		t.Errorf("the tool call's listener heard %q; want only its own question", heard)
+	}
+}
+
+// TestInputRequiredRoundsOfAV2Server drives a server on the official
+// TypeScript SDK v2, which speaks 2026-07-28: its questions come as
+// input-required results of the tools/call, not as elicitation/create.
+// Each reaches the call's listener named by the server with its text as
+// sent; the answer goes back in the retried call. A URL question, once
+// opened, retries the call at once with the server's requestState:
+// 2026-07-28 has no elicitation/complete to wait for (waiting, the call
+// would have run into call_timeout). Declined, and with nobody to ask,
+// the retried call carries a decline and no content.
+func TestInputRequiredRoundsOfAV2Server(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "requests.log")
+	r := startRegistry(t, []config.Server{v2Server(t, "v2", log)}, Options{})
+	if info := serverInfo(t, r, "v2"); info.State != Connected {
+		t.Fatalf("state %s: %s", info.State, info.Error)
+	}
+	form := &asked{answer: func(Elicitation) ElicitAnswer {
+		return ElicitAnswer{Action: wire.ElicitAccept, Content: map[string]any{"color": "teal"}}
+	}}
+	res := callListening(t, r, form.listener(), "v2__ask", `{"message":"Pick a <b>color</b>\u001b[2J"}`)
+	if res.IsError || res.Text != `{"action":"accept","content":{"color":"teal"},"state":null}` {
+		t.Fatalf("accepted form: %+v", res)
+	}
+	qs := form.questions()
+	if len(qs) != 1 || qs[0].Server != "v2" || qs[0].Mode != wire.ElicitForm || qs[0].Message != "Pick a <b>color</b>\x1b[2J" ||
+		len(qs[0].Fields) != 1 || qs[0].Fields[0].Name != "color" || !qs[0].Fields[0].Required {
+		t.Fatalf("form question: %+v", qs)
+	}
+
+	no := &asked{answer: func(Elicitation) ElicitAnswer {
+		return ElicitAnswer{Action: wire.ElicitDecline, Content: map[string]any{"color": "leak"}}
+	}}
+	if res := callListening(t, r, no.listener(), "v2__ask", `{"message":"Pick"}`); res.Text != `{"action":"decline","content":null,"state":null}` {
+		t.Errorf("declined: %+v", res)
+	}
+	if res := callListening(t, r, CallListener{}, "v2__ask", `{"message":"Pick"}`); res.Text != `{"action":"decline","content":null,"state":null}` {
+		t.Errorf("nobody to ask: %+v", res)
+	}
+
+	open := &asked{answer: func(Elicitation) ElicitAnswer { return ElicitAnswer{Action: wire.ElicitAccept} }}
+	res = callListening(t, r, open.listener(), "v2__ask", `{"message":"Sign in","url":"https://127.0.0.1:9/signin?s=1"}`)
+	if res.IsError || res.Text != `{"action":"accept","content":null,"state":"page-1-asked"}` {
+		t.Fatalf("opened page: %+v", res)
+	}
+	if qs := open.questions(); len(qs) != 1 || qs[0].Mode != wire.ElicitURL || qs[0].URL != "https://127.0.0.1:9/signin?s=1" ||
+		qs[0].ID != "page-1" || qs[0].Message != "Sign in" || qs[0].Server != "v2" {
+		t.Errorf("URL question: %+v", qs)
+	}
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each of the four calls was made twice: asked, then retried with the answer.
+	if n := strings.Count(string(b), "tools/call ask\n"); n != 8 {
+		t.Errorf("the server got %d calls of ask, want 8:\n%s", n, b)
 	}
 }

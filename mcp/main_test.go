@@ -145,3 +145,12 @@ func mustCall(t testing.TB, r *Registry, name, args, want string) {
 		t.Fatalf("%s(%s) = %+v, want text %q", name, args, res, want)
 	}
 }
+
+// v2Server is the TypeScript SDK v2 test server (tools/node/mcp-v2-server.mjs),
+// which speaks 2026-07-28; every request it gets is appended to log.
+func v2Server(t testing.TB, name, log string) config.Server {
+	script := testenv.MCPv2Server(t)
+	return config.Server{Name: name, Origin: config.User, Command: testenv.Tool(t, "node"),
+		Args: []string{script, newMarker(t)}, Cwd: t.TempDir(), Env: map[string]string{"MCP_V2_LOG": log},
+		ConnectTimeout: 30 * time.Second, ListTimeout: 20 * time.Second, CallTimeout: 20 * time.Second}
+}

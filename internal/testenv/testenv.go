@@ -55,6 +55,17 @@ func NodeModules(t testing.TB) string {
 	return p
 }
 
+// MCPv2Server is tools/node/mcp-v2-server.mjs, a stdio MCP server on the
+// official TypeScript SDK v2 (protocol revision 2026-07-28, and 2025-11-25
+// for a client that opens with initialize), run with node.
+func MCPv2Server(t testing.TB) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(NodeModules(t), "@modelcontextprotocol", "server", "package.json")); err != nil {
+		Missing(t, "@modelcontextprotocol/server", "run scripts/setup.sh (npm ci in tools/node)")
+	}
+	return filepath.Join(RepoRoot(), "tools", "node", "mcp-v2-server.mjs")
+}
+
 // Tool returns the path of a program on PATH.
 func Tool(t testing.TB, name string) string {
 	t.Helper()
