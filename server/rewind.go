@@ -28,3 +28,20 @@ func (s *Server) agentRewind(ctx context.Context, p wire.RewindParams) (wire.Rew
 	}
 	return res, nil
 }
+
+// agentTurns is agent/turns {sessionId}: the turns agent/rewind can go
+// back before, for the client's picker.
+func (s *Server) agentTurns(_ context.Context, p wire.TurnsParams) (wire.TurnsResult, error) {
+	if p.SessionID == "" {
+		return wire.TurnsResult{}, badParams("sessionId is missing")
+	}
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.TurnsResult{}, err
+	}
+	res, err := core.Turns(p.SessionID)
+	if err != nil {
+		return wire.TurnsResult{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "agentls: %v", err)
+	}
+	return res, nil
+}

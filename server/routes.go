@@ -36,6 +36,7 @@ func (s *Server) agentRoutes() []route {
 		bind(wire.RevokeRule, s.agentRevokeRule),
 		bind(wire.Compact, s.agentCompact),
 		bind(wire.Rewind, s.agentRewind),
+		bind(wire.Turns, s.agentTurns),
 		bind(wire.Approvals, s.agentApprovals),
 		bind(wire.ResolveApproval, s.agentResolveApproval),
 		bind(wire.MCPServers, s.mcpServers),

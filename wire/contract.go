@@ -91,6 +91,7 @@ var (
 	RevokeRule      = request[RevokeRuleParams, RevokeRuleResult]("agent/rules/revoke", "forgets a saved always-allow rule")
 	Compact         = request[CompactParams, CompactResult]("agent/compact", "compacts what is sent next for a session")
 	Rewind          = request[RewindParams, RewindResult]("agent/rewind", "puts the files of a turn and later ones back as before it, and forks the session there")
+	Turns           = request[TurnsParams, TurnsResult]("agent/turns", "lists a session's turns a rewind can go back before")
 	Approvals       = request[NoParams, ApprovalsResult]("agent/approvals", "lists the approvals waiting")
 	ResolveApproval = request[ResolveApprovalParams, Null]("agent/resolveApproval", "answers a waiting approval with one of its options")
 	MCPServers      = request[NoParams, ServersResult]("agent/mcp/servers", "lists the configured MCP servers, their tools and policy")

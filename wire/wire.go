@@ -519,6 +519,27 @@ type RewindResult struct {
 	Message     string       `json:"message"`
 }
 
+// TurnsParams are agent/turns' params.
+type TurnsParams struct {
+	SessionID string `json:"sessionId"`
+}
+
+// TurnsResult is agent/turns' result: the turns of the session a rewind
+// can go back before, oldest first.
+type TurnsResult struct {
+	SessionID string `json:"sessionId"`
+	Turns     []Turn `json:"turns"`
+}
+
+// Turn is one turn of a session, for a picker of agent/rewind: its number
+// (1 is the first prompt), the first line of its prompt, and the files it
+// changed that agentls kept a checkpoint of.
+type Turn struct {
+	Turn   int      `json:"turn"`
+	Prompt string   `json:"prompt"`
+	Files  []string `json:"files,omitempty"`
+}
+
 // RewindFile is a file a rewind could not restore, and why.
 type RewindFile struct {
 	Path string `json:"path"`

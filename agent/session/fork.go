@@ -19,7 +19,7 @@ func AppendLine(path string, line []byte) error { return appendLines(path, [][]b
 func CountPrompts(history []model.Message) int {
 	n := 0
 	for _, m := range history {
-		if startsTurn(m) {
+		if StartsTurn(m) {
 			n++
 		}
 	}
@@ -60,7 +60,7 @@ func forkAt(line []byte) int {
 func cutBeforeTurn(msgs []model.Message, turn int) int {
 	n := 0
 	for i, m := range msgs {
-		if startsTurn(m) {
+		if StartsTurn(m) {
 			n++
 			if n == turn {
 				return i

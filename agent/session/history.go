@@ -143,7 +143,7 @@ func keptMessages(stored []model.Message) []int {
 	var hist []model.Message
 	for start := 0; start < len(stored); {
 		end := start + 1
-		for end < len(stored) && !startsTurn(stored[end]) {
+		for end < len(stored) && !StartsTurn(stored[end]) {
 			end++
 		}
 		for n := end; n > start; n-- {

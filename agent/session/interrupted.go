@@ -49,7 +49,7 @@ func settleInterrupted(stored []model.Message) []model.Message {
 	out := make([]model.Message, 0, len(stored))
 	turn := -1 // index in out of the current turn's prompt
 	for _, m := range stored {
-		if startsTurn(m) {
+		if StartsTurn(m) {
 			if n := len(out); turn >= 0 && n > turn && endsInterrupted(out[n-1]) {
 				prev, _ := PromptText(out[turn])
 				next, _ := PromptText(m)
@@ -82,7 +82,7 @@ func settleInterrupted(stored []model.Message) []model.Message {
 // endsInterrupted says whether m ends a turn that did not finish: an
 // interrupted answer, or a prompt no answer followed.
 func endsInterrupted(m model.Message) bool {
-	return m.Interrupted != "" || startsTurn(m)
+	return m.Interrupted != "" || StartsTurn(m)
 }
 
 // ranNothing says whether a turn is its prompt and at most an answer
@@ -141,7 +141,7 @@ func interruptedWhy(reason string) string {
 	return "the user cancelled the turn"
 }
 
-// startsTurn reports whether m is a user prompt (not tool results).
-func startsTurn(m model.Message) bool {
+// StartsTurn reports whether m is a user prompt (not tool results).
+func StartsTurn(m model.Message) bool {
 	return m.Role == "user" && len(m.Content) > 0 && m.Content[0].Type != "tool_result"
 }
