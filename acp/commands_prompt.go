@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 )
 
 // promptCommandName is the slash command of an MCP prompt, "server.prompt",
@@ -41,7 +42,7 @@ func promptCommands(core *agent.Core) []availableCommand {
 		if desc == "" {
 			desc = "the prompt " + p.Name
 		}
-		c := availableCommand{Name: name, Description: agent.Visible("MCP prompt of " + p.Server + ": " + desc)}
+		c := availableCommand{Name: name, Description: trust.Visible("MCP prompt of " + p.Server + ": " + desc)}
 		if usage := p.ArgumentsUsage(); usage != "" {
 			c.Input = &commandInput{Hint: usage}
 		}
@@ -118,7 +119,7 @@ func promptArguments(p agent.ServerPrompt, text string) (map[string]string, erro
 			target = p.Arguments[0].Name
 		}
 		if target == "" {
-			return nil, fmt.Errorf("write the arguments of %s as name=value: %s", agent.Visible(p.Name), orText(p.ArgumentsUsage(), "it takes none"))
+			return nil, fmt.Errorf("write the arguments of %s as name=value: %s", trust.Visible(p.Name), orText(p.ArgumentsUsage(), "it takes none"))
 		}
 		return map[string]string{target: text}, nil
 	}
@@ -126,7 +127,7 @@ func promptArguments(p agent.ServerPrompt, text string) (map[string]string, erro
 	for _, w := range words {
 		k, v, ok := strings.Cut(w, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("%q is not name=value: write the arguments of %s as %s", w, agent.Visible(p.Name), orText(p.ArgumentsUsage(), "(it takes none)"))
+			return nil, fmt.Errorf("%q is not name=value: write the arguments of %s as %s", w, trust.Visible(p.Name), orText(p.ArgumentsUsage(), "(it takes none)"))
 		}
 		out[k] = v
 	}

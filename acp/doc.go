@@ -9,6 +9,8 @@
 // agent's events become session/update, edits go through fs/write_text_file
 // when the editor offers it.
 //
-// It never imports the mechanisms (mcp, trust) and never decides anything
-// about trust itself: a question it cannot put to the editor is a denial.
+// It never decides anything about trust itself: of the mechanisms (trust,
+// mcp, agent/tools) it uses only the display helpers and the Workspace
+// contract internal/testenv's TestFrontsNeverDecideTrust lists; a question
+// it cannot put to the editor is a denial.
 package acp

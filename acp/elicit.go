@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"sync/atomic"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -58,7 +58,7 @@ func (p *permissions) ShowsForms() bool {
 
 // RequestForm puts an elicitation card's form to the editor
 // (elicitation/create, form mode); anything but accept declines.
-func (p *permissions) RequestForm(ctx context.Context, ap agent.Approval) (string, map[string]any, error) {
+func (p *permissions) RequestForm(ctx context.Context, ap wire.Approval) (string, map[string]any, error) {
 	if !p.ShowsForms() || ap.Elicitation == nil {
 		opt, err := p.RequestApproval(ctx, ap)
 		return opt, nil, err
@@ -80,7 +80,7 @@ func (p *permissions) RequestForm(ctx context.Context, ap agent.Approval) (strin
 func (p *permissions) OpenURL(ctx context.Context, u string) error {
 	if _, url := p.elicitation(); url {
 		req := createElicitationRequest{SessionID: p.s.id, Mode: "url", URL: u,
-			Message:       "agentls: open this page in your browser: " + agent.Visible(u),
+			Message:       "agentls: open this page in your browser: " + trust.Visible(u),
 			ElicitationID: fmt.Sprintf("agentls-%d", elicitationSeq.Add(1))}
 		var resp createElicitationResponse
 		if err := p.s.a.call(ctx, methodCreateElicitation, req, &resp); err != nil {
@@ -91,13 +91,13 @@ func (p *permissions) OpenURL(ctx context.Context, u string) error {
 		}
 		return nil
 	}
-	p.s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock("[agentls: open this URL in your browser: " + agent.Visible(u) + "]\n\n"))})
+	p.s.send(sessionUpdate{SessionUpdate: updateAgentMessage, Content: ptr(textBlock("[agentls: open this URL in your browser: " + trust.Visible(u) + "]\n\n"))})
 	return nil
 }
 
 // elicitMessage is the form's message as the editor shows it: the card's
 // detail, which names the server and quotes its words escaped.
-func elicitMessage(ap agent.Approval) string {
+func elicitMessage(ap wire.Approval) string {
 	return ap.Detail
 }
 
@@ -107,10 +107,10 @@ func schemaOf(fields []wire.ElicitField) *elicitionSchema {
 	for _, f := range fields {
 		p := map[string]any{"type": f.Type}
 		if f.Title != "" {
-			p["title"] = agent.Visible(f.Title)
+			p["title"] = trust.Visible(f.Title)
 		}
 		if f.Description != "" {
-			p["description"] = agent.Visible(f.Description)
+			p["description"] = trust.Visible(f.Description)
 		}
 		if f.Format != "" {
 			p["format"] = f.Format
@@ -138,7 +138,7 @@ func schemaOf(fields []wire.ElicitField) *elicitionSchema {
 				if title == "" {
 					title = c.Value
 				}
-				opts = append(opts, map[string]string{"const": c.Value, "title": agent.Visible(title)})
+				opts = append(opts, map[string]string{"const": c.Value, "title": trust.Visible(title)})
 			}
 			if f.Type == "array" {
 				p["items"] = map[string]any{"anyOf": opts}

@@ -4,14 +4,14 @@ import (
 	"context"
 	"time"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
 )
 
 // readTimeout bounds one fs/read_text_file: the agent's read falls back to
 // the disk rather than hang on an editor that does not answer.
 const readTimeout = 10 * time.Second
 
-// editorFiles is a session's agent.Workspace: reads see the editor's
+// editorFiles is a session's tools.Workspace: reads see the editor's
 // unsaved buffers and writes land in the editor (and its undo) when the
 // client offers fs.readTextFile / fs.writeTextFile; otherwise the disk.
 type editorFiles struct {
@@ -47,7 +47,7 @@ func (f editorFiles) OpenText(path string) (string, bool) {
 // it with base, under the file's write lock, so a change the user made
 // while the card was open is kept or the write refused; what ACP cannot
 // guard is a keystroke between that read and this write.
-func (f editorFiles) WriteFile(ctx context.Context, path string, _ agent.Snapshot, text string) (bool, error) {
+func (f editorFiles) WriteFile(ctx context.Context, path string, _ tools.Snapshot, text string) (bool, error) {
 	if !f.write {
 		return false, nil
 	}

@@ -6,8 +6,6 @@ import (
 	"sync"
 
 	"github.com/agentls/agentls/wire"
-
-	"github.com/agentls/agentls/agent"
 )
 
 // permissions is a session's agent.Approver: every gate of the core (MCP
@@ -19,7 +17,7 @@ type permissions struct {
 	s *session
 
 	mu    sync.Mutex
-	diffs map[string]*agent.FileDiff // tool call id -> the diff its write approval showed
+	diffs map[string]*wire.FileDiff // tool call id -> the diff its write approval showed
 	// calls holds each running call's first tool_call (title, kind,
 	// rawInput, locations), repeated in its permission request: many
 	// editors draw the card from params.toolCall alone.
@@ -30,20 +28,20 @@ func (s *session) approver() *permissions {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.perms == nil {
-		s.perms = &permissions{s: s, diffs: map[string]*agent.FileDiff{}, calls: map[string]toolCall{}}
+		s.perms = &permissions{s: s, diffs: map[string]*wire.FileDiff{}, calls: map[string]toolCall{}}
 	}
 	return s.perms
 }
 
 // RequestApproval asks the editor (agent.Approver).
-func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (string, error) {
+func (p *permissions) RequestApproval(ctx context.Context, ap wire.Approval) (string, error) {
 	tc := p.call(ap.ToolCallID)
 	tc.Status = StatusPending
 	launch := ap.ToolCallID == ""
 	if launch {
 		// A launch card gates no tool call of the model: it gets its own,
 		// so the editor has something to show the question on.
-		tc = toolCall{ToolCallID: "launch-" + ap.ApprovalID, Title: ap.Title, Kind: string(agent.KindExecute), Status: StatusPending}
+		tc = toolCall{ToolCallID: "launch-" + ap.ApprovalID, Title: ap.Title, Kind: string(wire.KindExecute), Status: StatusPending}
 		p.s.send(sessionUpdate{SessionUpdate: updateToolCall, ToolCall: &tc})
 		tc = toolCall{ToolCallID: tc.ToolCallID}
 	}
@@ -79,7 +77,7 @@ func (p *permissions) RequestApproval(ctx context.Context, ap agent.Approval) (s
 }
 
 // allows reports whether optionID is an allow option of ap.
-func allows(ap agent.Approval, optionID string) bool {
+func allows(ap wire.Approval, optionID string) bool {
 	for _, o := range ap.Options {
 		if o.OptionID == optionID && optionID != "" {
 			return o.Kind == wire.OptionAllowOnce || o.Kind == wire.OptionAllowAlways
@@ -91,7 +89,7 @@ func allows(ap agent.Approval, optionID string) bool {
 // note keeps what a live call's first tool_call says of it, until the
 // call's tool_result. It runs as the core emits the event, so the call is
 // known before its approval is asked.
-func (p *permissions) note(e agent.Event) {
+func (p *permissions) note(e wire.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch e.Type {
@@ -115,7 +113,7 @@ func (p *permissions) call(id string) toolCall {
 	return toolCall{ToolCallID: id}
 }
 
-func (p *permissions) diffFor(id string) *agent.FileDiff {
+func (p *permissions) diffFor(id string) *wire.FileDiff {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.diffs[id]

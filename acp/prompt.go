@@ -127,7 +127,7 @@ type updateQueue struct {
 	tr   *translator
 	mu   sync.Mutex
 	cond *sync.Cond
-	q    []agent.Event
+	q    []wire.Event
 	done bool
 	out  chan struct{} // closed when the queue is drained after drain()
 }
@@ -141,7 +141,7 @@ func newUpdateQueue(s *session) *updateQueue {
 }
 
 // Event queues one event (agent.EventSink).
-func (u *updateQueue) Event(e agent.Event) {
+func (u *updateQueue) Event(e wire.Event) {
 	u.s.approver().note(e)
 	u.mu.Lock()
 	u.q = append(u.q, e)

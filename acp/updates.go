@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -29,7 +28,7 @@ type translator struct {
 
 // diffSource gives the diff a write approval showed for a tool call.
 type diffSource interface {
-	diffFor(toolCallID string) *agent.FileDiff
+	diffFor(toolCallID string) *wire.FileDiff
 }
 
 func newTranslator(d diffSource) *translator {
@@ -39,9 +38,9 @@ func newTranslator(d diffSource) *translator {
 // updates are the session/update notifications for e (often one, none for
 // events ACP has no place for: approvals are requests, done is the prompt's
 // response).
-func (t *translator) updates(e agent.Event) []sessionUpdate {
+func (t *translator) updates(e wire.Event) []sessionUpdate {
 	switch e.Type {
-	case agent.EventPrompt:
+	case wire.EventPrompt:
 		return chunk(updateUserMessage, e.Text)
 	case wire.EventText:
 		return append(chunk(updateAgentMessage, e.Delta), planUpdate(t.plan.add(e.Delta))...)
@@ -100,10 +99,10 @@ func (t *translator) updates(e agent.Event) []sessionUpdate {
 // announced is what a call's first tool_call says of it: its title, kind
 // (other when the core named none), redacted arguments and the files it
 // names. Its permission request repeats all of it (permissions.note).
-func announced(e agent.Event) toolCall {
+func announced(e wire.Event) toolCall {
 	kind := string(e.Kind)
 	if kind == "" {
-		kind = string(agent.KindOther)
+		kind = string(wire.KindOther)
 	}
 	tc := toolCall{ToolCallID: e.ToolCallID, Title: e.Title, Kind: kind, RawInput: e.Arguments}
 	for _, p := range e.Locations {
@@ -112,7 +111,7 @@ func announced(e agent.Event) toolCall {
 	return tc
 }
 
-func (t *translator) diff(id string) *agent.FileDiff {
+func (t *translator) diff(id string) *wire.FileDiff {
 	if t.diffs == nil {
 		return nil
 	}
@@ -137,7 +136,7 @@ func chunk(kind, text string) []sessionUpdate {
 
 // diffContent is a write's diff as ACP shows it: absolute path, old text
 // (none for a new file), new text.
-func diffContent(d *agent.FileDiff) toolCallContent {
+func diffContent(d *wire.FileDiff) toolCallContent {
 	newText := d.NewText
 	return toolCallContent{Type: "diff", Path: d.Path, OldText: d.OldText, NewText: &newText}
 }

@@ -28,14 +28,14 @@ func (c *Core) newApprovalID() string { return fmt.Sprintf("a%d", c.approvals.Ad
 // error, an option that was not offered, a reject option, the approval
 // timeout or a cancelled ctx all deny. Nothing is approved because nobody
 // could be asked.
-func (c *Core) ask(ctx context.Context, a Approval, ap Approver) (optionID string, how askOutcome) {
+func (c *Core) ask(ctx context.Context, a wire.Approval, ap Approver) (optionID string, how askOutcome) {
 	optionID, _, how = c.askForm(ctx, a, ap, false)
 	return optionID, how
 }
 
 // askForm is ask; with form, through the approver's RequestForm, which
 // also returns the content of the form the user filled in.
-func (c *Core) askForm(ctx context.Context, a Approval, ap Approver, form bool) (optionID string, content map[string]any, how askOutcome) {
+func (c *Core) askForm(ctx context.Context, a wire.Approval, ap Approver, form bool) (optionID string, content map[string]any, how askOutcome) {
 	if ap == nil {
 		return "", nil, denied
 	}
@@ -96,7 +96,7 @@ func (c *Core) askForm(ctx context.Context, a Approval, ap Approver, form bool) 
 // the error whose text goes to the model.
 //
 // Approvals are asked one at a time, even when calls run in parallel.
-func (r *run) approve(ctx context.Context, c *call, a Approval) (string, error) {
+func (r *run) approve(ctx context.Context, c *call, a wire.Approval) (string, error) {
 	r.approveMu.Lock()
 	defer r.approveMu.Unlock()
 	a.ApprovalID = r.core.newApprovalID()
@@ -107,11 +107,11 @@ func (r *run) approve(ctx context.Context, c *call, a Approval) (string, error) 
 	waiting := c.event(wire.StatusAwaitingApproval)
 	waiting.Server = a.Server
 	r.emit(waiting)
-	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
+	r.emit(wire.Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
 	r.task.setState(wire.TaskAwaitingApproval)
 	opt, how := r.core.ask(ctx, a, r.io.Approver)
 	r.task.setState(wire.TaskRunning)
-	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
+	r.emit(wire.Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 	switch how {
 	case approved:
 		r.journal.Approved(c.id, c.tool, c.title, c.kind)
@@ -171,16 +171,16 @@ func (r *run) elicit(ctx context.Context, c *call, e mcp.Elicitation) mcp.Elicit
 }
 
 // askElicitation shows elicitation card a of call c and returns the answer.
-func (r *run) askElicitation(ctx context.Context, c *call, e mcp.Elicitation, a Approval, ap Approver, opener URLOpener) mcp.ElicitAnswer {
+func (r *run) askElicitation(ctx context.Context, c *call, e mcp.Elicitation, a wire.Approval, ap Approver, opener URLOpener) mcp.ElicitAnswer {
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
 	a.ToolCallID = c.id
 	c.heard(func() { r.emit(c.event(wire.StatusAwaitingApproval)) })
-	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
+	r.emit(wire.Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
 	r.task.setState(wire.TaskAwaitingApproval)
 	opt, content, how := r.core.askForm(ctx, a, ap, hasOption(a, wire.OptionAccept) && e.Mode == wire.ElicitForm)
 	r.task.setState(wire.TaskRunning)
-	r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
+	r.emit(wire.Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 	defer c.heard(func() { r.emit(c.event(wire.StatusRunning)) })
 	switch how {
 	case cancelled:
@@ -203,7 +203,7 @@ func (r *run) askElicitation(ctx context.Context, c *call, e mcp.Elicitation, a 
 	return ans
 }
 
-func hasOption(a Approval, id string) bool {
+func hasOption(a wire.Approval, id string) bool {
 	for _, o := range a.Options {
 		if o.OptionID == id {
 			return true

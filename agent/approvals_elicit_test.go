@@ -24,7 +24,7 @@ type formApprover struct {
 
 func (f *formApprover) ShowsForms() bool { return true }
 
-func (f *formApprover) RequestForm(ctx context.Context, a Approval) (string, map[string]any, error) {
+func (f *formApprover) RequestForm(ctx context.Context, a wire.Approval) (string, map[string]any, error) {
 	opt, err := f.RequestApproval(ctx, a)
 	return opt, f.content, err
 }

@@ -129,7 +129,7 @@ func (r *run) newCall(u model.Block, p tools.Plan) *call {
 
 // Gate is the one gate of every tool call: Deny refuses, Ask asks the user
 // (approvals.go), Allow marks the call running.
-func (c *call) Gate(ctx context.Context, d trust.Decision, card Approval) (string, error) {
+func (c *call) Gate(ctx context.Context, d trust.Decision, card wire.Approval) (string, error) {
 	if d.Action == trust.Deny {
 		return "", &tools.Denied{Msg: "ERROR: denied by policy: " + d.Reason}
 	}

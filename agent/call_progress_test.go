@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // TestProgressFloodIsCoalesced is a red-team finding: every
@@ -28,9 +29,9 @@ func TestProgressFloodIsCoalesced(t *testing.T) {
 	f.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "fl", Name: "x__flood", Input: fmt.Sprintf(`{"n":%d}`, n)}}},
 		modeltest.Turn{Text: "done"})
 	ev := &events{}
-	ap := approverFunc(func(context.Context, Approval) (string, error) { return "allow_once", nil })
+	ap := approverFunc(func(context.Context, wire.Approval) (string, error) { return "allow_once", nil })
 	var started, ended time.Time
-	ev.on = func(e Event) {
+	ev.on = func(e wire.Event) {
 		if e.Type != "tool_call" || e.ToolCallID != "fl" {
 			return
 		}
@@ -49,8 +50,8 @@ func TestProgressFloodIsCoalesced(t *testing.T) {
 	if r := f.model.Requests()[1].ToolResults(); len(r) != 1 || r[0].IsError || r[0].Content != "flooded" {
 		t.Fatalf("tool results %+v, want flooded", r)
 	}
-	var progress []Event
-	var last Event
+	var progress []wire.Event
+	var last wire.Event
 	for _, e := range ev.ofType("tool_call") {
 		if e.ToolCallID != "fl" {
 			continue

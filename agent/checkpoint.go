@@ -267,9 +267,6 @@ func readCheckpoints(dir string) ([]checkpointRecord, error) {
 	return recs, sc.Err()
 }
 
-// RewindResult is what Core.Rewind did.
-type RewindResult = wire.RewindResult
-
 // Rewind puts back every file turn and the turns after it changed, as it
 // was before turn (1 is the session's first prompt), and forks the
 // conversation there: the next prompt continues from the turns before it,
@@ -277,8 +274,8 @@ type RewindResult = wire.RewindResult
 // agentls since agentls last wrote it is not touched unless force is set:
 // the result lists it in Changed and nothing is restored, so the front can
 // ask. Files go back through ws, the editor's buffers where it has them.
-func (c *Core) Rewind(ctx context.Context, sessionID string, turn int, force bool, ws Workspace) (RewindResult, error) {
-	res := RewindResult{SessionID: sessionID, Turn: turn}
+func (c *Core) Rewind(ctx context.Context, sessionID string, turn int, force bool, ws tools.Workspace) (wire.RewindResult, error) {
+	res := wire.RewindResult{SessionID: sessionID, Turn: turn}
 	if _, err := c.SessionExists(sessionID); err != nil {
 		return res, err
 	}
@@ -380,7 +377,7 @@ func (c *Core) Rewind(ctx context.Context, sessionID string, turn int, force boo
 }
 
 // currentState is the file as the agent would see it now.
-func currentState(ws Workspace, path string) *fileState {
+func currentState(ws tools.Workspace, path string) *fileState {
 	if text, ok := ws.OpenText(path); ok {
 		return &fileState{Exists: true, SHA: sha([]byte(text))}
 	}

@@ -355,7 +355,7 @@ func (r *run) compact(ctx context.Context, cmp compactor, history []model.Messag
 	return true
 }
 
-func (r *run) emitStatus(msg string) { r.emit(Event{Type: wire.EventStatus, Message: msg}) }
+func (r *run) emitStatus(msg string) { r.emit(wire.Event{Type: wire.EventStatus, Message: msg}) }
 
 // addUsage adds one response's usage to the task's.
 func (r *run) addUsage(u model.Usage) {

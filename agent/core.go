@@ -33,6 +33,7 @@ import (
 	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/prompt"
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
@@ -132,17 +133,12 @@ func New(opts Options) (*Core, error) {
 	return c, nil
 }
 
-// Range is an LSP range, 0-based, UTF-16 characters as LSP sends them.
-type Range struct {
-	StartLine, StartChar, EndLine, EndChar int
-}
-
 // RunRequest is one agent/run.
 type RunRequest struct {
 	Prompt      string
 	SessionID   string            // "" = new session
 	Document    string            // absolute path of the active document, or ""
-	Range       *Range            // selection in Document
+	Range       *prompt.Range     // selection in Document
 	Diagnostics []json.RawMessage // LSP Diagnostic objects the client sent
 	// MCPPrompt, when set, makes the turn a server's prompt: the task gets
 	// it (prompts/get, under the server's policy) and its messages become
@@ -161,13 +157,10 @@ func (req RunRequest) Echo() string {
 
 // TaskIO connects one task to its front end.
 type TaskIO struct {
-	Approver  Approver  // nil: every approval is denied
-	Events    EventSink // nil: events dropped
-	Workspace Workspace // nil: the disk, rooted at the process's cwd
+	Approver  Approver        // nil: every approval is denied
+	Events    EventSink       // nil: events dropped
+	Workspace tools.Workspace // nil: the disk, rooted at the process's cwd
 }
-
-// Result is how a task ended (agent/run's result).
-type Result = wire.RunResult
 
 // EchoMax caps what echoes a prompt (agent/tasks, $/progress, titles): its
 // first line, at most this many characters.
@@ -182,10 +175,10 @@ type Task struct {
 	StartedAt time.Time
 
 	done   chan struct{}
-	result Result
+	result wire.RunResult
 	cancel context.CancelFunc
-	state  atomic.Value          // wire.TaskState
-	usage  atomic.Pointer[Usage] // so far, for agent/tasks
+	state  atomic.Value               // wire.TaskState
+	usage  atomic.Pointer[wire.Usage] // so far, for agent/tasks
 
 	wroteMu sync.Mutex
 	wrote   []string // the files the task's own writes landed in, in order
@@ -213,12 +206,12 @@ func (t *Task) landed(path string) {
 func (t *Task) Done() <-chan struct{} { return t.done }
 
 // Result is valid after Done is closed.
-func (t *Task) Result() Result {
+func (t *Task) Result() wire.RunResult {
 	select {
 	case <-t.done:
 		return t.result
 	default:
-		return Result{TaskID: t.ID, SessionID: t.SessionID}
+		return wire.RunResult{TaskID: t.ID, SessionID: t.SessionID}
 	}
 }
 
@@ -241,7 +234,7 @@ func (c *Core) Start(req RunRequest, io TaskIO) *Task {
 		t.SessionID = session.NewID()
 	}
 	fail := func(msg string) *Task {
-		t.result = Result{TaskID: t.ID, SessionID: t.SessionID, StopReason: "error", Error: msg}
+		t.result = wire.RunResult{TaskID: t.ID, SessionID: t.SessionID, StopReason: "error", Error: msg}
 		t.setState("done")
 		close(t.done)
 		return t
@@ -299,16 +292,13 @@ func (c *Core) CancelSession(sessionID string) {
 	}
 }
 
-// TaskInfo is one row of agent/tasks.
-type TaskInfo = wire.TaskInfo
-
 // Tasks lists the running tasks, oldest first.
-func (c *Core) Tasks() []TaskInfo {
+func (c *Core) Tasks() []wire.TaskInfo {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]TaskInfo, 0, len(c.tasks))
+	out := make([]wire.TaskInfo, 0, len(c.tasks))
 	for _, t := range c.tasks {
-		info := TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Title, StartedAt: t.StartedAt}
+		info := wire.TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Title, StartedAt: t.StartedAt}
 		if u := t.usage.Load(); u != nil {
 			info.Usage = *u
 		}
@@ -326,11 +316,8 @@ func (c *Core) NewChat(sessionID string) string {
 	return session.NewID()
 }
 
-// SessionInfo is one row of agent/sessions.
-type SessionInfo = wire.SessionInfo
-
 // Sessions lists the stored sessions of this workspace, newest first.
-func (c *Core) Sessions() ([]SessionInfo, error) { return c.sessions.List() }
+func (c *Core) Sessions() ([]wire.SessionInfo, error) { return c.sessions.List() }
 
 // TranscriptPath is the Markdown transcript of a session (under the state dir).
 func (c *Core) TranscriptPath(sessionID string) string {

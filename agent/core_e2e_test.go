@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcp"
@@ -32,7 +33,7 @@ func withServers(t *testing.T, servers func(root string) []config.Server, rules 
 		o.Config.MCP.Servers = servers(o.Root)
 		o.Config.MCP.Policy = rules
 		o.Store = trust.OpenStore(filepath.Join(o.StateDir, "trust.json"))
-		reg := mcp.NewRegistry(o.Config.MCP.Servers, mcp.Options{Reserved: BuiltinToolNames(), Gate: LaunchGate(o.Store), Logf: t.Logf})
+		reg := mcp.NewRegistry(o.Config.MCP.Servers, mcp.Options{Reserved: tools.BuiltinNames(), Gate: LaunchGate(o.Store), Logf: t.Logf})
 		ctx, cancel := context.WithCancel(context.Background())
 		reg.Start(ctx)
 		root := o.Root

@@ -28,9 +28,9 @@ const elicitPerCall = 10
 // elicitCard is the approval card of e. forms: the approver can show the
 // form itself (option accept carries its content); opens: it can open a
 // URL for the user. Decline is always the last option.
-func elicitCard(e mcp.Elicitation, forms, opens bool) Approval {
+func elicitCard(e mcp.Elicitation, forms, opens bool) wire.Approval {
 	server := trust.Visible(e.Server)
-	a := Approval{Kind: wire.ApprovalElicitation, Server: e.Server, Elicitation: &e.Elicitation}
+	a := wire.Approval{Kind: wire.ApprovalElicitation, Server: e.Server, Elicitation: &e.Elicitation}
 	var b strings.Builder
 	if e.Mode == wire.ElicitURL {
 		host := "?"
@@ -46,7 +46,7 @@ func elicitCard(e mcp.Elicitation, forms, opens bool) Approval {
 		quote(&b, e.Message)
 		b.WriteString("Open it only if you trust " + server + " with what the page asks.")
 		if opens {
-			a.Options = append(a.Options, ApprovalOption{OptionID: wire.OptionAccept, Name: "Open " + capName(trust.Visible(host)), Kind: wire.OptionAllowOnce})
+			a.Options = append(a.Options, wire.ApprovalOption{OptionID: wire.OptionAccept, Name: "Open " + capName(trust.Visible(host)), Kind: wire.OptionAllowOnce})
 		}
 	} else {
 		first, _, _ := strings.Cut(strings.TrimSpace(e.Message), "\n")
@@ -69,12 +69,12 @@ func elicitCard(e mcp.Elicitation, forms, opens bool) Approval {
 		}
 		b.WriteString("What you answer goes to " + server + "; Decline sends nothing.")
 		if forms {
-			a.Options = append(a.Options, ApprovalOption{OptionID: wire.OptionAccept, Name: "Submit", Kind: wire.OptionAllowOnce})
+			a.Options = append(a.Options, wire.ApprovalOption{OptionID: wire.OptionAccept, Name: "Submit", Kind: wire.OptionAllowOnce})
 		}
 		a.Options = append(a.Options, choiceOptions(e.Fields)...)
 	}
 	a.Detail = b.String()
-	a.Options = append(a.Options, ApprovalOption{OptionID: wire.OptionDecline, Name: "Decline", Kind: wire.OptionRejectOnce})
+	a.Options = append(a.Options, wire.ApprovalOption{OptionID: wire.OptionDecline, Name: "Decline", Kind: wire.OptionRejectOnce})
 	return a
 }
 
@@ -171,8 +171,8 @@ func choiceLabel(c wire.ElicitChoice) string {
 // answer: the defaults, when every field has one, and one option per value
 // of the form's one choice field (the only field, or the only one without
 // a default; a boolean is Yes and No).
-func choiceOptions(fields []wire.ElicitField) []ApprovalOption {
-	var out []ApprovalOption
+func choiceOptions(fields []wire.ElicitField) []wire.ApprovalOption {
+	var out []wire.ApprovalOption
 	var undefaulted []wire.ElicitField
 	for _, f := range fields {
 		if len(f.Default) == 0 {
@@ -188,7 +188,7 @@ func choiceOptions(fields []wire.ElicitField) []ApprovalOption {
 			}
 			name = "Accept with defaults: " + capName(strings.Join(parts, ", "))
 		}
-		out = append(out, ApprovalOption{OptionID: wire.OptionAcceptDefaults, Name: name, Kind: wire.OptionAllowOnce})
+		out = append(out, wire.ApprovalOption{OptionID: wire.OptionAcceptDefaults, Name: name, Kind: wire.OptionAllowOnce})
 	}
 	f, ok := choiceField(fields, undefaulted)
 	if !ok {
@@ -199,7 +199,7 @@ func choiceOptions(fields []wire.ElicitField) []ApprovalOption {
 		label = trust.Visible(f.Title)
 	}
 	for i, v := range choiceValues(f) {
-		out = append(out, ApprovalOption{OptionID: fmt.Sprintf("%s%d", wire.OptionChoicePrefix, i),
+		out = append(out, wire.ApprovalOption{OptionID: fmt.Sprintf("%s%d", wire.OptionChoicePrefix, i),
 			Name: capName(label + ": " + v.label), Kind: wire.OptionAllowOnce})
 	}
 	return out

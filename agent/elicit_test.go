@@ -13,7 +13,7 @@ func form(message string, fields ...wire.ElicitField) mcp.Elicitation {
 	return mcp.Elicitation{Server: "ev", Elicitation: wire.Elicitation{Mode: wire.ElicitForm, Message: message, Fields: fields}}
 }
 
-func optionIDs(a Approval) string {
+func optionIDs(a wire.Approval) string {
 	var ids []string
 	for _, o := range a.Options {
 		ids = append(ids, o.OptionID+"="+o.Name)

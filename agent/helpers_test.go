@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // testWorkspace is an editor stand-in for the Workspace interface: folders,
@@ -49,11 +50,11 @@ func (w *testWorkspace) WriteFile(_ context.Context, p string, _ tools.Snapshot,
 // events records a task's events.
 type events struct {
 	mu  sync.Mutex
-	all []Event
-	on  func(Event)
+	all []wire.Event
+	on  func(wire.Event)
 }
 
-func (e *events) Event(ev Event) {
+func (e *events) Event(ev wire.Event) {
 	e.mu.Lock()
 	e.all = append(e.all, ev)
 	on := e.on
@@ -63,14 +64,14 @@ func (e *events) Event(ev Event) {
 	}
 }
 
-func (e *events) list() []Event {
+func (e *events) list() []wire.Event {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return append([]Event(nil), e.all...)
+	return append([]wire.Event(nil), e.all...)
 }
 
-func (e *events) ofType(typ string) []Event {
-	var out []Event
+func (e *events) ofType(typ string) []wire.Event {
+	var out []wire.Event
 	for _, ev := range e.list() {
 		if string(ev.Type) == typ {
 			out = append(out, ev)
@@ -80,9 +81,9 @@ func (e *events) ofType(typ string) []Event {
 }
 
 // approverFunc adapts a function to Approver.
-type approverFunc func(ctx context.Context, a Approval) (string, error)
+type approverFunc func(ctx context.Context, a wire.Approval) (string, error)
 
-func (f approverFunc) RequestApproval(ctx context.Context, a Approval) (string, error) {
+func (f approverFunc) RequestApproval(ctx context.Context, a wire.Approval) (string, error) {
 	return f(ctx, a)
 }
 
@@ -90,20 +91,20 @@ func (f approverFunc) RequestApproval(ctx context.Context, a Approval) (string, 
 type answer struct {
 	opt  string
 	mu   sync.Mutex
-	seen []Approval
+	seen []wire.Approval
 }
 
-func (a *answer) RequestApproval(_ context.Context, ap Approval) (string, error) {
+func (a *answer) RequestApproval(_ context.Context, ap wire.Approval) (string, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seen = append(a.seen, ap)
 	return a.opt, nil
 }
 
-func (a *answer) asked() []Approval {
+func (a *answer) asked() []wire.Approval {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]Approval(nil), a.seen...)
+	return append([]wire.Approval(nil), a.seen...)
 }
 
 // fixture is a Core talking to a fake model, over a temp workspace.
@@ -162,7 +163,7 @@ func newFixture(t *testing.T, format string, tweak func(*Options)) *fixture {
 }
 
 // run starts a task and waits for it (bounded, so a hang fails loudly).
-func (f *fixture) run(t *testing.T, req RunRequest, io TaskIO) Result {
+func (f *fixture) run(t *testing.T, req RunRequest, io TaskIO) wire.RunResult {
 	t.Helper()
 	if io.Workspace == nil {
 		io.Workspace = f.ws
@@ -171,7 +172,7 @@ func (f *fixture) run(t *testing.T, req RunRequest, io TaskIO) Result {
 	return wait(t, task)
 }
 
-func wait(t *testing.T, task *Task) Result {
+func wait(t *testing.T, task *Task) wire.RunResult {
 	t.Helper()
 	select {
 	case <-task.Done():

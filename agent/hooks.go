@@ -107,7 +107,7 @@ func (r *run) afterTool(ctx context.Context, c *call, o tools.Outcome) string {
 
 // turnEnd runs the turn_end hooks; their output goes to the log and a
 // status event.
-func (r *run) turnEnd(ctx context.Context, res Result) {
+func (r *run) turnEnd(ctx context.Context, res wire.RunResult) {
 	r.runHooks(ctx, r.hooksFor(config.HookTurnEnd, ""), hookEvent{Event: config.HookTurnEnd, StopReason: res.StopReason},
 		func(h config.Hook, run tools.HookRun) bool {
 			switch {

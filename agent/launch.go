@@ -18,17 +18,10 @@ import (
 // ErrDenied is returned when the user (or the absence of one) said no.
 var ErrDenied = errors.New("denied by the user")
 
-// ToolRow is one tool of the server list with its policy, decided by the
-// same code that decides calls.
-type ToolRow = wire.ServerTool
-
-// ServerRow is one row of agent/mcp/servers (docs/protocol.md Server).
-type ServerRow = wire.Server
-
 // ServerList is the server list of docs/protocol.md section 2.
-func (c *Core) ServerList() []ServerRow {
+func (c *Core) ServerList() []wire.Server {
 	if c.reg == nil {
-		return []ServerRow{}
+		return []wire.Server{}
 	}
 	return ServerRows(c.reg.Servers(), c.policy())
 }
@@ -96,18 +89,18 @@ func (c *Core) leadLaunch(ctx context.Context, key launchKey, f *launchFlight, s
 
 // launchApproval is the launch card of srv: the literal command line, env
 // names, cwd (or URL and header names) and what the sandbox lets it touch.
-func (c *Core) launchApproval(name string, srv config.Server) Approval {
+func (c *Core) launchApproval(name string, srv config.Server) wire.Approval {
 	title, detail := trust.LaunchCard(srv)
-	a := Approval{
+	a := wire.Approval{
 		ApprovalID: c.newApprovalID(), Kind: wire.ApprovalMCPLaunch, Title: title, Detail: detail,
 		Server: name, Command: append([]string{srv.Command}, srv.Args...), Env: envPairs(srv.Env), Cwd: srv.Cwd,
-		Options: []ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, tools.RejectOnce},
+		Options: []wire.ApprovalOption{{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start", Kind: wire.OptionAllowOnce}, tools.RejectOnce},
 	}
 	if trust.OffersChoices(srv) {
 		// The entry cannot say how to confine it (ACP has no key for it):
 		// the user picks, the card's choices line saying what each allows.
 		// allow_once stays the entry's own way, for clients that know no other.
-		a.Options = []ApprovalOption{
+		a.Options = []wire.ApprovalOption{
 			{OptionID: string(wire.OptionAllowOnce), Name: "Trust and start, confined (no network)", Kind: wire.OptionAllowOnce},
 			{OptionID: wire.OptionLaunchNetwork, Name: "Trust and start with network (confined otherwise)", Kind: wire.OptionAllowOnce},
 			{OptionID: wire.OptionLaunchUnconfined, Name: "Trust and start unconfined (your full access)", Kind: wire.OptionAllowOnce},

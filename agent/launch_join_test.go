@@ -11,22 +11,23 @@ import (
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/wire"
 )
 
 // blockingApprover is a user who takes their time: each card it is asked
 // stays open until the test answers it or the card's ctx ends.
 type blockingApprover struct {
 	mu    sync.Mutex
-	cards []Approval
-	shown chan Approval // one per card, as it is shown
-	reply chan string   // the user's answer to the open card
+	cards []wire.Approval
+	shown chan wire.Approval // one per card, as it is shown
+	reply chan string        // the user's answer to the open card
 }
 
 func newBlockingApprover() *blockingApprover {
-	return &blockingApprover{shown: make(chan Approval, 8), reply: make(chan string, 1)}
+	return &blockingApprover{shown: make(chan wire.Approval, 8), reply: make(chan string, 1)}
 }
 
-func (b *blockingApprover) RequestApproval(ctx context.Context, a Approval) (string, error) {
+func (b *blockingApprover) RequestApproval(ctx context.Context, a wire.Approval) (string, error) {
 	b.mu.Lock()
 	b.cards = append(b.cards, a)
 	b.mu.Unlock()
@@ -45,14 +46,14 @@ func (b *blockingApprover) count() int {
 	return len(b.cards)
 }
 
-func (b *blockingApprover) waitCard(t *testing.T) Approval {
+func (b *blockingApprover) waitCard(t *testing.T) wire.Approval {
 	t.Helper()
 	select {
 	case a := <-b.shown:
 		return a
 	case <-time.After(30 * time.Second):
 		t.Fatal("no launch card was shown")
-		return Approval{}
+		return wire.Approval{}
 	}
 }
 

@@ -27,7 +27,7 @@ type run struct {
 	core *Core
 	task *Task
 	io   TaskIO
-	ws   Workspace
+	ws   tools.Workspace
 	tr   *session.Transcript
 
 	emitMu sync.Mutex
@@ -39,7 +39,7 @@ type run struct {
 	toolDefs  []model.ToolDef       // this turn's tools, rebuilt only when listed changes
 	listedGen uint64                // the registry's ToolsGeneration read before listed
 	approveMu sync.Mutex            // one approval at a time (approvals.go)
-	usage     Usage
+	usage     wire.Usage
 	window    int // the model's context window, in tokens
 	// tooLong: the turn failed because its request was too long for the
 	// model's window even compacted (settle marks it so, and it is not
@@ -61,7 +61,7 @@ type run struct {
 	unlock   func() // releases the session (sessionLock), once the turn is settled
 }
 
-func (r *run) emit(e Event) {
+func (r *run) emit(e wire.Event) {
 	r.emitMu.Lock()
 	defer r.emitMu.Unlock()
 	r.seq++
@@ -75,7 +75,7 @@ func (r *run) emit(e Event) {
 }
 
 // runTask runs one task to its end and emits its done event.
-func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) Result {
+func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) wire.RunResult {
 	r := &run{core: c, task: t, io: io, ws: io.Workspace, tr: session.OpenTranscript(c.stateDir, t.SessionID)}
 	r.tr.OnFail = func(err error) {
 		c.markTorn(t.SessionID, true)
@@ -107,14 +107,14 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	delete(c.tasks, t.ID)
 	c.idle()
 	c.mu.Unlock()
-	r.emit(Event{Type: wire.EventDone, StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
+	r.emit(wire.Event{Type: wire.EventDone, StopReason: res.StopReason, Text: res.Text, Message: res.Error, Usage: &usage})
 	return res
 }
 
-func (r *run) execute(ctx context.Context, req RunRequest) Result {
+func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 	c := r.core
-	fail := func(format string, args ...any) Result {
-		return Result{StopReason: "error", Error: fmt.Sprintf(format, args...)}
+	fail := func(format string, args ...any) wire.RunResult {
+		return wire.RunResult{StopReason: "error", Error: fmt.Sprintf(format, args...)}
 	}
 	if req.MCPPrompt != nil {
 		text, res := r.mcpPrompt(ctx, *req.MCPPrompt)
@@ -133,7 +133,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 	}
 	unlock, err := c.sessionLock(ctx, r.task.SessionID)
 	if err != nil {
-		return Result{StopReason: wire.StopCancelled}
+		return wire.RunResult{StopReason: wire.StopCancelled}
 	}
 	r.unlock = unlock // runTask releases it once the turn is settled
 	provider, err := c.modelProvider()
@@ -154,7 +154,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			r.emitStatus(n)
 		}
 	}
-	system := prompt.System(ctx, r.ws, prompt.Context{Folders: r.ws.Folders(), Document: req.Document, Range: (*prompt.Range)(req.Range), Diagnostics: req.Diagnostics})
+	system := prompt.System(ctx, r.ws, prompt.Context{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
 
 	turn := session.CountPrompts(history) + 1
 	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
@@ -169,7 +169,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		// Cancelled while a big prompt was stored or redacted: end now,
 		// not after encoding it into a request. The prompt stays in the
 		// session, as any turn's prompt does.
-		return Result{StopReason: wire.StopCancelled}
+		return wire.RunResult{StopReason: wire.StopCancelled}
 	}
 	ck := newTurnCheckpoint(c.sessions, r.task.SessionID, turn, c.logf)
 	ck.landed = r.task.landed
@@ -232,7 +232,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			var redact, redactReasoning trust.StreamRedactor
 			flushReasoning := func() {
 				if out := redactReasoning.Flush(); out != "" {
-					r.emit(Event{Type: wire.EventReasoning, Delta: out})
+					r.emit(wire.Event{Type: wire.EventReasoning, Delta: out})
 				}
 			}
 			resp, err := provider.Stream(ctx, model.Request{
@@ -244,7 +244,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				OnReasoning: func(delta string) {
 					reasoned.WriteString(delta)
 					if out := redactReasoning.Write(delta); out != "" {
-						r.emit(Event{Type: wire.EventReasoning, Delta: out})
+						r.emit(wire.Event{Type: wire.EventReasoning, Delta: out})
 					}
 				},
 			}, func(delta string) {
@@ -252,12 +252,12 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				streamed.WriteString(delta)
 				r.journal.Text(delta)
 				if out := redact.Write(delta); out != "" {
-					r.emit(Event{Type: wire.EventText, Delta: out})
+					r.emit(wire.Event{Type: wire.EventText, Delta: out})
 				}
 			})
 			flushReasoning()
 			if out := redact.Flush(); out != "" {
-				r.emit(Event{Type: wire.EventText, Delta: out})
+				r.emit(wire.Event{Type: wire.EventText, Delta: out})
 			}
 			return resp, err
 		}
@@ -301,7 +301,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 				r.tr.Reasoning(reasoned.String())
 				r.partial = streamed.String()
 				r.tr.Assistant(r.partial)
-				return Result{StopReason: wire.StopMaxTokens, Text: r.partial,
+				return wire.RunResult{StopReason: wire.StopMaxTokens, Text: r.partial,
 					Error: fmt.Sprintf("the answer reached max_tokens inside the arguments of %s twice (at %d and %d tokens), so nothing was run: raise [model] max_tokens", cutCall(resp), budget/2, budget)}
 			}
 		}
@@ -312,9 +312,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 			r.partial = streamed.String()
 			r.tr.Assistant(streamed.String())
 			if ctx.Err() != nil {
-				return Result{StopReason: wire.StopCancelled, Text: streamed.String()}
+				return wire.RunResult{StopReason: wire.StopCancelled, Text: streamed.String()}
 			}
-			return Result{StopReason: "error", Error: err.Error(), Text: streamed.String()}
+			return wire.RunResult{StopReason: "error", Error: err.Error(), Text: streamed.String()}
 		}
 		m.reported(defs, msgs, resp.Usage.InputTokens)
 		r.addUsage(resp.Usage)
@@ -324,37 +324,37 @@ func (r *run) execute(ctx context.Context, req RunRequest) Result {
 		if why := refused(resp.StopReason); why != "" {
 			// A refused answer is not kept (Anthropic asks that it not be sent
 			// back); the session says the model declined (settle).
-			return Result{StopReason: wire.StopRefusal, Text: lastText, Error: why}
+			return wire.RunResult{StopReason: wire.StopRefusal, Text: lastText, Error: why}
 		}
 		if resp.StopReason == "max_tokens" && len(uses) == 0 {
 			if strings.TrimSpace(lastText) == "" {
-				return Result{StopReason: wire.StopMaxTokens,
+				return wire.RunResult{StopReason: wire.StopMaxTokens,
 					Error: fmt.Sprintf("the model spent all of max_tokens (%d tokens) before it answered (a reasoning model may spend it all thinking): raise [model] max_tokens", budget)}
 			}
 			if err := r.store(&history, model.Message{Role: "assistant", Content: content}); err != nil {
 				return fail("%v", err)
 			}
-			return Result{StopReason: wire.StopMaxTokens, Text: lastText,
+			return wire.RunResult{StopReason: wire.StopMaxTokens, Text: lastText,
 				Error: fmt.Sprintf("the answer was cut at max_tokens (%d tokens): raise [model] max_tokens, or ask the model to go on", budget)}
 		}
 		if len(content) == 0 {
-			return Result{StopReason: wire.StopEndTurn}
+			return wire.RunResult{StopReason: wire.StopEndTurn}
 		}
 		if err := r.store(&history, model.Message{Role: "assistant", Content: content}); err != nil {
 			return fail("%v", err)
 		}
 		if len(uses) == 0 {
-			return Result{StopReason: wire.StopEndTurn, Text: lastText}
+			return wire.RunResult{StopReason: wire.StopEndTurn, Text: lastText}
 		}
 		results := r.callTools(ctx, env, uses)
 		if err := r.store(&history, model.Message{Role: "user", Content: results}); err != nil {
 			return fail("%v", err)
 		}
 		if ctx.Err() != nil {
-			return Result{StopReason: wire.StopCancelled, Text: lastText}
+			return wire.RunResult{StopReason: wire.StopCancelled, Text: lastText}
 		}
 	}
-	return Result{StopReason: wire.StopMaxIterations, Text: lastText,
+	return wire.RunResult{StopReason: wire.StopMaxIterations, Text: lastText,
 		Error: fmt.Sprintf("stopped after %d model calls ([agent] max_iterations)", c.cfg.Agent.MaxIterations)}
 }
 
@@ -373,7 +373,7 @@ func (r *run) store(history *[]model.Message, m model.Message) error {
 // streamed, possibly nothing), so the history says so and the next prompt
 // does not merge into this one (session/interrupted.go). Then the journal goes;
 // it stays when the answer could not be stored, for the next load.
-func (r *run) settle(res Result) {
+func (r *run) settle(res wire.RunResult) {
 	if !r.prompted {
 		r.journal.Remove()
 		return

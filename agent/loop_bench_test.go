@@ -12,6 +12,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/bench"
 	"github.com/agentls/agentls/internal/testenv"
@@ -70,7 +71,7 @@ func loopRegistry(b *testing.B, bin, root string, n int) *mcp.Registry {
 		servers = append(servers, config.Server{Name: name, Origin: config.User, Command: bin, Args: []string{"-marker", "agentls-bench-loop"}, Cwd: root,
 			ConnectTimeout: time.Minute, ListTimeout: time.Minute, CallTimeout: time.Minute})
 	}
-	reg := mcp.NewRegistry(servers, mcp.Options{Reserved: agent.BuiltinToolNames()})
+	reg := mcp.NewRegistry(servers, mcp.Options{Reserved: tools.BuiltinNames()})
 	b.Cleanup(func() { reg.Close() })
 	reg.Start(context.Background())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

@@ -10,6 +10,7 @@ import (
 	"github.com/agentls/agentls/mcp/toolname"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 func TestToolResultsAreCappedForTheModelAndPreviewedInEvents(t *testing.T) {
@@ -97,7 +98,7 @@ func TestCloseCancelsRunningTasks(t *testing.T) {
 	ev := &events{}
 	started := make(chan struct{})
 	var once bool
-	ev.on = func(e Event) {
+	ev.on = func(e wire.Event) {
 		if e.Type == "text" && !once {
 			once = true
 			close(started)
@@ -121,7 +122,7 @@ func TestTaskStateShowsAwaitingApproval(t *testing.T) {
 		modeltest.Turn{Text: "ok"},
 	)
 	var seen []string
-	ap := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+	ap := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 		for _, ti := range f.core.Tasks() {
 			seen = append(seen, string(ti.State))
 		}

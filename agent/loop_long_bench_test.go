@@ -18,6 +18,7 @@ import (
 	"github.com/agentls/agentls/internal/bench"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/wire"
 )
 
 // Figures 10-13: long sessions. Token figures are counts the fake model
@@ -56,7 +57,7 @@ func longCoreAt(b *testing.B, format string, reg *mcp.Registry, root, state stri
 	return core, m
 }
 
-func runTask(b *testing.B, core *agent.Core, req agent.RunRequest) agent.Result {
+func runTask(b *testing.B, core *agent.Core, req agent.RunRequest) wire.RunResult {
 	b.Helper()
 	task := core.Start(req, agent.TaskIO{})
 	<-task.Done()

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/agent/prompt"
 )
 
 func TestSystemPromptCarriesTheEditorContext(t *testing.T) {
@@ -28,7 +29,7 @@ func TestSystemPromptCarriesTheEditorContext(t *testing.T) {
 	f.ws.buffers = map[string]string{doc: "package main\n\nfunc añadir() {}\n"}
 	diag := json.RawMessage(`{"range":{"start":{"line":2,"character":5},"end":{"line":2,"character":11}},"severity":1,"source":"compiler","message":"añadir is unused"}`)
 	f.model.Script(modeltest.Turn{Text: "ok"})
-	f.run(t, RunRequest{Prompt: "fix it", Document: doc, Range: &Range{StartLine: 2, StartChar: 5, EndLine: 2, EndChar: 11}, Diagnostics: []json.RawMessage{diag}}, TaskIO{})
+	f.run(t, RunRequest{Prompt: "fix it", Document: doc, Range: &prompt.Range{StartLine: 2, StartChar: 5, EndLine: 2, EndChar: 11}, Diagnostics: []json.RawMessage{diag}}, TaskIO{})
 	sys := f.model.Requests()[0].System()
 	want := []string{
 		"Active document: " + doc,

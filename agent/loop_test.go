@@ -12,6 +12,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 var formats = []string{"anthropic", "openai"}
@@ -50,7 +51,7 @@ func TestTextOnlyTurnStreamsAndEnds(t *testing.T) {
 				}
 			}
 			names := req.ToolNames()
-			for _, b := range BuiltinToolNames() {
+			for _, b := range tools.BuiltinNames() {
 				if b == tools.SearchToolName {
 					if slices.Contains(names, b) {
 						t.Errorf("%s offered with no MCP tool to search", b)
@@ -159,7 +160,7 @@ func TestApprovalTimeoutDenies(t *testing.T) {
 		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"a.txt","content":"x"}`}}},
 		modeltest.Turn{Text: "ok"},
 	)
-	never := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+	never := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 // What the core holds for a session lasts while a task uses it: after a
@@ -42,7 +43,7 @@ func TestIdleSessionsAreReleased(t *testing.T) {
 	// A session in use is held until its task ends.
 	ev := &events{}
 	started := make(chan string, 1)
-	ev.on = func(e Event) {
+	ev.on = func(e wire.Event) {
 		if e.Type == "text" {
 			select {
 			case started <- e.TaskID:

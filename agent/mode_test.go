@@ -121,8 +121,8 @@ func TestPlanModeChangesNothingOnDisk(t *testing.T) {
 	)
 	// The user answers "Keep planning" to the plan: the session stays in
 	// plan mode. Every other card would be approved, always.
-	var asked []Approval
-	ap := approverFunc(func(_ context.Context, a Approval) (string, error) {
+	var asked []wire.Approval
+	ap := approverFunc(func(_ context.Context, a wire.Approval) (string, error) {
 		asked = append(asked, a)
 		if a.Kind == wire.ApprovalPlan {
 			return string(wire.OptionRejectOnce), nil
@@ -212,7 +212,7 @@ func TestAnAcceptedPlanSwitchesToAskAndRunsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	var kinds []wire.ApprovalKind
-	ap := approverFunc(func(_ context.Context, a Approval) (string, error) {
+	ap := approverFunc(func(_ context.Context, a wire.Approval) (string, error) {
 		kinds = append(kinds, a.Kind)
 		return string(wire.OptionAllowOnce), nil
 	})

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
@@ -84,7 +85,7 @@ func Open(s Setup) (*Core, error) {
 	// root either: roots/list must not offer a server the user's home.
 	var roots []string
 	for _, r := range opts.Roots {
-		if RefusedRoot(r) == "" {
+		if tools.RefusedRoot(r) == "" {
 			roots = append(roots, r)
 		}
 	}

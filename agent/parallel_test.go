@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // withBarrierServer runs the fault server "b" with its barrier tool, its
@@ -64,7 +65,7 @@ func TestCallsThatNeedNoApprovalRunInParallel(t *testing.T) {
 func TestCallsThatAskRunAloneInOrder(t *testing.T) {
 	f := newFixture(t, "anthropic", withBarrierServer(t, "b__echo"))
 	var inFlight, most int
-	ap := approverFunc(func(_ context.Context, a Approval) (string, error) {
+	ap := approverFunc(func(_ context.Context, a wire.Approval) (string, error) {
 		inFlight++
 		most = max(most, inFlight)
 		defer func() { inFlight-- }()

@@ -162,10 +162,10 @@ func orNone(names []string) string {
 // is decided: deny refuses without asking the server, ask puts a card.
 // The text is the server's: it becomes the user's turn only because the
 // user picked this prompt. It fails with the Result the task ends with.
-func (r *run) mcpPrompt(ctx context.Context, ref PromptRef) (string, *Result) {
+func (r *run) mcpPrompt(ctx context.Context, ref PromptRef) (string, *wire.RunResult) {
 	c := r.core
-	fail := func(err error) (string, *Result) {
-		return "", &Result{StopReason: wire.StopError, Error: "agentls: " + err.Error()}
+	fail := func(err error) (string, *wire.RunResult) {
+		return "", &wire.RunResult{StopReason: wire.StopError, Error: "agentls: " + err.Error()}
 	}
 	if c.reg == nil {
 		return fail(errors.New("no MCP servers are configured"))
@@ -180,19 +180,19 @@ func (r *run) mcpPrompt(ctx context.Context, ref PromptRef) (string, *Result) {
 	case trust.Ask:
 		args, _ := json.Marshal(orEmpty(ref.Arguments))
 		shown, _ := json.MarshalIndent(orEmpty(ref.Arguments), "", "  ")
-		a := Approval{ApprovalID: c.newApprovalID(), TaskID: r.task.ID, Kind: wire.ApprovalMCPCall,
+		a := wire.Approval{ApprovalID: c.newApprovalID(), TaskID: r.task.ID, Kind: wire.ApprovalMCPCall,
 			Title:  "Run the prompt " + trust.Visible(ref.Name) + " of " + trust.Visible(ref.Server) + "?",
 			Detail: trust.Visible(ref.Server+" · prompts/get "+ref.Name) + "\n" + trust.VisibleText(string(shown)),
-			Server: ref.Server, Tool: "prompts/get", Arguments: args, Options: []ApprovalOption{tools.AllowOnce, tools.RejectOnce}}
-		r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
+			Server: ref.Server, Tool: "prompts/get", Arguments: args, Options: []wire.ApprovalOption{tools.AllowOnce, tools.RejectOnce}}
+		r.emit(wire.Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalWaiting})
 		r.task.setState(wire.TaskAwaitingApproval)
 		opt, how := c.ask(ctx, a, r.io.Approver)
 		r.task.setState(wire.TaskRunning)
-		r.emit(Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
+		r.emit(wire.Event{Type: wire.EventApproval, ApprovalID: a.ApprovalID, State: wire.ApprovalResolved, OptionID: opt})
 		switch how {
 		case approved:
 		case cancelled:
-			return "", &Result{StopReason: wire.StopCancelled}
+			return "", &wire.RunResult{StopReason: wire.StopCancelled}
 		case timedOut:
 			return fail(fmt.Errorf("the prompt %s of %s was not run: the approval timed out after %s", trust.Visible(ref.Name), trust.Visible(ref.Server), c.cfg.Agent.ApprovalTimeout))
 		case unasked:
@@ -204,7 +204,7 @@ func (r *run) mcpPrompt(ctx context.Context, ref PromptRef) (string, *Result) {
 	text, err := c.reg.GetPrompt(ctx, ref.Server, ref.Name, ref.Arguments)
 	if err != nil {
 		if ctx.Err() != nil {
-			return "", &Result{StopReason: wire.StopCancelled}
+			return "", &wire.RunResult{StopReason: wire.StopCancelled}
 		}
 		return fail(err)
 	}

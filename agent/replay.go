@@ -10,10 +10,6 @@ import (
 	"github.com/agentls/agentls/wire"
 )
 
-// EventPrompt is the type of a replayed user prompt (Replay); a live task
-// never emits it.
-const EventPrompt = wire.EventPrompt
-
 // Replay is a stored session as the events a front shows for it, oldest
 // first: each user prompt (EventPrompt, Text), the assistant's reasoning
 // and text (one "reasoning" and one "text" event per block, Delta), and every tool call as its first
@@ -24,7 +20,7 @@ const EventPrompt = wire.EventPrompt
 // SessionID are left for the caller. An unknown session is empty. When
 // loading repaired the session (lines set aside), a status event saying so
 // comes first.
-func (c *Core) Replay(sessionID string) ([]Event, error) {
+func (c *Core) Replay(sessionID string) ([]wire.Event, error) {
 	if err := session.CheckID(sessionID); err != nil {
 		return nil, err
 	}
@@ -39,12 +35,12 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Event
+	var out []wire.Event
 	for _, n := range []string{recovered, note} {
 		if n != "" {
 			// What the repair set aside or recovered is part of what the
 			// user must see, as a live task shows it.
-			out = append(out, Event{Type: wire.EventStatus, Message: n})
+			out = append(out, wire.Event{Type: wire.EventStatus, Message: n})
 		}
 	}
 	type use struct {
@@ -56,16 +52,16 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 		for _, b := range m.Content {
 			switch {
 			case b.Type == "text" && m.Role == "user":
-				out = append(out, Event{Type: EventPrompt, Text: b.Text})
+				out = append(out, wire.Event{Type: wire.EventPrompt, Text: b.Text})
 			case b.Type == "text":
-				out = append(out, Event{Type: wire.EventText, Delta: trust.Redact(b.Text)})
+				out = append(out, wire.Event{Type: wire.EventText, Delta: trust.Redact(b.Text)})
 			case b.Type == "thinking" && b.Thinking != "":
-				out = append(out, Event{Type: wire.EventReasoning, Delta: trust.Redact(b.Thinking)})
+				out = append(out, wire.Event{Type: wire.EventReasoning, Delta: trust.Redact(b.Thinking)})
 			case b.Type == "tool_use":
 				args := trust.RedactJSON(b.Input)
 				calls[b.ID] = use{b.Name, args}
 				kind, locations := replayPlan(c.root, b)
-				out = append(out, Event{Type: wire.EventToolCall, ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
+				out = append(out, wire.Event{Type: wire.EventToolCall, ToolCallID: b.ID, Tool: b.Name, Title: b.Name,
 					Arguments: args, Status: wire.StatusPending, Kind: kind, Locations: locations})
 			case b.Type == "tool_result":
 				status := wire.StatusCompleted
@@ -74,13 +70,13 @@ func (c *Core) Replay(sessionID string) ([]Event, error) {
 				}
 				u := calls[b.ToolUseID]
 				out = append(out,
-					Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: u.name, Title: u.name, Status: status, Arguments: u.args},
-					Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
+					wire.Event{Type: wire.EventToolCall, ToolCallID: b.ToolUseID, Tool: u.name, Title: u.name, Status: status, Arguments: u.args},
+					wire.Event{Type: wire.EventToolResult, ToolCallID: b.ToolUseID, Status: status, IsError: b.IsError,
 						Output: trust.Redact(tools.CapText(b.Content, previewMax)), Images: wireImages(b.Images)})
 			}
 		}
 		if m.Role == "assistant" && m.Interrupted != "" {
-			out = append(out, Event{Type: wire.EventStatus, Message: session.InterruptedStatus(m)})
+			out = append(out, wire.Event{Type: wire.EventStatus, Message: session.InterruptedStatus(m)})
 		}
 	}
 	return out, nil
@@ -107,10 +103,10 @@ func (c *Core) Root() string { return c.root }
 
 // replayPlan is the kind and locations of a stored tool_use, as its built-in
 // would plan it in a workspace at root; an MCP call is KindOther with none.
-func replayPlan(root string, u model.Block) (ToolKind, []string) {
+func replayPlan(root string, u model.Block) (wire.ToolKind, []string) {
 	t, ok := tools.Builtin(u.Name)
 	if !ok {
-		return KindOther, nil
+		return wire.KindOther, nil
 	}
 	p := t.Plan(&tools.Env{Workspace: DiskWorkspace(root)}, u.Input)
 	return p.Kind, p.Locations

@@ -98,7 +98,7 @@ func TestNoRuleIsOfferedForWhatCouldMeanMore(t *testing.T) {
 		{ID: "w2", Name: "write_file", Input: `{"path":".git/hooks/pre-commit","content":"x\n"}`},
 	}
 	f.model.Script(modeltest.Turn{Text: "1", ToolCalls: calls}, modeltest.Turn{Text: "ok"})
-	ap := approverFunc(func(_ context.Context, a Approval) (string, error) {
+	ap := approverFunc(func(_ context.Context, a wire.Approval) (string, error) {
 		if a.Rule != "" || hasOption(a, string(wire.OptionAllowAlways)) {
 			t.Errorf("card %q offers the rule %q", a.Detail, a.Rule)
 		}

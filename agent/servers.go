@@ -15,18 +15,18 @@ func ToolInfo(t mcp.Tool) trust.ToolInfo { return tools.ToolInfo(t) }
 // ServerRows joins the registry's server list with the policy decision for
 // each tool. It is the only place the policy column is filled, and it uses
 // the same Policy.ClassifyCall the agent uses to decide a call.
-func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []ServerRow {
+func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []wire.Server {
 	pol = pol.Snapshot() // one read of the trust store for the whole list
-	rows := make([]ServerRow, 0, len(servers))
+	rows := make([]wire.Server, 0, len(servers))
 	for _, s := range servers {
-		row := ServerRow{Name: s.Name, Origin: s.Origin, State: s.State,
+		row := wire.Server{Name: s.Name, Origin: s.Origin, State: s.State,
 			Command: listOrEmpty(s.Command), EnvKeys: listOrEmpty(s.EnvKeys), Cwd: s.Cwd, Sandbox: s.Sandbox,
 			URL: s.URL, HeaderNames: s.HeaderNames, Transport: s.Transport, Prompts: s.Prompts,
 			Error: s.Error, StderrTail: s.StderrTail, Warnings: s.Warnings, SchemaTokens: s.SchemaTokens,
-			Tools: make([]ToolRow, 0, len(s.Tools))}
+			Tools: make([]wire.ServerTool, 0, len(s.Tools))}
 		for _, t := range s.Tools {
 			d := pol.ClassifyCall(ToolInfo(t))
-			row.Tools = append(row.Tools, ToolRow{Name: t.Name, Server: t.Server, ServerTool: t.ServerTool,
+			row.Tools = append(row.Tools, wire.ServerTool{Name: t.Name, Server: t.Server, ServerTool: t.ServerTool,
 				Description: t.Description, InputSchema: t.InputSchema, Annotations: wireAnnotations(t.Annotations),
 				SchemaTokens: t.SchemaTokens, Policy: d.Action, PolicyReason: d.Reason})
 		}
@@ -90,7 +90,7 @@ func RegistryOptions(cfg *config.Config, store *trust.Store) mcp.Options {
 		MaxImageBytes:       cfg.MCP.MaxImageBytes,
 		DescriptionMaxChars: cfg.MCP.DescriptionMaxChars,
 		MaxToolsPerServer:   cfg.MCP.MaxToolsPerServer,
-		Reserved:            BuiltinToolNames(),
+		Reserved:            tools.BuiltinNames(),
 		Gate:                LaunchGate(store),
 		LogLevel:            cfg.MCP.LogLevel,
 	}

@@ -25,16 +25,12 @@ func (c *Core) SessionExists(id string) (bool, error) {
 	return true, nil
 }
 
-// CompactResult is what Core.Compact did: the estimated tokens of what
-// would be sent before and after.
-type CompactResult = wire.CompactResult
-
 // Compact compacts a session on demand: old tool results become stubs and
 // the older turns a summary the model writes, the last turn stays verbatim.
 // The session file keeps everything; what is sent next is the compacted
 // view. It waits for a task running in the session to end first.
-func (c *Core) Compact(ctx context.Context, sessionID string) (CompactResult, error) {
-	res := CompactResult{SessionID: sessionID}
+func (c *Core) Compact(ctx context.Context, sessionID string) (wire.CompactResult, error) {
+	res := wire.CompactResult{SessionID: sessionID}
 	if _, err := c.SessionExists(sessionID); err != nil {
 		return res, err
 	}

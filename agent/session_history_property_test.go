@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 // TestPropertyCancelAnywhereKeepsHistorySendable cancels tasks at random
@@ -40,7 +41,7 @@ func TestPropertyCancelAnywhereKeepsHistorySendable(t *testing.T) {
 				}
 				return tr
 			}
-			approver := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+			approver := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 				select {
 				case <-time.After(time.Duration(rng.Intn(5)) * time.Millisecond):
 				case <-ctx.Done():
@@ -58,7 +59,7 @@ func TestPropertyCancelAnywhereKeepsHistorySendable(t *testing.T) {
 				k := 1 + rng.Intn(25)
 				ev := &events{}
 				n := 0
-				ev.on = func(e Event) {
+				ev.on = func(e wire.Event) {
 					if n++; n == k {
 						f.core.Cancel(e.TaskID)
 					}

@@ -9,6 +9,7 @@ import (
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/agent/session"
+	"github.com/agentls/agentls/wire"
 )
 
 // fourTurns is a stored session of four complete turns, two with tool calls.
@@ -167,7 +168,7 @@ func TestReplayCarriesTheRepairNote(t *testing.T) {
 	}
 	var prompts []string
 	for _, e := range evs {
-		if e.Type == EventPrompt {
+		if e.Type == wire.EventPrompt {
 			prompts = append(prompts, e.Text)
 		}
 	}

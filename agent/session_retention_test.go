@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/agent/session"
+	"github.com/agentls/agentls/wire"
 )
 
 // storeSession writes a session, its transcript and side files, last used
@@ -72,7 +73,7 @@ func TestRetentionDeletesTheOldestButNeverPinnedOrInUse(t *testing.T) {
 		}
 	}
 	list, _ := f.core.Sessions()
-	if len(list) != 6 || !slices.ContainsFunc(list, func(s SessionInfo) bool { return s.SessionID == "s0" && s.Pinned }) {
+	if len(list) != 6 || !slices.ContainsFunc(list, func(s wire.SessionInfo) bool { return s.SessionID == "s0" && s.Pinned }) {
 		t.Errorf("agent/sessions after retention = %+v, want 6 with s0 pinned", list)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 func TestSessionsContinueByID(t *testing.T) {
@@ -33,7 +34,7 @@ func TestSessionsContinueByID(t *testing.T) {
 			if err != nil || len(list) != 2 {
 				t.Fatalf("Sessions() = %+v, %v; want 2", list, err)
 			}
-			var first SessionInfo
+			var first wire.SessionInfo
 			for _, s := range list {
 				if s.SessionID == r1.SessionID {
 					first = s
@@ -94,7 +95,7 @@ func TestTasksAndNewChat(t *testing.T) {
 	f.model.Script(modeltest.Turn{Text: "never finishes", Hang: true})
 	ev := &events{}
 	started := make(chan struct{})
-	ev.on = func(e Event) {
+	ev.on = func(e wire.Event) {
 		if e.Type == "text" {
 			select {
 			case <-started:

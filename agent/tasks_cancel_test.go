@@ -15,6 +15,7 @@ import (
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // assertStoredValid loads a session as a next run would and checks that it
@@ -48,9 +49,9 @@ func assertEndsInterrupted(t *testing.T, msgs []model.Message, why string) {
 }
 
 // cancelOn cancels the task at the first event that matches.
-func cancelOn(f *fixture, ev *events, match func(Event) bool) {
+func cancelOn(f *fixture, ev *events, match func(wire.Event) bool) {
 	done := false
-	ev.on = func(e Event) {
+	ev.on = func(e wire.Event) {
 		if !done && match(e) {
 			done = true
 			f.core.Cancel(e.TaskID)
@@ -62,7 +63,7 @@ func TestCancelWhileStreamingKeepsThePartialAnswerMarked(t *testing.T) {
 	f := newFixture(t, "anthropic", nil)
 	f.model.Script(modeltest.Turn{Text: "partial answer that never ends", Hang: true})
 	ev := &events{}
-	cancelOn(f, ev, func(e Event) bool { return e.Type == "text" })
+	cancelOn(f, ev, func(e wire.Event) bool { return e.Type == "text" })
 	res := f.run(t, RunRequest{Prompt: "hang"}, TaskIO{Events: ev})
 	if res.StopReason != "cancelled" {
 		t.Fatalf("result = %+v, want cancelled", res)
@@ -84,8 +85,8 @@ func TestCancelWhileWaitingForApprovalAnswersEveryToolUse(t *testing.T) {
 		{ID: "r2", Name: "list_directory", Input: `{}`},
 	}})
 	ev := &events{}
-	cancelOn(f, ev, func(e Event) bool { return e.Type == "approval" && e.State == "waiting" })
-	blocking := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+	cancelOn(f, ev, func(e wire.Event) bool { return e.Type == "approval" && e.State == "waiting" })
+	blocking := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	})
@@ -109,10 +110,10 @@ func TestCancelWhileAToolRuns(t *testing.T) {
 		{ID: "c1", Name: "run_command", Input: `{"command":"` + sl + ` 100 & ` + sl + ` 100; wait","shell":true}`},
 	}})
 	ev := &events{}
-	ap := approverFunc(func(ctx context.Context, a Approval) (string, error) { return "allow_once", nil })
+	ap := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) { return "allow_once", nil })
 	// Cancel once the command is in the process table.
 	watching := make(chan struct{})
-	ev.on = func(e Event) {
+	ev.on = func(e wire.Event) {
 		if e.Type == "approval" && e.State == "resolved" {
 			go func() {
 				defer close(watching)

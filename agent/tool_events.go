@@ -23,7 +23,7 @@ type callEvents struct {
 	r                   *run
 	id                  string
 	tool, server, title string
-	kind                ToolKind
+	kind                wire.ToolKind
 	args                json.RawMessage
 	locations           []string
 	announced           bool
@@ -32,8 +32,8 @@ type callEvents struct {
 // event is a tool_call of this call with status s. Every one carries the
 // call's (redacted) arguments (docs/protocol.md section 3: every update
 // repeats them).
-func (c *callEvents) event(s wire.ToolStatus) Event {
-	return Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s, Arguments: c.args}
+func (c *callEvents) event(s wire.ToolStatus) wire.Event {
+	return wire.Event{Type: wire.EventToolCall, ToolCallID: c.id, Tool: c.tool, Server: c.server, Title: c.title, Status: s, Arguments: c.args}
 }
 
 // status emits a tool_call with the given status; the first one announces
@@ -54,7 +54,7 @@ func (c *callEvents) status(s wire.ToolStatus) {
 func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus, images ...model.Image) model.Block {
 	c.status(status)
 	preview := tools.CapText(out, previewMax)
-	c.r.emit(Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images)})
+	c.r.emit(wire.Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images)})
 	c.r.tr.ToolResult(status, preview)
 	return model.Block{Type: "tool_result", ToolUseID: c.id, Content: out, IsError: isErr, Images: images}
 }

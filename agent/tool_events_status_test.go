@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 // finalStatuses are the tool call statuses a call ends in (docs/protocol.md
@@ -18,7 +19,7 @@ var finalStatuses = map[string]bool{"completed": true, "failed": true, "denied":
 // update repeats them, docs/protocol.md section 3), exactly one tool_call carries a final
 // status, and that one comes right before the call's tool_result, which is
 // the call's last event and carries the same status.
-func checkCallLifecycle(t *testing.T, all []Event, id, want string) {
+func checkCallLifecycle(t *testing.T, all []wire.Event, id, want string) {
 	t.Helper()
 	var mine []int
 	for i, e := range all {
@@ -94,8 +95,8 @@ func TestEveryToolCallEndsWithAFinalStatusBeforeItsResult(t *testing.T) {
 			},
 			want: map[string]string{"w1": "cancelled", "r2": "cancelled"},
 			io: func(f *fixture, ev *events) TaskIO {
-				cancelOn(f, ev, func(e Event) bool { return e.Type == "approval" && e.State == "waiting" })
-				return TaskIO{Approver: approverFunc(func(ctx context.Context, a Approval) (string, error) {
+				cancelOn(f, ev, func(e wire.Event) bool { return e.Type == "approval" && e.State == "waiting" })
+				return TaskIO{Approver: approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 					<-ctx.Done()
 					return "", ctx.Err()
 				})}

@@ -79,7 +79,7 @@ func TestOfferKeepsToTheLimitAndTheBudget(t *testing.T) {
 					t.Errorf("loaded tool %s not offered: %v", l, names)
 				}
 			}
-			for _, b := range BuiltinToolNames() {
+			for _, b := range tools.BuiltinNames() {
 				if b != tools.SearchToolName && !slices.Contains(names, b) {
 					t.Errorf("built-in %s not offered", b)
 				}

@@ -27,7 +27,7 @@ func (r *run) toolSet(ctx context.Context, first bool) []model.ToolDef {
 		return r.toolDefs
 	}
 	if first && slices.ContainsFunc(c.reg.Servers(), func(s mcp.ServerInfo) bool { return s.State == mcp.Connecting }) {
-		r.emit(Event{Type: wire.EventStatus, Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
+		r.emit(wire.Event{Type: wire.EventStatus, Message: fmt.Sprintf("waiting up to %s for MCP servers to connect", c.cfg.MCP.StartupWait)})
 		wctx, cancel := context.WithTimeout(ctx, c.cfg.MCP.StartupWait)
 		c.reg.Wait(wctx)
 		cancel()

@@ -11,6 +11,7 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // withSlowServer runs the fault server as "slow", answering its handshake
@@ -95,7 +96,7 @@ func TestToolsOfAServerThatConnectsMidTaskHotPlugIntoTheNextTurn(t *testing.T) {
 		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: `{"path":"a.txt","content":"x"}`}}},
 		modeltest.Turn{Text: "done"},
 	)
-	holdUntilConnected := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+	holdUntilConnected := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 		f.core.reg.Wait(ctx)
 		return "reject_once", nil
 	})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/wire"
 )
 
 func TestSameToolRebuildsOnAnyChangeTheModelOrTheGateSees(t *testing.T) {
@@ -55,7 +56,7 @@ func TestAToolAddedByListChangedMidTaskIsOfferedInTheNextTurn(t *testing.T) {
 		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "slow__echo", Input: `{"text":"x"}`}}},
 		modeltest.Turn{Text: "done"},
 	)
-	holdUntilRelisted := approverFunc(func(ctx context.Context, a Approval) (string, error) {
+	holdUntilRelisted := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
 		if a.Kind == "mcp_call" {
 			return "allow_once", nil // add_tool is not read-only, so it asks too
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentls/agentls/agent/prompt"
 	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent"
@@ -31,7 +32,7 @@ func (s *Server) runRequest(p runParams) (agent.RunRequest, int, error) {
 	line := 0
 	if p.Range != nil {
 		line = p.Range.Start.Line
-		req.Range = &agent.Range{StartLine: p.Range.Start.Line, StartChar: p.Range.Start.Character,
+		req.Range = &prompt.Range{StartLine: p.Range.Start.Line, StartChar: p.Range.Start.Character,
 			EndLine: p.Range.End.Line, EndChar: p.Range.End.Character}
 	}
 	if req.Prompt == "" && open && p.Range != nil {
@@ -134,7 +135,7 @@ func (s *Server) agentTasks(context.Context, wire.NoParams) (wire.TasksResult, e
 	}
 	tasks := core.Tasks()
 	if tasks == nil {
-		tasks = []agent.TaskInfo{}
+		tasks = []wire.TaskInfo{}
 	}
 	return wire.TasksResult{Tasks: tasks}, nil
 }
@@ -157,7 +158,7 @@ func (s *Server) agentSessions(context.Context, wire.NoParams) (wire.SessionsRes
 		return wire.SessionsResult{}, fmt.Errorf("agentls: listing sessions: %w", err)
 	}
 	if sessions == nil {
-		sessions = []agent.SessionInfo{}
+		sessions = []wire.SessionInfo{}
 	}
 	return wire.SessionsResult{Sessions: sessions}, nil
 }

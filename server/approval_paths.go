@@ -11,8 +11,8 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/jsonrpc"
+	"github.com/agentls/agentls/trust"
 )
 
 // requestApprovalResult is agent/requestApproval's result.
@@ -25,7 +25,7 @@ type wireApproval = wire.ApprovalRequest
 // wireDiff is a write approval's change.
 type wireDiff = wire.ApprovalDiff
 
-func toWire(a agent.Approval) wireApproval {
+func toWire(a wire.Approval) wireApproval {
 	w := wireApproval{Approval: a}
 	if a.Diff != nil {
 		w.Diff = &wireDiff{URI: pathToURI(a.Diff.Path), NewText: a.Diff.NewText, Exists: a.Diff.OldText != nil}
@@ -34,7 +34,7 @@ func toWire(a agent.Approval) wireApproval {
 }
 
 // viaRequestApproval is the request card: the client's own approval UI.
-func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
+func (ap *approvals) viaRequestApproval(ctx context.Context, a wire.Approval) (string, map[string]any, error) {
 	var res requestApprovalResult
 	if err := ap.s.conn.Call(ctx, wire.RequestApproval.Name, toWire(a), &res); err != nil {
 		return "", nil, err
@@ -46,7 +46,7 @@ func (ap *approvals) viaRequestApproval(ctx context.Context, a agent.Approval) (
 }
 
 // viaShowMessageRequest is the message card: a Warning with one action per option.
-func (ap *approvals) viaShowMessageRequest(ctx context.Context, a agent.Approval) (string, error) {
+func (ap *approvals) viaShowMessageRequest(ctx context.Context, a wire.Approval) (string, error) {
 	actions := make([]protocol.MessageActionItem, 0, len(a.Options))
 	for _, o := range a.Options {
 		actions = append(actions, protocol.MessageActionItem{Title: o.Name})
@@ -92,7 +92,7 @@ func (ap *approvals) viaCodeActions(p *pendingApproval) {
 // (Helix shows one) names what would run and how to answer; the full detail
 // follows. A launch card asked before any didOpen has no diagnostic to
 // carry its command line yet, so the message must.
-func actionsMessage(a agent.Approval, hasDoc bool) string {
+func actionsMessage(a wire.Approval, hasDoc bool) string {
 	subject := approvalSubject(a)
 	var b strings.Builder
 	b.WriteString("agentls: approval needed: " + subject)
@@ -178,18 +178,18 @@ func (s *Server) diagnosticURI(path string) string {
 // otherwise. Every part goes through trust.Visible: a server names its
 // tools, and a newline, terminal escape or bidi override in a name would
 // fake or hide part of the one line an editor like Helix shows.
-func approvalSubject(a agent.Approval) string {
+func approvalSubject(a wire.Approval) string {
 	switch {
 	case a.Server != "" && a.Tool != "" && a.Kind != wire.ApprovalMCPLaunch:
-		return agent.Visible(a.Server) + " · " + agent.Visible(a.Tool)
+		return trust.Visible(a.Server) + " · " + trust.Visible(a.Tool)
 	case a.Kind == "command" && len(a.Command) > 0:
 		tool := a.Tool
 		if tool == "" {
 			tool = "command"
 		}
-		return capRunes(agent.Visible(tool)+" "+agent.ShellQuote(a.Command), subjectMax)
+		return capRunes(trust.Visible(tool)+" "+trust.ShellQuote(a.Command), subjectMax)
 	}
-	return agent.Visible(a.Title)
+	return trust.Visible(a.Title)
 }
 
 // subjectMax caps a subject in a code action title (a picker line); the
@@ -205,7 +205,7 @@ func capRunes(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-func firstOptionName(a agent.Approval) string {
+func firstOptionName(a wire.Approval) string {
 	if len(a.Options) > 0 {
 		return a.Options[0].Name
 	}

@@ -8,14 +8,13 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/jsonrpc"
 	"github.com/agentls/agentls/wire"
 )
 
 // pendingApproval is one approval waiting for an answer.
 type pendingApproval struct {
-	a          agent.Approval
+	a          wire.Approval
 	seq        int
 	uri        string              // where the code-action-card diagnostic goes ("" = nowhere)
 	line       int                 // its line
@@ -65,7 +64,7 @@ func (s *Server) approver(path string) *taskApprover {
 // supports. Every way of not getting an answer is a denial: a dismissed
 // card, null, an error, a timeout, a cancelled task, shutdown, connection
 // loss.
-func (t *taskApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+func (t *taskApprover) RequestApproval(ctx context.Context, a wire.Approval) (string, error) {
 	opt, _, err := t.s.approvals.ask(ctx, t, a, false)
 	return opt, err
 }
@@ -80,7 +79,7 @@ func (t *taskApprover) ShowsForms() bool {
 
 // RequestForm is RequestApproval for an elicitation card: a client that
 // shows forms returns the content the user entered.
-func (t *taskApprover) RequestForm(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
+func (t *taskApprover) RequestForm(ctx context.Context, a wire.Approval) (string, map[string]any, error) {
 	return t.s.approvals.ask(ctx, t, a, t.ShowsForms())
 }
 
@@ -94,7 +93,7 @@ const noPathReason = "this editor cannot be asked (it announced none of experime
 // errDenied is returned with an empty optionId when nobody said yes.
 var errDenied = errors.New("approval denied")
 
-func (ap *approvals) ask(ctx context.Context, t *taskApprover, a agent.Approval, form bool) (string, map[string]any, error) {
+func (ap *approvals) ask(ctx context.Context, t *taskApprover, a wire.Approval, form bool) (string, map[string]any, error) {
 	s := ap.s
 	s.mu.Lock()
 	info, state := s.client, s.state
@@ -200,7 +199,7 @@ func (ap *approvals) deliverContent(p *pendingApproval, optionID string, content
 	}
 }
 
-func hasOption(a agent.Approval, optionID string) bool {
+func hasOption(a wire.Approval, optionID string) bool {
 	for _, o := range a.Options {
 		if o.OptionID == optionID {
 			return true
@@ -254,7 +253,7 @@ func (ap *approvals) resolve(approvalID, optionID string) error {
 }
 
 // list returns the waiting approvals, oldest first.
-func (ap *approvals) list() []agent.Approval {
+func (ap *approvals) list() []wire.Approval {
 	ap.mu.Lock()
 	defer ap.mu.Unlock()
 	ps := make([]*pendingApproval, 0, len(ap.pending))
@@ -262,7 +261,7 @@ func (ap *approvals) list() []agent.Approval {
 		ps = append(ps, p)
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].seq < ps[j].seq })
-	out := make([]agent.Approval, 0, len(ps))
+	out := make([]wire.Approval, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, p.a)
 	}

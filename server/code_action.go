@@ -166,21 +166,21 @@ func fixable(diags []json.RawMessage) []json.RawMessage {
 }
 
 // latestTask is the newest running task.
-func (s *Server) latestTask() (agent.TaskInfo, bool) {
+func (s *Server) latestTask() (wire.TaskInfo, bool) {
 	s.mu.Lock()
 	core := s.core
 	s.mu.Unlock()
 	if core == nil {
-		return agent.TaskInfo{}, false
+		return wire.TaskInfo{}, false
 	}
-	var tasks []agent.TaskInfo
+	var tasks []wire.TaskInfo
 	for _, t := range core.Tasks() {
 		if t.State != "done" {
 			tasks = append(tasks, t)
 		}
 	}
 	if len(tasks) == 0 {
-		return agent.TaskInfo{}, false
+		return wire.TaskInfo{}, false
 	}
 	sort.SliceStable(tasks, func(i, j int) bool { return tasks[i].StartedAt.After(tasks[j].StartedAt) })
 	return tasks[0], true

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -50,7 +50,7 @@ func (s *Server) cmdRules(ctx context.Context, _ wire.NoArgs) (wire.RulesResult,
 	var b strings.Builder
 	b.WriteString("agentls: saved rules (code action 'agentls: Forget rule: ...' revokes one):")
 	for _, r := range res.Rules {
-		fmt.Fprintf(&b, "\n%s (%s)", agent.Visible(r.ID), agent.Visible(r.Workspace))
+		fmt.Fprintf(&b, "\n%s (%s)", trust.Visible(r.ID), trust.Visible(r.Workspace))
 	}
 	s.showMessage(logInfo, b.String())
 	return res, nil
@@ -60,7 +60,7 @@ func (s *Server) cmdRules(ctx context.Context, _ wire.NoArgs) (wire.RulesResult,
 func (s *Server) cmdRevokeRule(ctx context.Context, a wire.RuleArgs) (wire.RevokeRuleResult, error) {
 	res, err := s.agentRevokeRule(ctx, wire.RevokeRuleParams{ID: a.ID})
 	if err == nil {
-		s.showMessage(logInfo, "agentls: forgot the rule "+agent.Visible(a.ID))
+		s.showMessage(logInfo, "agentls: forgot the rule "+trust.Visible(a.ID))
 	}
 	return res, err
 }
@@ -90,7 +90,7 @@ func (s *Server) controlActions() []codeAction {
 		return actions
 	}
 	for _, r := range rules {
-		title := "agentls: Forget rule: " + agent.Visible(r.ID)
+		title := "agentls: Forget rule: " + trust.Visible(r.ID)
 		actions = append(actions, codeAction{Title: title, Kind: "source",
 			Command: commandFor(title, wire.RevokeRuleCommand, wire.RuleArgs{ID: r.ID})})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/internal/jsonrpc"
 )
 
@@ -87,4 +88,4 @@ func (s *Server) checkLifecycle(method string) error {
 const echoMax = agent.EchoMax
 
 // firstLine is s's first non-empty line, trimmed, at most echoMax runes.
-func firstLine(s string) string { return agent.FirstLine(s, echoMax) }
+func firstLine(s string) string { return tools.FirstLine(s, echoMax) }

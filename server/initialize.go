@@ -3,15 +3,16 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentls/agentls/agent"
-	"github.com/agentls/agentls/wire"
 	"net/url"
 	"os"
 	"path/filepath"
 
+	"github.com/agentls/agentls/wire"
+
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 )
 
 // initializeParams is the part of InitializeParams agentls reads, decoded
@@ -150,12 +151,12 @@ func (s *Server) initialized(json.RawMessage) {
 			msg := "agentls: config: " + d.String()
 			s.logMessage(logWarning, msg)
 			// A config error is a real problem: stderr too, once (initialized runs once).
-			s.opts.Logf("%s", agent.Redact(msg))
+			s.opts.Logf("%s", trust.Redact(msg))
 		}
 	}
 	if err != nil {
 		s.logMessage(logError, err.Error())
-		s.opts.Logf("%s", agent.Redact(err.Error()))
+		s.opts.Logf("%s", trust.Redact(err.Error()))
 		return
 	}
 	core.StartServers(s.ctx)

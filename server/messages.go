@@ -3,9 +3,9 @@ package server
 import (
 	"strings"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/wire"
 
+	"github.com/agentls/agentls/trust"
 	"go.lsp.dev/protocol"
 )
 
@@ -35,7 +35,7 @@ func (s *Server) notify(method string, params any) {
 func (s *Server) logMessage(typ protocol.MessageType, msg string) {
 	// G4: a server's stderr or an error text may carry a token; logs are
 	// copied around (bug reports, screen shares), so secrets are redacted.
-	msg = agent.Redact(msg)
+	msg = trust.Redact(msg)
 	// Not to Options.Logf: editors log a server's stderr as errors.
 	s.logs.enqueue(typ, msg)
 }

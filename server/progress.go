@@ -37,8 +37,8 @@ type taskSink struct {
 
 // sinkItem is an agent event, or the task's final result.
 type sinkItem struct {
-	ev  *agent.Event
-	end *agent.Result
+	ev  *wire.Event
+	end *wire.RunResult
 }
 
 // createLimit bounds the wait for window/workDoneProgress/create's answer.
@@ -69,12 +69,12 @@ func (s *Server) newTaskSink(token, prompt string, mode wire.Mode) *taskSink {
 }
 
 // Event queues one agent event.
-func (t *taskSink) Event(e agent.Event) {
+func (t *taskSink) Event(e wire.Event) {
 	t.push(sinkItem{ev: &e})
 }
 
 // finish queues the task's end and stops the sender after it.
-func (t *taskSink) finish(r agent.Result) {
+func (t *taskSink) finish(r wire.RunResult) {
 	t.push(sinkItem{end: &r})
 }
 
@@ -144,7 +144,7 @@ func (t *taskSink) run() {
 	}
 }
 
-func (t *taskSink) send(e agent.Event) {
+func (t *taskSink) send(e wire.Event) {
 	if t.events {
 		t.s.notify(wire.EventNotification.Name, t.eventWire(e))
 	}
@@ -185,7 +185,7 @@ func (t *taskSink) progress(v progressValue) {
 }
 
 // resultLine is a task's result in one line.
-func resultLine(r agent.Result) string {
+func resultLine(r wire.RunResult) string {
 	switch r.StopReason {
 	case wire.StopEndTurn:
 		if line := firstLine(r.Text); line != "" {

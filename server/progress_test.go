@@ -5,21 +5,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 func TestResultLineIsOneLine(t *testing.T) {
 	tests := []struct {
 		name string
-		r    agent.Result
+		r    wire.RunResult
 		want string
 	}{
-		{"a finished turn shows its text's first line", agent.Result{StopReason: "end_turn", Text: "\n  Done: 3 files\nmore detail\n"}, "Done: 3 files"},
-		{"a finished turn without text says done", agent.Result{StopReason: "end_turn"}, "done"},
-		{"an error shows its first line", agent.Result{StopReason: "error", Error: "no model configured: set X\n(tried Y)"}, "error: no model configured: set X"},
-		{"a cancelled turn says so", agent.Result{StopReason: "cancelled"}, "cancelled"},
-		{"max_iterations with a reason", agent.Result{StopReason: "max_iterations", Error: "stopped after 50 tool turns\nraise it"}, "max_iterations: stopped after 50 tool turns"},
+		{"a finished turn shows its text's first line", wire.RunResult{StopReason: "end_turn", Text: "\n  Done: 3 files\nmore detail\n"}, "Done: 3 files"},
+		{"a finished turn without text says done", wire.RunResult{StopReason: "end_turn"}, "done"},
+		{"an error shows its first line", wire.RunResult{StopReason: "error", Error: "no model configured: set X\n(tried Y)"}, "error: no model configured: set X"},
+		{"a cancelled turn says so", wire.RunResult{StopReason: "cancelled"}, "cancelled"},
+		{"max_iterations with a reason", wire.RunResult{StopReason: "max_iterations", Error: "stopped after 50 tool turns\nraise it"}, "max_iterations: stopped after 50 tool turns"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
 )
 
 // serverReport renders the server list as Markdown for agentls.mcp.list:
 // the literal command line, state, error, stderr tail and each tool's policy.
-func serverReport(rows []agent.ServerRow) string {
+func serverReport(rows []wire.Server) string {
 	var b strings.Builder
 	b.WriteString("# agentls MCP servers\n\n")
 	if len(rows) == 0 {
@@ -23,7 +24,7 @@ func serverReport(rows []agent.ServerRow) string {
 				fmt.Fprintf(&b, "- headers: %s (values not shown)\n", strings.Join(r.HeaderNames, ", "))
 			}
 		} else {
-			fmt.Fprintf(&b, "- command: `%s`\n", agent.ShellQuote(r.Command))
+			fmt.Fprintf(&b, "- command: `%s`\n", trust.ShellQuote(r.Command))
 		}
 		if len(r.EnvKeys) > 0 {
 			fmt.Fprintf(&b, "- env: %s\n", strings.Join(r.EnvKeys, ", "))

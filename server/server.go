@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/jsonrpc"
 )
@@ -247,9 +248,9 @@ func (s *Server) ensureCore() (*agent.Core, error) {
 		folders = []string{wd}
 	}
 	for _, f := range folders {
-		if r := agent.RefusedRoot(f); r != "" {
+		if r := tools.RefusedRoot(f); r != "" {
 			// Said once, when the agent starts; not under s.mu (a write).
-			msg := "agentls: " + agent.RefusedRootMessage(r) + "."
+			msg := "agentls: " + tools.RefusedRootMessage(r) + "."
 			s.goFn(func() { s.showMessage(logWarning, msg) })
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 )
 
 // openURL sends the user to an http(s) URL (an MCP server's URL question,
@@ -19,7 +20,7 @@ func (s *Server) openURL(ctx context.Context, u string) error {
 	if !agent.IsWebPage(u) {
 		// A command: or file: URI handed to showDocument would run or open
 		// something in the editor rather than a page in the browser.
-		return fmt.Errorf("agentls opens only http and https URLs, not %s", agent.Visible(u))
+		return fmt.Errorf("agentls opens only http and https URLs, not %s", trust.Visible(u))
 	}
 	s.mu.Lock()
 	showDocument := s.client.showDocument
@@ -37,6 +38,6 @@ func (s *Server) openURL(ctx context.Context, u string) error {
 			s.logMessage(logWarning, "agentls: window/showDocument failed ("+err.Error()+"); the URL is in a message instead")
 		}
 	}
-	s.showMessage(logInfo, "agentls: open this URL in your browser: "+agent.Visible(u))
+	s.showMessage(logInfo, "agentls: open this URL in your browser: "+trust.Visible(u))
 	return nil
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
 	"go.lsp.dev/protocol"
 )
 
-// workspace is the agent's view of the editor (agent.Workspace): folders
+// workspace is the agent's view of the editor (tools.Workspace): folders
 // from initialize, unsaved buffer text, and writes through
 // workspace/applyEdit so they land in the buffer and the editor's undo.
 type workspace struct{ s *Server }
@@ -146,7 +146,7 @@ type textDocumentEdit struct {
 // is a TextDocumentEdit naming the buffer's version, so the editor refuses
 // it when a keystroke came after this check. An edit the editor refused
 // while the buffer moved on is ErrFileChanged too.
-func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snapshot, text string) (bool, error) {
+func (w *workspace) WriteFile(ctx context.Context, path string, base tools.Snapshot, text string) (bool, error) {
 	s := w.s
 	s.mu.Lock()
 	info := s.client
@@ -159,15 +159,15 @@ func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snaps
 	if !ok {
 		if base.Exists && base.Version != nil {
 			// Computed from a buffer the editor has closed since.
-			return false, fmt.Errorf("%w: the editor closed its buffer of %s", agent.ErrFileChanged, path)
+			return false, fmt.Errorf("%w: the editor closed its buffer of %s", tools.ErrFileChanged, path)
 		}
-		return false, fmt.Errorf("%s: %w", path, agent.ErrNotOpen)
+		return false, fmt.Errorf("%s: %w", path, tools.ErrNotOpen)
 	}
 	if !base.Exists || base.Version == nil || *base.Version != doc.version || base.Text != doc.text {
-		return false, fmt.Errorf("%w: the editor's buffer of %s is at version %d now", agent.ErrFileChanged, path, doc.version)
+		return false, fmt.Errorf("%w: the editor's buffer of %s is at version %d now", tools.ErrFileChanged, path, doc.version)
 	}
 	var p applyEditParams
-	tool := agent.ToolNameFromContext(ctx)
+	tool := tools.ToolNameFromContext(ctx)
 	if tool == "" {
 		tool = "write"
 	}
@@ -196,7 +196,7 @@ func (w *workspace) WriteFile(ctx context.Context, path string, base agent.Snaps
 		// A didChange the editor sent before its answer has been read by
 		// now: a buffer past the version sent is why it refused.
 		if doc, ok := s.docs.byPath(path); !ok || doc.version != sent {
-			return false, fmt.Errorf("%w: the editor refused the edit of version %d (%s)", agent.ErrFileChanged, sent, reason)
+			return false, fmt.Errorf("%w: the editor refused the edit of version %d (%s)", tools.ErrFileChanged, sent, reason)
 		}
 		// Not written to disk behind the editor's back: the editor refused.
 		return false, fmt.Errorf("agentls: the editor did not apply the edit to %s: %s; nothing was written (if the file changed there, read it again)", path, reason)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentls/agentls/acp"
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 )
 
@@ -57,8 +58,8 @@ func cmdACP(args []string) int {
 // untrusted tier; the roots are the MCP servers' roots.
 func openCore(ctx context.Context, userPath string, roots []string, editor []config.EditorServer, logf func(string, ...any)) (*agent.Core, func(), error) {
 	for _, root := range roots {
-		if r := agent.RefusedRoot(root); r != "" {
-			logf("agentls: %s.", agent.RefusedRootMessage(r))
+		if r := tools.RefusedRoot(root); r != "" {
+			logf("agentls: %s.", tools.RefusedRootMessage(r))
 		}
 	}
 	core, err := agent.Open(agent.Setup{UserConfig: userPath, Roots: roots, Editor: editor, Logf: logf})

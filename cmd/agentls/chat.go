@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -278,7 +279,7 @@ func (c *chat) command(ctx context.Context, text string) bool {
 }
 
 // listSessions prints the workspace's sessions, numbered for /resume.
-func (c *chat) listSessions() []agent.SessionInfo {
+func (c *chat) listSessions() []wire.SessionInfo {
 	sessions, err := c.core.Sessions()
 	if err != nil {
 		fmt.Fprintf(c.out, "agentls: %s\n", oneLine(err.Error()))
@@ -335,7 +336,7 @@ type chatApprover struct {
 	mu     sync.Mutex // one card at a time
 }
 
-func (ap *chatApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+func (ap *chatApprover) RequestApproval(ctx context.Context, a wire.Approval) (string, error) {
 	ap.mu.Lock()
 	defer ap.mu.Unlock()
 	c := ap.c
@@ -346,7 +347,7 @@ func (ap *chatApprover) RequestApproval(ctx context.Context, a agent.Approval) (
 	}
 	c.kb.drop() // nothing typed before the card answers it
 	fmt.Fprintf(c.out, "\n%s%s%s\n", c.st.bold, oneLine(a.Title), c.st.reset)
-	io.WriteString(c.out, c.styledDetail(agent.VisibleText(a.Detail)))
+	io.WriteString(c.out, c.styledDetail(trust.VisibleText(a.Detail)))
 	for {
 		line, err := c.kb.readLine(ctx, c.st.yellow+cardKeys(a)+c.st.reset, nil)
 		switch {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -24,7 +24,7 @@ func newStyles(color bool) styles {
 // a terminal (headings and **bold** bold, `code` and fenced blocks in
 // their own color, bullets as •), each tool call as a line with its
 // result under it, reasoning dim and marked, status lines. Every string
-// the model or a server wrote goes through agent.VisibleText first: an
+// the model or a server wrote goes through trust.VisibleText first: an
 // escape sequence in an answer is shown, never obeyed.
 type chatSink struct {
 	out   io.Writer
@@ -39,7 +39,7 @@ type chatSink struct {
 	shown     map[string]string
 }
 
-func (s *chatSink) Event(e agent.Event) {
+func (s *chatSink) Event(e wire.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e.Type != wire.EventReasoning && s.reasoning {
@@ -58,7 +58,7 @@ func (s *chatSink) Event(e agent.Event) {
 			io.WriteString(s.out, s.st.dim+reasoningMark)
 			s.reasoning = true
 		}
-		io.WriteString(s.out, s.st.dim+strings.ReplaceAll(agent.VisibleText(e.Delta), "\n", "\n"+reasoningMark))
+		io.WriteString(s.out, s.st.dim+strings.ReplaceAll(trust.VisibleText(e.Delta), "\n", "\n"+reasoningMark))
 	case wire.EventToolCall:
 		if _, seen := s.shown[e.ToolCallID]; seen {
 			return
@@ -113,7 +113,7 @@ func (s *chatSink) text(delta string) {
 		delta = rest
 		s.line += chunk
 		if !ended {
-			raw := []rune(agent.VisibleText(s.line))
+			raw := []rune(trust.VisibleText(s.line))
 			io.WriteString(s.out, string(raw[min(s.printed, len(raw)):]))
 			s.printed = len(raw)
 			return
@@ -124,7 +124,7 @@ func (s *chatSink) text(delta string) {
 
 // flushLine draws the current line as Markdown and ends it.
 func (s *chatSink) flushLine() {
-	shown := agent.VisibleText(s.line)
+	shown := trust.VisibleText(s.line)
 	if s.printed > 0 {
 		if w := s.width(); w > 0 && len([]rune(shown)) >= w {
 			io.WriteString(s.out, string([]rune(shown)[min(s.printed, len([]rune(shown))):])+"\n")

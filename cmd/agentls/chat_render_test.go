@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -16,7 +15,7 @@ func TestChatSinkRendersMarkdownAndEscapesWhatTheModelWrote(t *testing.T) {
 	var out bytes.Buffer
 	s := &chatSink{out: &out, st: newStyles(true), width: func() int { return 0 }}
 	for _, d := range []string{"# Ti", "tle\nSay **bo", "ld** and `co", "de`\n- one\n```go\nx := 1\n```\nbad \x1b[2Jclear\n", "tail"} {
-		s.Event(agent.Event{Type: wire.EventText, Delta: d})
+		s.Event(wire.Event{Type: wire.EventText, Delta: d})
 	}
 	s.finish()
 	got := out.String()

@@ -5,17 +5,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/agentls/agentls/wire"
+
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/sandbox"
+	"github.com/agentls/agentls/trust"
 )
 
 // probeTimeout bounds the model endpoint check: doctor must answer quickly
@@ -194,11 +196,11 @@ func (d *doctor) servers(cfg *config.Config, workspace string) {
 	for _, s := range core.Servers() {
 		listed[s.Name] = true
 		d.printf("  %-16s %-9s %s\n", oneLine(s.Name), s.Origin, s.State)
-		if cmd := agent.ShellQuote(s.Command); cmd != "" {
+		if cmd := trust.ShellQuote(s.Command); cmd != "" {
 			d.printf("      $ %s\n", cmd)
 		}
 		if s.Sandbox != "" {
-			d.printf("      sandbox: %s\n", agent.Visible(s.Sandbox))
+			d.printf("      sandbox: %s\n", trust.Visible(s.Sandbox))
 		}
 		if s.URL != "" {
 			d.printf("      %s\n", oneLine(s.URL))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 )
 
 // cmdMCPList connects every startable server of the config, as the editor
@@ -79,7 +80,7 @@ func cmdMCPList(args []string) int {
 // printServerRows is the human form of the list: per server its state, the
 // literal command line, env keys, cwd, what it may touch (sandbox), error and stderr tail; per tool its
 // name, the server's own name, the policy, the server's hints and its cost.
-func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
+func printServerRows(w io.Writer, rows []wire.Server, workspace string) {
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "No MCP servers configured. Add [mcp.servers.NAME] with command = \"...\" to your config.")
 		return
@@ -90,7 +91,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 		}
 		fmt.Fprintf(w, "%s  (%s)  %s\n", oneLine(s.Name), s.Origin, s.State)
 		if len(s.Command) > 0 && s.Command[0] != "" {
-			fmt.Fprintf(w, "  command  %s\n", agent.ShellQuote(s.Command))
+			fmt.Fprintf(w, "  command  %s\n", trust.ShellQuote(s.Command))
 		}
 		if s.URL != "" {
 			fmt.Fprintf(w, "  url      %s\n", oneLine(s.URL))
@@ -108,7 +109,7 @@ func printServerRows(w io.Writer, rows []agent.ServerRow, workspace string) {
 			fmt.Fprintf(w, "  cwd      %s\n", oneLine(s.Cwd))
 		}
 		if s.Sandbox != "" {
-			fmt.Fprintf(w, "  sandbox  %s\n", agent.Visible(s.Sandbox))
+			fmt.Fprintf(w, "  sandbox  %s\n", trust.Visible(s.Sandbox))
 		}
 		switch s.State {
 		case wire.ServerNeedsApproval:

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -113,8 +114,8 @@ type launchPrompt struct {
 	name  string
 }
 
-func (l launchPrompt) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
-	fmt.Printf("%s\n\n%s\n\n", oneLine(a.Title), agent.VisibleText(a.Detail))
+func (l launchPrompt) RequestApproval(ctx context.Context, a wire.Approval) (string, error) {
+	fmt.Printf("%s\n\n%s\n\n", oneLine(a.Title), trust.VisibleText(a.Detail))
 	if l.stale {
 		fmt.Printf("You approved a different command line for '%s' before: the repository has changed it since.\n", l.name)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -68,7 +69,7 @@ func cmdRules(args []string) int {
 			return 1
 		}
 		for _, r := range revoked {
-			fmt.Printf("revoked %s in %s\n", agent.VisibleText(r.ID), agent.VisibleText(r.Workspace))
+			fmt.Printf("revoked %s in %s\n", trust.VisibleText(r.ID), trust.VisibleText(r.Workspace))
 		}
 		return 0
 	}
@@ -90,11 +91,11 @@ func cmdRules(args []string) int {
 		if len(folders) > 0 {
 			where = folders[0]
 		}
-		fmt.Printf("no saved rules for %s (a card's \"Always allow\" saves one)\n", agent.VisibleText(where))
+		fmt.Printf("no saved rules for %s (a card's \"Always allow\" saves one)\n", trust.VisibleText(where))
 		return 0
 	}
 	for _, r := range rules {
-		fmt.Printf("%s\t%s\t%s\n", agent.VisibleText(r.ID), agent.VisibleText(r.Workspace), r.AddedAt.Format("2006-01-02 15:04"))
+		fmt.Printf("%s\t%s\t%s\n", trust.VisibleText(r.ID), trust.VisibleText(r.Workspace), r.AddedAt.Format("2006-01-02 15:04"))
 	}
 	return 0
 }

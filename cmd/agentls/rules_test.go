@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/trust"
@@ -103,7 +102,7 @@ func TestRunModePlanWritesNothing(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(e.ws, "hello.txt")); string(b) != "hello\n" {
 		t.Errorf("hello.txt = %q under --mode plan", b)
 	}
-	var last agent.Event
+	var last wire.Event
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	for sc.Scan() {
 		json.Unmarshal(sc.Bytes(), &last)

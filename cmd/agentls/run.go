@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"io"
 	"os"
 	"os/signal"
@@ -15,8 +14,11 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/agentls/agentls/wire"
+
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 )
 
@@ -161,7 +163,7 @@ type textSink struct {
 // reasoningMark starts each line of the model's reasoning on stderr.
 const reasoningMark = "┆ "
 
-func (s *textSink) Event(e agent.Event) {
+func (s *textSink) Event(e wire.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e.Type != wire.EventReasoning {
@@ -243,7 +245,7 @@ type jsonSink struct {
 	enc *json.Encoder
 }
 
-func (s *jsonSink) Event(e agent.Event) {
+func (s *jsonSink) Event(e wire.Event) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.enc.Encode(wire.EventParams(e))
@@ -258,7 +260,7 @@ type noTerminal struct {
 	unasked atomic.Int32 // approvals refused because nobody could answer
 }
 
-func (n *noTerminal) RequestApproval(_ context.Context, a agent.Approval) (string, error) {
+func (n *noTerminal) RequestApproval(_ context.Context, a wire.Approval) (string, error) {
 	if a.Kind == wire.ApprovalElicitation {
 		fmt.Fprintln(n.out, "agentls: an MCP server asks a question, but standard input is not a terminal: declined.")
 		printCard(n.out, a)
@@ -282,7 +284,7 @@ type terminalApprover struct {
 	lines chan string
 }
 
-func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval) (string, error) {
+func (t *terminalApprover) RequestApproval(ctx context.Context, a wire.Approval) (string, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if a.Kind == wire.ApprovalElicitation {
@@ -316,7 +318,7 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a agent.Approval
 
 // cardKeys is the prompt under a card: its keys, the default (deny) in
 // capitals.
-func cardKeys(a agent.Approval) string {
+func cardKeys(a wire.Approval) string {
 	always := ""
 	for _, o := range a.Options {
 		if o.Kind == wire.OptionAllowAlways {
@@ -336,7 +338,7 @@ func cardKeys(a agent.Approval) string {
 // a allows always (where offered), w and u a launch card's other choices,
 // n or Enter alone denies. ok is false for anything else: the card is
 // asked again, never read as a no.
-func cardAnswer(a agent.Approval, line string) (optionID string, ok bool) {
+func cardAnswer(a wire.Approval, line string) (optionID string, ok bool) {
 	answer := strings.ToLower(strings.TrimSpace(line))
 	switch answer {
 	case "y", "yes":
@@ -359,7 +361,7 @@ func cardAnswer(a agent.Approval, line string) (optionID string, ok bool) {
 // launchKeys are the prompt's keys for a launch card's other choices
 // (allow with network, allow unconfined), "" when it offers none. Never
 // n: on a y/N prompt it means no.
-func launchKeys(a agent.Approval) string {
+func launchKeys(a wire.Approval) string {
 	var keys []string
 	for _, o := range a.Options {
 		switch o.OptionID {
@@ -373,7 +375,7 @@ func launchKeys(a agent.Approval) string {
 }
 
 // launchAnswer is the option a key of launchKeys picks, "" for none.
-func launchAnswer(a agent.Approval, answer string) string {
+func launchAnswer(a wire.Approval, answer string) string {
 	want := map[string]string{"w": wire.OptionLaunchNetwork, "network": wire.OptionLaunchNetwork,
 		"u": wire.OptionLaunchUnconfined, "unconfined": wire.OptionLaunchUnconfined}[answer]
 	for _, o := range a.Options {
@@ -387,7 +389,7 @@ func launchAnswer(a agent.Approval, answer string) string {
 // fresh starts the one reader of the terminal (once) and drops anything
 // typed before this card was shown: a stray "y" must never answer a
 // question the user has not seen. False at the end of input (denied).
-func (t *terminalApprover) fresh(a agent.Approval) bool {
+func (t *terminalApprover) fresh(a wire.Approval) bool {
 	t.once.Do(func() {
 		// One reader for the life of the process: a read of a terminal
 		// cannot be interrupted, so it is never abandoned mid-answer.
@@ -439,8 +441,8 @@ func openTaskCore(ctx context.Context, cmd, configPath string) (core *agent.Core
 		fmt.Fprintf(os.Stderr, "agentls %s: %v\n", cmd, err)
 		return nil, "", 2
 	}
-	if r := agent.RefusedRoot(root); r != "" {
-		fmt.Fprintf(os.Stderr, "agentls: %s.\n", agent.RefusedRootMessage(r))
+	if r := tools.RefusedRoot(root); r != "" {
+		fmt.Fprintf(os.Stderr, "agentls: %s.\n", tools.RefusedRootMessage(r))
 	}
 	if configPath == "" {
 		configPath = config.UserPath()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -15,7 +16,7 @@ import (
 func (t *terminalApprover) ShowsForms() bool { return true }
 
 // RequestForm shows an elicitation card and asks its fields one line each.
-func (t *terminalApprover) RequestForm(ctx context.Context, a agent.Approval) (string, map[string]any, error) {
+func (t *terminalApprover) RequestForm(ctx context.Context, a wire.Approval) (string, map[string]any, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.elicit(ctx, a, true)
@@ -23,7 +24,7 @@ func (t *terminalApprover) RequestForm(ctx context.Context, a agent.Approval) (s
 
 // OpenURL prints the URL to open: a terminal has no browser to drive.
 func (t *terminalApprover) OpenURL(_ context.Context, u string) error {
-	fmt.Fprintf(t.out, "Open this URL in your browser:\n  %s\n", agent.Visible(u))
+	fmt.Fprintf(t.out, "Open this URL in your browser:\n  %s\n", trust.Visible(u))
 	return nil
 }
 
@@ -31,7 +32,7 @@ func (t *terminalApprover) OpenURL(_ context.Context, u string) error {
 // in turn (Enter keeps the default or leaves an optional field out, "-"
 // declines), then whether to send; else one of the card's options by
 // number. Anything else, and the end of input, declines.
-func (t *terminalApprover) elicit(ctx context.Context, a agent.Approval, form bool) (string, map[string]any, error) {
+func (t *terminalApprover) elicit(ctx context.Context, a wire.Approval, form bool) (string, map[string]any, error) {
 	if !t.fresh(a) {
 		return wire.OptionDecline, nil, nil
 	}
@@ -85,7 +86,7 @@ func (t *terminalApprover) elicit(ctx context.Context, a agent.Approval, form bo
 			break
 		}
 	}
-	fmt.Fprintf(t.out, "[y] send to %s  [N] decline: ", agent.Visible(a.Server))
+	fmt.Fprintf(t.out, "[y] send to %s  [N] decline: ", trust.Visible(a.Server))
 	line, err := t.read(ctx)
 	if err != nil || line == nil {
 		return wire.OptionDecline, nil, err
@@ -113,18 +114,18 @@ func (t *terminalApprover) read(ctx context.Context) (*string, error) {
 
 // fieldPrompt names a field and what it takes.
 func fieldPrompt(f wire.ElicitField) string {
-	label := agent.Visible(f.Name)
+	label := trust.Visible(f.Name)
 	if f.Title != "" {
-		label += " (" + agent.Visible(f.Title) + ")"
+		label += " (" + trust.Visible(f.Title) + ")"
 	}
 	var hint []string
 	switch {
 	case len(f.Choices) > 0:
 		var vals []string
 		for i, c := range f.Choices {
-			name := agent.Visible(c.Value)
+			name := trust.Visible(c.Value)
 			if c.Title != "" {
-				name = agent.Visible(c.Title)
+				name = trust.Visible(c.Title)
 			}
 			vals = append(vals, fmt.Sprintf("%d=%s", i+1, name))
 		}
@@ -142,7 +143,7 @@ func fieldPrompt(f wire.ElicitField) string {
 		hint = append(hint, "required")
 	}
 	if len(f.Default) > 0 {
-		hint = append(hint, "default "+agent.Visible(string(f.Default)))
+		hint = append(hint, "default "+trust.Visible(string(f.Default)))
 	}
 	return label + " [" + strings.Join(hint, ", ") + "]"
 }

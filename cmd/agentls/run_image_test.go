@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // TestRunToolImages: `agentls run` with the real server-everything over
@@ -64,7 +64,7 @@ func TestRunToolImages(t *testing.T) {
 			sc := bufio.NewScanner(strings.NewReader(stdout))
 			sc.Buffer(nil, 1<<20)
 			for sc.Scan() {
-				var ev agent.Event
+				var ev wire.Event
 				if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 					t.Fatalf("line %q: %v", sc.Text(), err)
 				}

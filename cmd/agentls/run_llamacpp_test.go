@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // llamaEnv is a temp home for `agentls run` against llama.cpp's real
@@ -45,7 +45,7 @@ func (e *llamaEnv) command(args ...string) *exec.Cmd {
 
 // runJSON runs `agentls run --json ARGS...` and returns its exit code,
 // events and stderr.
-func (e *llamaEnv) runJSON(t *testing.T, args ...string) (int, []agent.Event, string) {
+func (e *llamaEnv) runJSON(t *testing.T, args ...string) (int, []wire.Event, string) {
 	t.Helper()
 	cmd := e.command(append([]string{"run", "--json"}, args...)...)
 	var errb strings.Builder
@@ -57,11 +57,11 @@ func (e *llamaEnv) runJSON(t *testing.T, args ...string) (int, []agent.Event, st
 	} else if err != nil {
 		t.Fatalf("agentls run: %v", err)
 	}
-	var evs []agent.Event
+	var evs []wire.Event
 	sc := bufio.NewScanner(strings.NewReader(string(out)))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev agent.Event
+		var ev wire.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("line %q is not an event: %v", sc.Text(), err)
 		}
@@ -70,8 +70,8 @@ func (e *llamaEnv) runJSON(t *testing.T, args ...string) (int, []agent.Event, st
 	return code, evs, errb.String()
 }
 
-func eventsOf(evs []agent.Event, typ string) []agent.Event {
-	var out []agent.Event
+func eventsOf(evs []wire.Event, typ string) []wire.Event {
+	var out []wire.Event
 	for _, ev := range evs {
 		if string(ev.Type) == typ {
 			out = append(out, ev)
@@ -100,7 +100,7 @@ func TestRunAgainstARealLlamaServerCompletesAToolTurn(t *testing.T) {
 }
 
 // statusSays reports whether a status event's message contains want.
-func statusSays(evs []agent.Event, want string) bool {
+func statusSays(evs []wire.Event, want string) bool {
 	for _, ev := range eventsOf(evs, "status") {
 		if strings.Contains(ev.Message, want) {
 			return true

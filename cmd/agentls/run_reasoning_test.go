@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/wire"
 )
@@ -120,8 +119,8 @@ func TestRunShowsReasoningMarkedNeverAsTheAnswer(t *testing.T) {
 func TestTextSinkShowsReasoningDimOnATerminal(t *testing.T) {
 	var out, info strings.Builder
 	s := &textSink{out: &out, info: &info, dim: true}
-	s.Event(agent.Event{Type: wire.EventReasoning, Delta: "one\ntwo"})
-	s.Event(agent.Event{Type: wire.EventText, Delta: "answer"})
+	s.Event(wire.Event{Type: wire.EventReasoning, Delta: "one\ntwo"})
+	s.Event(wire.Event{Type: wire.EventText, Delta: "answer"})
 	s.finish()
 	if want := "\x1b[2m" + reasoningMark + "one\n" + reasoningMark + "two\x1b[22m\n"; info.String() != want {
 		t.Errorf("stderr %q, want %q", info.String(), want)

@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // TestRunRemoteServers drives `agentls run` with the fake model against the
@@ -115,7 +115,7 @@ func TestRunRemoteProgressAndLogs(t *testing.T) {
 	var sessionID string
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	for sc.Scan() {
-		var ev agent.Event
+		var ev wire.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("line %q: %v", sc.Text(), err)
 		}

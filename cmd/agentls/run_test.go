@@ -20,6 +20,7 @@ import (
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/wire"
 )
 
 // runEnv is a temp home for one `agentls run`: a workspace folder, a user
@@ -140,10 +141,10 @@ func TestRunJSONPrintsTheEventStream(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var evs []agent.Event
+	var evs []wire.Event
 	sc := bufio.NewScanner(strings.NewReader(stdout))
 	for sc.Scan() {
-		var ev agent.Event
+		var ev wire.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("line %q is not an event: %v", sc.Text(), err)
 		}
@@ -320,13 +321,13 @@ func (w *promptWatch) String() string {
 }
 
 func TestTerminalApproverAnswers(t *testing.T) {
-	card := agent.Approval{Kind: "mcp_call", Title: "Call fs · write_file?", Detail: "fs · write_file\n{\"path\": \"a\"}",
-		Options: []agent.ApprovalOption{{OptionID: "allow_once", Kind: "allow_once"}, {OptionID: "allow_always", Name: "Always allow fs__write_file", Kind: "allow_always"}, {OptionID: "reject_once", Kind: "reject_once"}}}
+	card := wire.Approval{Kind: "mcp_call", Title: "Call fs · write_file?", Detail: "fs · write_file\n{\"path\": \"a\"}",
+		Options: []wire.ApprovalOption{{OptionID: "allow_once", Kind: "allow_once"}, {OptionID: "allow_always", Name: "Always allow fs__write_file", Kind: "allow_always"}, {OptionID: "reject_once", Kind: "reject_once"}}}
 	noAlways := card
-	noAlways.Options = []agent.ApprovalOption{card.Options[0], card.Options[2]}
+	noAlways.Options = []wire.ApprovalOption{card.Options[0], card.Options[2]}
 	tests := []struct {
 		name    string
-		card    agent.Approval
+		card    wire.Approval
 		answers []string // typed in turn, each after the card's question
 		want    string
 	}{

@@ -7,18 +7,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/wire"
 )
 
 // jsonEvents parses `agentls run --json` output.
-func jsonEvents(t *testing.T, out string) []agent.Event {
+func jsonEvents(t *testing.T, out string) []wire.Event {
 	t.Helper()
-	var evs []agent.Event
+	var evs []wire.Event
 	sc := bufio.NewScanner(strings.NewReader(out))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var ev agent.Event
+		var ev wire.Event
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
 			t.Fatalf("line %q is not an event: %v", sc.Text(), err)
 		}

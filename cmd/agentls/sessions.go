@@ -38,7 +38,7 @@ func cmdSessions(args []string) int {
 	}
 	if *asJSON {
 		if sessions == nil {
-			sessions = []agent.SessionInfo{}
+			sessions = []wire.SessionInfo{}
 		}
 		json.NewEncoder(os.Stdout).Encode(wire.SessionsResult{Sessions: sessions})
 		return 0

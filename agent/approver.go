@@ -6,26 +6,15 @@ import (
 	"fmt"
 	"net/url"
 
-	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
-)
-
-// The wire types the core produces; package protocol defines them.
-type (
-	ApprovalOption = wire.ApprovalOption
-	Approval       = wire.Approval
-	FileDiff       = wire.FileDiff
-	Event          = wire.Event
-	Usage          = wire.Usage
-	ToolKind       = wire.ToolKind
 )
 
 // Approver asks the user. It returns the chosen optionId; any error, a
 // cancelled ctx or an empty answer is a denial. Implemented by server/ for
 // editors and by cmd/agentls for the terminal.
 type Approver interface {
-	RequestApproval(ctx context.Context, a Approval) (optionID string, err error)
+	RequestApproval(ctx context.Context, a wire.Approval) (optionID string, err error)
 }
 
 // ErrNobodyToAsk is what an Approver returns (or wraps) when no person can
@@ -41,7 +30,7 @@ var ErrNobodyToAsk = errors.New("nobody could be asked")
 type FormApprover interface {
 	Approver
 	ShowsForms() bool
-	RequestForm(ctx context.Context, a Approval) (optionID string, content map[string]any, err error)
+	RequestForm(ctx context.Context, a wire.Approval) (optionID string, content map[string]any, err error)
 }
 
 // URLOpener is an Approver that can send the user to a URL: the editor's
@@ -73,21 +62,5 @@ func openWebPage(ctx context.Context, opener URLOpener, u string) error {
 
 // EventSink receives a task's events in order. It must not block for long.
 type EventSink interface {
-	Event(e Event)
+	Event(e wire.Event)
 }
-
-// Workspace is the agent's view of the editor: unsaved buffers and edits that
-// land in the editor (and its undo). Implemented by server/ over LSP and by
-// cmd/agentls over the disk.
-type Workspace = tools.Workspace
-
-// Snapshot is a file as an edit was computed from it ([tools.Snapshot]).
-type Snapshot = tools.Snapshot
-
-// ErrFileChanged is what a Workspace's WriteFile wraps when the file is no
-// longer the Snapshot the edit was computed from ([tools.ErrFileChanged]).
-var ErrFileChanged = tools.ErrFileChanged
-
-// ErrNotOpen is what a Workspace's WriteFile wraps for a file the editor
-// has not opened with it: the caller writes the disk ([tools.ErrNotOpen]).
-var ErrNotOpen = tools.ErrNotOpen
