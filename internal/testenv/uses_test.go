@@ -35,7 +35,11 @@ var frontMayUse = map[string]string{
 	"github.com/agentls/agentls/agent/tools.RefusedRootMessage":  "",
 	"github.com/agentls/agentls/agent/tools.FirstLine":           "cuts an echoed prompt to a title",
 
-	"github.com/agentls/agentls/agent/prompt.Range": "the selection an agent/run carries",
+	"github.com/agentls/agentls/agent/prompt.Range":           "the selection an agent/run carries",
+	"github.com/agentls/agentls/agent/prompt.Range.StartLine": "",
+	"github.com/agentls/agentls/agent/prompt.Range.StartChar": "",
+	"github.com/agentls/agentls/agent/prompt.Range.EndLine":   "",
+	"github.com/agentls/agentls/agent/prompt.Range.EndChar":   "",
 
 	// What Core.Servers-like answers carry, read for display.
 	"github.com/agentls/agentls/mcp.ServerInfo.Name":         "",
