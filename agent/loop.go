@@ -480,5 +480,5 @@ func promptTooBig(n, window int, modelName string) string {
 	}
 	return fmt.Sprintf("the prompt is about %d tokens (%s), more than %s's whole context window (%d tokens): the model could never accept it, so it was not sent or saved. "+
 		"Put the text in a file of the workspace and ask the agent to read or search it, or, if the model takes more, set [model] context_window",
-		n/4, tools.ByteSize(n), name, window)
+		n/4, trust.ByteSize(n), name, window)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -383,7 +384,7 @@ func promptText(msgs []*sdk.PromptMessage) string {
 // describePromptContent is one message's content as text.
 func describePromptContent(c sdk.Content) string {
 	if img, ok := c.(*sdk.ImageContent); ok {
-		return fmt.Sprintf("[image: %s, %s; not shown: agentls passes a prompt's images to the model as this description]", orUnknown(img.MIMEType, "image"), byteSize(len(img.Data)))
+		return fmt.Sprintf("[image: %s, %s; not shown: agentls passes a prompt's images to the model as this description]", orUnknown(img.MIMEType, "image"), trust.ByteSize(len(img.Data)))
 	}
 	return describeContent(c)
 }

@@ -3,10 +3,11 @@ package mcp
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/agentls/agentls/mcp/toolname"
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/mcp/toolname"
 )
 
 func TestNamespaceTool(t *testing.T) {

@@ -1,12 +1,13 @@
 package mcp
 
 import (
-	"github.com/agentls/agentls/mcp/toolname"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/mcp/toolname"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"

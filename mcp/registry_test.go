@@ -3,11 +3,12 @@ package mcp
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentls/agentls/mcp/toolname"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentls/agentls/mcp/toolname"
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"

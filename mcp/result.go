@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentls/agentls/trust"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -73,7 +74,7 @@ type resultLimits struct{ text, image int }
 // gets, and the image when it is kept.
 func checkImage(c *sdk.ImageContent, max, room int) (string, *Image) {
 	mime := orUnknown(c.MIMEType, "image")
-	head := fmt.Sprintf("image: %s, %s", mime, byteSize(len(c.Data)))
+	head := fmt.Sprintf("image: %s, %s", mime, trust.ByteSize(len(c.Data)))
 	notShown := func(why string) (string, *Image) {
 		return "[" + head + "; not shown to the model: " + why + "]", nil
 	}
@@ -83,9 +84,9 @@ func checkImage(c *sdk.ImageContent, max, room int) (string, *Image) {
 	case len(c.Data) == 0:
 		return notShown("it is empty")
 	case len(c.Data) > max:
-		return notShown(fmt.Sprintf("over max_image_bytes (%s)", byteSize(max)))
+		return notShown(fmt.Sprintf("over max_image_bytes (%s)", trust.ByteSize(max)))
 	case len(c.Data) > room:
-		return notShown(fmt.Sprintf("this result's images already reach max_image_bytes (%s)", byteSize(max)))
+		return notShown(fmt.Sprintf("this result's images already reach max_image_bytes (%s)", trust.ByteSize(max)))
 	}
 	if got := http.DetectContentType(c.Data); got != c.MIMEType {
 		return notShown(fmt.Sprintf("its bytes are not %s (they read as %s)", c.MIMEType, got))
@@ -115,7 +116,7 @@ func describeContent(c sdk.Content) string {
 	case *sdk.TextContent:
 		return c.Text
 	case *sdk.AudioContent:
-		return fmt.Sprintf("[audio: %s, %s; not shown to the model: the model APIs agentls speaks take no audio in tool results]", orUnknown(c.MIMEType, "audio"), byteSize(len(c.Data)))
+		return fmt.Sprintf("[audio: %s, %s; not shown to the model: the model APIs agentls speaks take no audio in tool results]", orUnknown(c.MIMEType, "audio"), trust.ByteSize(len(c.Data)))
 	case *sdk.ResourceLink:
 		return fmt.Sprintf("[resource link: %s]", c.URI)
 	case *sdk.EmbeddedResource:
@@ -125,7 +126,7 @@ func describeContent(c sdk.Content) string {
 		if c.Resource.Text != "" {
 			return c.Resource.Text
 		}
-		return fmt.Sprintf("[resource %s: %s, %s]", c.Resource.URI, orUnknown(c.Resource.MIMEType, "binary"), byteSize(len(c.Resource.Blob)))
+		return fmt.Sprintf("[resource %s: %s, %s]", c.Resource.URI, orUnknown(c.Resource.MIMEType, "binary"), trust.ByteSize(len(c.Resource.Blob)))
 	}
 	return fmt.Sprintf("[%T content]", c)
 }
@@ -135,17 +136,6 @@ func orUnknown(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// byteSize is a size a person reads at a glance: "512 B", "3 KB", "19.1 MB".
-func byteSize(n int) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%d KB", (n+512)/1024)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
 }
 
 // capText keeps at most max bytes of s (on a character boundary) and says how
@@ -159,7 +149,7 @@ func capText(s string, max int) string {
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf("\n[result cut: %s of %s not shown; result_max_bytes is %d]", byteSize(len(s)-cut), byteSize(len(s)), max)
+	return s[:cut] + fmt.Sprintf("\n[result cut: %s of %s not shown; result_max_bytes is %d]", trust.ByteSize(len(s)-cut), trust.ByteSize(len(s)), max)
 }
 
 // errorResult is what every failure looks like to the model and the user.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 )
 
 // The image, audio and structured-content tools of a real faultserver
@@ -27,7 +28,7 @@ func TestResultMedia(t *testing.T) {
 	if err != nil || cfg.Width != 32 || cfg.Height != 24 || img.MIMEType != "image/png" || img.Width != 32 || img.Height != 24 {
 		t.Errorf("image %s %dx%d, decodes as %dx%d (%v); want the server's 32x24 PNG", img.MIMEType, img.Width, img.Height, cfg.Width, cfg.Height, err)
 	}
-	if want := "a picture:\n[image: image/png, " + byteSize(len(img.Data)) + ", 32x24]"; res.Text != want {
+	if want := "a picture:\n[image: image/png, " + trust.ByteSize(len(img.Data)) + ", 32x24]"; res.Text != want {
 		t.Errorf("text %q, want %q", res.Text, want)
 	}
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/trust"
 )
 
 // The real server-everything over Streamable HTTP: get-tiny-image's PNG
@@ -33,7 +34,7 @@ func TestResultMediaFromTheReferenceServer(t *testing.T) {
 	if im.MIMEType != "image/png" || http.DetectContentType(im.Data) != "image/png" || im.Width != 20 || im.Height != 20 {
 		t.Errorf("image %s %dx%d (%d bytes); want the server's 20x20 PNG", im.MIMEType, im.Width, im.Height, len(im.Data))
 	}
-	if want := "Here's the image you requested:\n[image: image/png, " + byteSize(len(im.Data)) + ", 20x20]\nThe image above is the MCP logo."; res.Text != want {
+	if want := "Here's the image you requested:\n[image: image/png, " + trust.ByteSize(len(im.Data)) + ", 20x20]\nThe image above is the MCP logo."; res.Text != want {
 		t.Errorf("text %q, want %q", res.Text, want)
 	}
 	if !strings.HasPrefix(base64.StdEncoding.EncodeToString(im.Data), "iVBORw0KGgo") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentls/agentls/trust"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,7 +61,7 @@ func TestConvertResult(t *testing.T) {
 		want Result
 	}{"an image wider than the APIs take is described",
 		&sdk.CallToolResult{Content: []sdk.Content{&sdk.ImageContent{MIMEType: "image/png", Data: wide.Bytes()}}}, 300,
-		Result{Text: fmt.Sprintf("[image: image/png, %s, 8001x1; not shown to the model: larger than the 8000x8000 pixels the model APIs take]", byteSize(wide.Len()))}})
+		Result{Text: fmt.Sprintf("[image: image/png, %s, 8001x1; not shown to the model: larger than the 8000x8000 pixels the model APIs take]", trust.ByteSize(wide.Len()))}})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := convertResult("srv", tc.res, resultLimits{text: tc.max, image: 1 << 20}); !reflect.DeepEqual(got, tc.want) {

@@ -63,3 +63,15 @@ func printableText(s string) bool {
 	}
 	return true
 }
+
+// ByteSize is a size a person reads at a glance: "512 B", "3 KB", "19.1 MB".
+// Every size agentls shows the user or the model is written by it.
+func ByteSize(n int) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%d KB", (n+512)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}

@@ -20,3 +20,17 @@ func TestVisibleEscapesOnlyWhatCannotBeSeen(t *testing.T) {
 		})
 	}
 }
+
+func TestByteSizeReadsAtAGlance(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1 KB"}, {1535, "1 KB"}, {1536, "2 KB"},
+		{1024*1024 - 1, "1024 KB"}, {1024 * 1024, "1.0 MB"}, {50 << 20, "50.0 MB"},
+	} {
+		if got := ByteSize(tt.n); got != tt.want {
+			t.Errorf("ByteSize(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}

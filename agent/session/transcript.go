@@ -88,7 +88,7 @@ func (t *Transcript) Failed() bool {
 func (t *Transcript) Prompt(ctx context.Context, taskID, prompt string) {
 	red, err := trust.RedactContext(ctx, prompt)
 	if err != nil {
-		red = fmt.Sprintf("[a prompt of %s, not written: the task was cancelled]", tools.ByteSize(len(prompt)))
+		red = fmt.Sprintf("[a prompt of %s, not written: the task was cancelled]", trust.ByteSize(len(prompt)))
 	}
 	t.writeRedacted(fmt.Sprintf("\n## User (%s)\n\n%s\n", taskID, red))
 }

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -19,15 +18,4 @@ func Fence(lang, text string) string {
 	}
 	f := strings.Repeat("`", max(3, longest+1))
 	return f + lang + "\n" + strings.TrimRight(text, "\n") + "\n" + f
-}
-
-// ByteSize is n bytes for a person: 512 bytes, 3.4 KB, 50.0 MB.
-func ByteSize(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
