@@ -229,6 +229,7 @@ var chatCommands = [][2]string{
 	{"/compact", "compact the session: older turns summarized, the last kept"},
 	{"/sessions", "list this workspace's sessions"},
 	{"/resume [N|ID]", "reopen a session: its number in /sessions, or its id; without one, pick"},
+	{"/rewind [N]", "put the files of turn N and later turns back as before it, and continue from there; without N, pick"},
 	{"/mcp", "the MCP servers and their state"},
 	{"/help", "this list"},
 	{"/quit", "end the chat (also Ctrl-D)"},
@@ -264,6 +265,8 @@ func (c *chat) command(ctx context.Context, text string) bool {
 		c.listSessions()
 	case "/resume":
 		c.pickSession(ctx, arg)
+	case "/rewind":
+		c.rewind(ctx, arg)
 	case "/mcp":
 		servers := c.core.Servers()
 		if len(servers) == 0 {
@@ -325,6 +328,50 @@ func (c *chat) pickSession(ctx context.Context, arg string) {
 		return
 	}
 	c.resume(arg)
+}
+
+// rewind is /rewind [N]: the turn to go back before (listed and asked
+// for when arg is empty), its files put back through the core, asking in
+// the chat when some changed outside agentls since.
+func (c *chat) rewind(ctx context.Context, arg string) {
+	if c.session == "" {
+		c.say("nothing to rewind yet: no turn in this chat")
+		return
+	}
+	if arg == "" {
+		turns, err := c.core.Turns(c.session)
+		if err != nil {
+			fmt.Fprintf(c.out, "agentls: %s\n", oneLine(err.Error()))
+			return
+		}
+		if len(turns.Turns) == 0 {
+			c.say("no turn to rewind in session %s", c.session)
+			return
+		}
+		for _, t := range turns.Turns {
+			fmt.Fprintf(c.out, "%4d  %s  (%d file(s))\n", t.Turn, oneLine(t.Prompt), len(t.Files))
+		}
+		line, err := c.kb.readLine(ctx, "go back to before which turn (number, Enter for none)? ", nil)
+		if err != nil || strings.TrimSpace(line) == "" {
+			return
+		}
+		arg = strings.TrimSpace(line)
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil {
+		c.say("%q is not a turn number: /rewind lists the turns", oneLine(arg))
+		return
+	}
+	res, rewound, err := c.core.RewindAsking(ctx, c.session, n, nil, &chatApprover{c: c})
+	switch {
+	case err != nil:
+		fmt.Fprintf(c.out, "agentls: %s\n", oneLine(err.Error()))
+	case !rewound:
+		c.say("kept the files changed outside agentls: nothing was rewound")
+	default:
+		printRewind(c.out, res)
+		c.say("── what you type continues from before turn %d", n)
+	}
 }
 
 // chatApprover asks a turn's cards in the chat, in place: the card, then

@@ -118,3 +118,57 @@ func TestChatOnARealTerminal(t *testing.T) {
 	term.keys("C-c")
 	term.exitsWith0()
 }
+
+// TestChatRewind is /rewind in `agentls chat` on a real terminal: after
+// two turns that changed hello.txt (each card allowed in place), /rewind
+// lists the turns with their prompts and files, choosing turn 2 puts the
+// file back as turn 1 left it, and the next prompt continues from there.
+func TestChatRewind(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	hello := filepath.Join(e.ws, "hello.txt")
+	os.WriteFile(hello, []byte("hello\n"), 0o644)
+	e.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e1", Name: "edit_file", Input: `{"path":"hello.txt","old_text":"hello","new_text":"hello one"}`}}},
+		modeltest.Turn{Text: "First edit done."},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "e2", Name: "edit_file", Input: `{"path":"hello.txt","old_text":"one","new_text":"two"}`}}},
+		modeltest.Turn{Text: "Second edit done."},
+		modeltest.Turn{Text: "Back from before the second."},
+	)
+	term := onTerminal(t, e, "chat", 160, 60)
+	term.wait("/help for commands", true)
+	for i, prompt := range []string{"first edit please", "second edit please"} {
+		term.keys("-l", prompt)
+		term.keys("Enter")
+		term.wait("[y] allow once  [N] deny:", false)
+		term.keys("y", "Enter")
+		term.wait([]string{"First edit done.", "Second edit done."}[i], true)
+	}
+	if b, _ := os.ReadFile(hello); string(b) != "hello two\n" {
+		t.Fatalf("after two turns hello.txt is %q", b)
+	}
+	term.keys("-l", "/rewind")
+	term.keys("Enter")
+	screen := term.wait("go back to before which turn", true)
+	for _, want := range []string{"1  first edit please  (1 file(s))", "2  second edit please  (1 file(s))"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/rewind's list lacks %q:\n%s", want, screen)
+		}
+	}
+	term.keys("2", "Enter")
+	screen = term.wait("continues from before turn 2", true)
+	if !strings.Contains(screen, "rewound to before turn 2: 1 file(s) restored") || !strings.Contains(screen, "restored "+hello) {
+		t.Errorf("/rewind does not say what it restored:\n%s", screen)
+	}
+	if b, _ := os.ReadFile(hello); string(b) != "hello one\n" {
+		t.Errorf("after /rewind 2 hello.txt is %q, want turn 1's", b)
+	}
+	term.keys("-l", "and now?")
+	term.keys("Enter")
+	term.wait("Back from before the second.", true)
+	reqs := e.model.Requests()
+	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, "first edit please") || strings.Contains(last, "second edit please") {
+		t.Errorf("the prompt after /rewind carries the forked-away turn:\n%s", last)
+	}
+	term.keys("C-d")
+	term.exitsWith0()
+}

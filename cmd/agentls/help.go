@@ -31,7 +31,7 @@ func init() {
 		{name: "acp", usage: "acp [--config FILE]", summary: "serve the Agent Client Protocol on stdio (Zed, JetBrains, ...)",
 			args:    "--config FILE   user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)",
 			example: `zed settings: "agent_servers": {"agentls": {"command": "agentls", "args": ["acp"]}}`, run: cmdACP},
-		{name: "run", usage: `run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] "prompt"`, summary: "run one task in the current directory",
+		{name: "run", usage: `run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--rewind TURN] "prompt"`, summary: "run one task in the current directory",
 			args: `"prompt"          what the agent should do (the words are joined)
 --json            print the event stream (docs/protocol.md section 3), one JSON object per line
 --config FILE     user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/trust"
 )
 
 // cmdRun is `agentls run [--json] [--config FILE] "prompt"`: one task in the
@@ -37,6 +39,7 @@ func cmdRun(args []string) int {
 	sessionID := fs.String("session", "", "continue the session with this id (as agentls prints it, or agent/sessions lists it)")
 	cont := fs.Bool("continue", false, "continue this workspace's latest session")
 	modeName := fs.String("mode", "", "the session's mode: plan, ask, auto-edit or autopilot (default [agent] mode, else ask)")
+	rewindTurn := fs.Int("rewind", 0, "first put the files of this turn of the session (1 is its first prompt) and later ones back as before it, and continue from there; the prompt is then optional")
 	operands, code := parseArgs(fs, args)
 	if code >= 0 {
 		return code
@@ -51,12 +54,16 @@ func cmdRun(args []string) int {
 		mode = m
 	}
 	prompt := strings.TrimSpace(strings.Join(operands, " "))
-	if prompt == "" {
-		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] "what the agent should do")`)
+	if prompt == "" && *rewindTurn == 0 {
+		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--rewind TURN] "what the agent should do")`)
 		return 2
 	}
 	if *cont && *sessionID != "" {
 		fmt.Fprintln(os.Stderr, "agentls run: --session and --continue both name a session: give one")
+		return 2
+	}
+	if *rewindTurn != 0 && !*cont && *sessionID == "" {
+		fmt.Fprintln(os.Stderr, "agentls run: --rewind needs the session to rewind: --session ID or --continue (agentls sessions lists them)")
 		return 2
 	}
 	// Ctrl-C or SIGTERM cancels the task; the deferred Closes then reap
@@ -102,6 +109,11 @@ func cmdRun(args []string) int {
 			return 2
 		}
 	}
+	if *rewindTurn != 0 {
+		if code := rewindFromTerminal(ctx, core, *sessionID, *rewindTurn, ap); code != 0 || prompt == "" {
+			return code
+		}
+	}
 	task := core.Start(agent.RunRequest{Prompt: prompt, SessionID: *sessionID}, agent.TaskIO{Approver: ap, Events: sink})
 	select {
 	case <-task.Done():
@@ -138,6 +150,41 @@ func cmdRun(args []string) int {
 		return exitRefusal
 	}
 	return 1
+}
+
+// rewindFromTerminal is --rewind: the files of turn and later turns of the
+// session go back as before it, asking on the terminal (ap) when some
+// changed outside agentls since, and the session forks there. It prints
+// what it did on stderr and returns the exit code: 0 when rewound, 2 for a
+// turn the session lacks, 1 when the changed files were kept (nothing
+// restored), exitUnasked when nobody could be asked.
+func rewindFromTerminal(ctx context.Context, core *agent.Core, sessionID string, turn int, ap agent.Approver) int {
+	res, rewound, err := core.RewindAsking(ctx, sessionID, turn, nil, ap)
+	switch {
+	case errors.Is(err, agent.ErrNobodyToAsk):
+		fmt.Fprintf(os.Stderr, "agentls run: --rewind: %s (standard input is not a terminal: run it on a terminal to answer)\n", oneLine(res.Message))
+		return exitUnasked
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "agentls run: --rewind: %v\n", err)
+		return 2
+	}
+	if !rewound {
+		fmt.Fprintln(os.Stderr, "agentls run: --rewind: the files changed outside agentls were kept, so nothing was rewound")
+		return 1
+	}
+	printRewind(os.Stderr, res)
+	return 0
+}
+
+// printRewind says what a rewind did, a line per file.
+func printRewind(w io.Writer, res wire.RewindResult) {
+	fmt.Fprintf(w, "agentls: %s\n", oneLine(res.Message))
+	for _, p := range res.Restored {
+		fmt.Fprintf(w, "  restored %s\n", trust.Visible(p))
+	}
+	for _, f := range res.NotRestored {
+		fmt.Fprintf(w, "  not restored %s: %s\n", trust.Visible(f.Path), oneLine(f.Why))
+	}
 }
 
 // Exit codes of `agentls run` for turns that ended short of an answer.
