@@ -102,6 +102,7 @@ func (r *run) approve(ctx context.Context, c *call, a wire.Approval) (string, er
 	a.ApprovalID = r.core.newApprovalID()
 	a.TaskID = r.task.ID
 	a.ToolCallID = c.id
+	attribute(&a, r.client)
 	// The card's server (a resource read names one) is the call's while
 	// it waits for the answer.
 	waiting := c.event(wire.StatusAwaitingApproval)

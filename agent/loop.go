@@ -29,6 +29,9 @@ type run struct {
 	io   TaskIO
 	ws   tools.Workspace
 	tr   *session.Transcript
+	// client is the outside MCP client a call is run for (external.go),
+	// named on every card; "" for agentls's own model.
+	client string
 
 	emitMu sync.Mutex
 	seq    int

@@ -117,6 +117,8 @@ var planReadTools = map[string]bool{
 	"read_file": true, "list_directory": true, "find_files": true, "search_text": true,
 	"search_tools": true, "list_mcp_resources": true, "read_mcp_resource": true,
 	"run_command": true, tools.ProposePlanName: true,
+	// What only an outside MCP client calls (external.go): reads too.
+	tools.DocumentToolName: true, SessionsToolName: true, TranscriptToolName: true,
 }
 
 // planAllows is plan mode's gate: what may go on. A command or an MCP tool

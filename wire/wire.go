@@ -192,8 +192,12 @@ type Approval struct {
 	// Rule is what the card's allow_always option saves for the
 	// workspace, as `agentls rules list` shows it ("command: go test
 	// ./...", "write: src/api"); "" when it saves no rule.
-	Rule    string           `json:"rule,omitempty"`
-	Options []ApprovalOption `json:"options"`
+	Rule string `json:"rule,omitempty"`
+	// RequestedBy names the outside MCP client whose call the card gates
+	// (agentls mcp serve): its own name and its connection; the title
+	// starts with it too. "" for agentls's own agent.
+	RequestedBy string           `json:"requestedBy,omitempty"`
+	Options     []ApprovalOption `json:"options"`
 	// ToolCallID is the tool call this approval gates ("" for a launch
 	// card). Diff is the whole change a write approval asks for. Neither is
 	// part of the LSP approval; ACP shows both.

@@ -61,8 +61,8 @@ in the chat       Enter sends; the arrow keys edit and go through what you typed
 		{name: "sessions resume", usage: "sessions resume ID [--config FILE]", summary: "continue a session in agentls chat",
 			args:    "ID                a session id of this workspace, as agentls sessions lists it\n--config FILE     user config file",
 			example: "agentls sessions resume 20261203-101500-1a2b3c4d", run: cmdSessionsResume},
-		{name: "mcp", usage: "mcp list|trust|revoke|login|logout ...", summary: "MCP servers: list them, approve a workspace's, OAuth login",
-			args:    "list     the server list, without a model\ntrust    approve a workspace server's launch\nrevoke   forget launch approvals\nlogin    authorize agentls with a remote server (OAuth)\nlogout   forget its token\n(agentls mcp SUBCOMMAND --help says more)",
+		{name: "mcp", usage: "mcp list|trust|revoke|login|logout|serve ...", summary: "MCP servers: list them, approve a workspace's, OAuth login",
+			args:    "list     the server list, without a model\ntrust    approve a workspace server's launch\nrevoke   forget launch approvals\nlogin    authorize agentls with a remote server (OAuth)\nlogout   forget its token\nserve    the editor as an MCP server for an outside agent\n(agentls mcp SUBCOMMAND --help says more)",
 			example: "agentls mcp list", run: cmdMCP},
 		{name: "mcp list", usage: "mcp list [--json] [--config FILE] [--workspace DIR]", summary: "the MCP server list, without a model",
 			args:    "--json            print {\"servers\": [...]} (docs/protocol.md section 2)\n--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)",
@@ -79,6 +79,16 @@ in the chat       Enter sends; the arrow keys edit and go through what you typed
 		{name: "mcp logout", usage: "mcp logout NAME [--workspace DIR]", summary: "forget a remote server's token",
 			args:    "NAME              a remote server of the config\n--workspace DIR   workspace folder (default the current directory)",
 			example: "agentls mcp logout linear", run: cmdMCPLogout},
+		{name: "mcp serve", usage: "mcp serve [--http] [--no-editor] [--config FILE] [--workspace DIR]", summary: "the editor as an MCP server for an outside agent (stdio, or loopback HTTP with a token)",
+			args: `--http            Streamable HTTP on 127.0.0.1 (random port, bearer token in a 0600 file; prints the URL,
+                  the file and a config to paste), cards asked on this terminal
+--no-editor       serve the folder's disk even when an editor session serves it
+--config FILE     user config file
+--workspace DIR   workspace folder (default the current directory)
+on stdio          proxies to the running agentls editor session of the folder ([serve] mcp = true), so
+                  the tools act on that editor and its cards; without one it serves the disk, offering
+                  nothing that asks`,
+			example: "claude mcp add agentls -- agentls mcp serve", run: cmdMCPServe},
 		{name: "rules", usage: "rules list|revoke ...", summary: "the saved \"always allow\" rules of a workspace",
 			args:    "list     the rules (a card's \"Always allow\" saves them)\nrevoke   forget one\n(agentls rules SUBCOMMAND --help says more)",
 			example: "agentls rules list", run: cmdRules},
@@ -198,7 +208,7 @@ func cmdVersion(args []string) int {
 }
 
 // mcpSubcommands is what `agentls mcp` expects after it.
-const mcpSubcommands = "expected list, trust, revoke, login or logout"
+const mcpSubcommands = "expected list, trust, revoke, login, logout or serve"
 
 // cmdMCP is `agentls mcp` without a known subcommand.
 func cmdMCP(args []string) int {

@@ -55,7 +55,7 @@ var frontMayUse = map[string]string{
 }
 
 var (
-	fronts     = []string{"./server", "./acp", "./cmd/agentls"}
+	fronts     = []string{"./server", "./acp", "./cmd/agentls", "./mcpserve"}
 	mechanisms = []string{
 		"github.com/agentls/agentls/trust",
 		"github.com/agentls/agentls/mcp",

@@ -1,0 +1,191 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentls/agentls/agent/model"
+	"github.com/agentls/agentls/agent/session"
+	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/trust"
+	"github.com/agentls/agentls/wire"
+)
+
+// An outside agent (Claude Code, any MCP client agentls did not start)
+// reaches the editor through `agentls mcp serve` (package mcpserve). Each of
+// its calls runs here, through the path a call of agentls's own model takes
+// (callTool: the tool's plan and gate, the mode, saved rules, hooks, the
+// approval card, redaction), so it can never get more than the same call
+// from agentls's own agent would. The card says who asks.
+
+// ExternalCall is one tool call an outside MCP client made.
+type ExternalCall struct {
+	// Client names who asks, as every card of the call shows it: the
+	// client's own name (its clientInfo, untrusted text) and the
+	// connection it came over. Required.
+	Client string
+	// SessionID is the connection's session: its mode and its transcript
+	// (every call is written there). Required; see NewExternalSession.
+	SessionID string
+	// Tool is one of ExternalToolNames; Input its arguments.
+	Tool  string
+	Input json.RawMessage
+}
+
+// ExternalResult is how an outside call ended.
+type ExternalResult struct {
+	Text    string // what the client gets: capped, never redacted beyond what the tool does for the model
+	IsError bool
+	Status  wire.ToolStatus
+}
+
+// externalBuiltins are the built-ins an outside client may call, by name.
+// The rest are the model's own (search_tools, propose_plan, the MCP
+// resource tools would hand the outside agent agentls's servers).
+var externalBuiltins = []string{"edit_file", "find_files", "list_directory", "read_file", "run_command", "search_text", "write_file"}
+
+// ExternalToolNames are the tools CallTool runs, sorted: the built-ins an
+// outside client may call, read_document and agentls's own sessions tools.
+func ExternalToolNames() []string {
+	names := slices.Clone(externalBuiltins)
+	names = append(names, SessionsToolName, TranscriptToolName, tools.DocumentToolName)
+	slices.Sort(names)
+	return names
+}
+
+// ExternalToolDef is the definition of one of ExternalToolNames (its
+// description and input schema, as agentls's own model is offered it).
+func ExternalToolDef(name string) (model.ToolDef, bool) {
+	t, ok := (*Core)(nil).externalTool(name)
+	if !ok {
+		return model.ToolDef{}, false
+	}
+	return t.Def(), true
+}
+
+// externalTool is the tool an outside call of name runs (c may be nil
+// for its definition alone).
+func (c *Core) externalTool(name string) (tools.Tool, bool) {
+	switch name {
+	case SessionsToolName:
+		return sessionsTool{c}, true
+	case TranscriptToolName:
+		return transcriptTool{c}, true
+	case tools.DocumentToolName:
+		return tools.Document(), true
+	}
+	if !slices.Contains(externalBuiltins, name) {
+		return nil, false
+	}
+	return tools.Builtin(name)
+}
+
+// NewExternalSession is the session id of a new outside connection.
+func NewExternalSession() string { return session.NewID() }
+
+// externalSeq numbers the tool calls of outside clients (x1, x2, ...).
+var externalSeq atomic.Int64
+
+// CallTool runs one call of an outside client through the same path as a
+// call of agentls's own model, as a task of its own (agent/tasks lists it,
+// agent/cancel ends it): io's Approver shows its cards, its events go to
+// io.Events, its edits to io.Workspace. ctx ends it too (the client
+// cancelled, the connection closed).
+func (c *Core) CallTool(ctx context.Context, ec ExternalCall, io TaskIO) ExternalResult {
+	fail := func(msg string) ExternalResult {
+		return ExternalResult{Text: "ERROR: " + msg, IsError: true, Status: wire.StatusFailed}
+	}
+	if ec.Client == "" {
+		return fail("agent: an outside call must say which client makes it")
+	}
+	if err := session.CheckID(ec.SessionID); err != nil {
+		return fail(err.Error())
+	}
+	t, ok := c.externalTool(ec.Tool)
+	if !ok {
+		return fail(fmt.Sprintf("unknown tool %q: use one of %v", ec.Tool, ExternalToolNames()))
+	}
+	input := ec.Input
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return fail("agent: shutting down, no new calls")
+	}
+	c.lastTask++
+	task := &Task{ID: fmt.Sprintf("t%d", c.lastTask), SessionID: ec.SessionID, Prompt: ec.Tool,
+		Title: tools.FirstLine(trust.Visible(ec.Client)+": "+ec.Tool, EchoMax), StartedAt: time.Now(), done: make(chan struct{})}
+	task.setState(wire.TaskRunning)
+	cctx, cancel := context.WithCancelCause(c.ctx)
+	stop := context.AfterFunc(ctx, func() { cancel(context.Canceled) })
+	task.cancel = func() { cancel(context.Canceled) }
+	c.tasks[task.ID] = task
+	c.busy()
+	c.wg.Add(1)
+	c.mu.Unlock()
+	defer func() {
+		stop()
+		cancel(nil)
+		c.mu.Lock()
+		delete(c.tasks, task.ID)
+		c.idle()
+		c.mu.Unlock()
+		task.setState("done")
+		close(task.done)
+		c.wg.Done()
+	}()
+
+	seen := &finalStatus{next: io.Events}
+	io.Events = seen
+	r := &run{core: c, task: task, io: io, ws: io.Workspace, tr: session.OpenTranscript(c.stateDir, ec.SessionID),
+		client: ec.Client, callable: map[string]tools.Tool{ec.Tool: t}}
+	if r.ws == nil {
+		r.ws = DiskWorkspace(c.root)
+	}
+	r.tr.Note(fmt.Sprintf("%s called %s", trust.Visible(ec.Client), ec.Tool))
+	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Mode: r.mode, SandboxRead: c.cfg.Sandbox.Read,
+		Secrets: c.secrets, Policy: c.policy, Store: c.store, Logf: c.logf}
+	if c.cfg.Model.APIKeyEnv != "" {
+		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}
+	}
+	u := model.Block{Type: "tool_use", ID: fmt.Sprintf("x%d", externalSeq.Add(1)), Name: ec.Tool, Input: input}
+	if !json.Valid(input) || input[0] != '{' {
+		u.InvalidInput = string(input)
+		u.Input = json.RawMessage("{}")
+	}
+	b := r.callTool(cctx, env, u, t.Plan(env, u.Input))
+	return ExternalResult{Text: b.Content, IsError: b.IsError, Status: seen.status}
+}
+
+// finalStatus passes a call's events on and keeps the status of its
+// tool_result, the call's last event.
+type finalStatus struct {
+	next   EventSink
+	status wire.ToolStatus
+}
+
+func (f *finalStatus) Event(e wire.Event) {
+	if e.Type == wire.EventToolResult {
+		f.status = e.Status
+	}
+	if f.next != nil {
+		f.next.Event(e)
+	}
+}
+
+// attribute makes card a name the outside client asking for it: on its own
+// field and at the start of the title every editor shows.
+func attribute(card *wire.Approval, client string) {
+	if client == "" {
+		return
+	}
+	card.RequestedBy = trust.Visible(client)
+	card.Title = card.RequestedBy + " asks: " + card.Title
+}

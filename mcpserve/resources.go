@@ -1,0 +1,92 @@
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"path/filepath"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The open documents are resources too (file:// URIs, their text the
+// editor's unsaved buffer, read through the same gate as read_document):
+// opening or closing one changes the list (notifications/resources/
+// list_changed), a change to one notifies its subscribers
+// (notifications/resources/updated).
+
+// fileURI is path's file:// URI.
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
+
+// uriPath is a file:// URI's path, or "".
+func uriPath(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme != "file" || (u.Host != "" && u.Host != "localhost") {
+		return ""
+	}
+	return filepath.FromSlash(u.Path)
+}
+
+// serveResources keeps srv's resources the open documents until stop.
+func (s *Server) serveResources(ctx context.Context, srv *sdk.Server, transport string) (stop func()) {
+	if !s.ed.Offers().Documents {
+		return func() {}
+	}
+	var mu sync.Mutex
+	listed := map[string]bool{}
+	relist := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := map[string]bool{}
+		for _, d := range s.openDocuments() {
+			now[d.Path] = true
+			if !listed[d.Path] {
+				srv.AddResource(&sdk.Resource{URI: fileURI(d.Path), Name: filepath.Base(d.Path), Title: d.Path,
+					Description: "open in the editor (" + d.LanguageID + "): its unsaved text", MIMEType: "text/plain"},
+					s.readResource(transport))
+			}
+		}
+		var gone []string
+		for p := range listed {
+			if !now[p] {
+				gone = append(gone, fileURI(p))
+			}
+		}
+		if len(gone) > 0 {
+			srv.RemoveResources(gone...)
+		}
+		listed = now
+	}
+	relist()
+	return s.ed.Watch(func(path string) {
+		relist()
+		if err := srv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: fileURI(path)}); err != nil {
+			s.opts.Logf("agentls mcp serve: resource update: %v", err)
+		}
+	})
+}
+
+// readResource reads an open document through the core's read_document.
+func (s *Server) readResource(transport string) sdk.ResourceHandler {
+	return func(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
+		p := uriPath(req.Params.URI)
+		if p == "" {
+			return nil, sdk.ResourceNotFoundError(req.Params.URI)
+		}
+		c := s.connOf(transport, req.Session)
+		in, _ := json.Marshal(map[string]string{"path": p})
+		text, isErr := c.call(ctx, c.client(req.ClientInfo()), "read_document", in)
+		if isErr {
+			return nil, &readError{text}
+		}
+		return &sdk.ReadResourceResult{Contents: []*sdk.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: text}}}, nil
+	}
+}
+
+// readError is a refused or failed read, as the core said it.
+type readError struct{ msg string }
+
+func (e *readError) Error() string { return e.msg }
