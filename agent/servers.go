@@ -21,7 +21,7 @@ func ServerRows(servers []mcp.ServerInfo, pol *trust.Policy) []wire.Server {
 	for _, s := range servers {
 		row := wire.Server{Name: s.Name, Origin: s.Origin, State: s.State,
 			Command: listOrEmpty(s.Command), EnvKeys: listOrEmpty(s.EnvKeys), Cwd: s.Cwd, Sandbox: s.Sandbox,
-			URL: s.URL, HeaderNames: s.HeaderNames, Transport: s.Transport, Prompts: s.Prompts,
+			URL: s.URL, HeaderNames: s.HeaderNames, Transport: s.Transport, Revision: s.Revision, Prompts: s.Prompts,
 			Error: s.Error, StderrTail: s.StderrTail, Warnings: s.Warnings, SchemaTokens: s.SchemaTokens,
 			Tools: make([]wire.ServerTool, 0, len(s.Tools))}
 		for _, t := range s.Tools {

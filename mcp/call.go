@@ -154,6 +154,7 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		defer t.settle(progressSettle)
 		params.SetProgressToken(token)
 	}
+	c.withLogLevel(params)
 	res, err := c.session.CallTool(cctx, params)
 	if l, _ := cctx.Value(listenerKey{}).(*CallListener); l != nil && isURLRequired(err) {
 		// The server needs the user on a page first (-32042): ask, open,
@@ -226,7 +227,19 @@ func (r *Registry) probe(srv *server, c *conn, callTimeout time.Duration) {
 	defer cancel()
 	stop := context.AfterFunc(c.ctx, cancel)
 	defer stop()
-	if err := c.session.Ping(ctx, nil); err != nil && r.ctx.Err() == nil {
+	err := c.session.Ping(ctx, nil)
+	var werr *jsonrpc.Error
+	if err != nil && c.stateless() && errors.As(err, &werr) {
+		// 2026-07-28 removed ping: a server of that revision refuses it
+		// (over HTTP, with a 400), and a refusal is an answer. There is no
+		// session to have lost.
+		err = nil
+	}
+	if err == nil {
+		r.opts.Logf("mcp: %s: still answers after a call timed out; kept", srv.cfg.Name)
+		return
+	}
+	if r.ctx.Err() == nil {
 		select {
 		case <-c.closed:
 			return

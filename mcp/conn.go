@@ -1,4 +1,4 @@
-//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, the version agentls speaks; the SDK deprecates them only from 2026-07-28 (SEP-2577)
+//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, which agentls still speaks to servers of that revision (and older); the SDK deprecates them from 2026-07-28 (SEP-2577), where the log level goes in each call's _meta
 
 package mcp
 
@@ -21,6 +21,7 @@ type conn struct {
 	proc      *process
 	denied    func() string // what the sandbox refused a stdio server that died, as its stderr tells (trust DeniedHint); nil for a remote one
 	transport string        // "stdio", "streamable-http" or "sse"
+	revision  string        // the MCP protocol version this server speaks, as negotiated at connect ("2026-07-28", "2025-11-25", ...)
 	tail      *ring
 	name      string
 	cl        *sdk.Client
@@ -147,13 +148,15 @@ func (c *conn) client(roots []*sdk.Root) *sdk.Client {
 func (c *conn) initialized(ctx context.Context, dc dialConfig, session *sdk.ClientSession) (*conn, []*sdk.Tool, error) {
 	c.session = session
 	if res := session.InitializeResult(); res != nil {
-		c.caps = res.Capabilities
+		c.caps, c.revision = res.Capabilities, res.ProtocolVersion
 	}
 	tools, err := c.listTools(ctx, dc.listTimeout)
 	if err != nil {
 		return nil, nil, c.fail(ctx, "tools/list", dc.listTimeout, "", err)
 	}
-	if c.caps != nil && c.caps.Logging != nil && dc.logLevel != "" {
+	// 2026-07-28 has no logging/setLevel: the level goes in each call's
+	// _meta instead (withLogLevel).
+	if c.caps != nil && c.caps.Logging != nil && dc.logLevel != "" && !c.stateless() {
 		lctx, cancel := context.WithTimeout(ctx, dc.listTimeout)
 		if err := session.SetLoggingLevel(lctx, &sdk.SetLoggingLevelParams{Level: sdk.LoggingLevel(dc.logLevel)}); err != nil {
 			dc.logf("mcp: %s: logging/setLevel %s: %v", dc.server.Name, dc.logLevel, err)
@@ -165,6 +168,29 @@ func (c *conn) initialized(ctx context.Context, dc dialConfig, session *sdk.Clie
 		dc.logf("mcp: %s: prompts/list: %v", dc.server.Name, err)
 	}
 	return c, tools, nil
+}
+
+// stateless reports whether the server speaks MCP 2026-07-28 or later: no
+// initialize and no session; each request carries the protocol version, the
+// client's capabilities and the log level in its _meta.
+func (c *conn) stateless() bool { return c.revision >= revision20260728 }
+
+// revision20260728 is the first stateless revision of MCP.
+const revision20260728 = "2026-07-28"
+
+// withLogLevel puts the configured log level in a call's _meta on a
+// stateless session, where a server sends a request's log messages only
+// at the level that request carries.
+func (c *conn) withLogLevel(p sdk.Params) {
+	if !c.stateless() || c.logLevel == "" {
+		return
+	}
+	m := p.GetMeta()
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[sdk.MetaKeyLogLevel] = c.logLevel
+	p.SetMeta(m)
 }
 
 // listTools reads every page of tools/list within timeout.

@@ -1,4 +1,4 @@
-//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, the version agentls speaks; the SDK deprecates them only from 2026-07-28 (SEP-2577)
+//lint:file-ignore SA1019 roots and logging are client features of MCP 2025-11-25, which agentls still speaks to servers of that revision (and older); the SDK deprecates them from 2026-07-28 (SEP-2577), where the log level goes in each call's _meta
 
 package mcp
 

@@ -62,7 +62,7 @@ func (r *Registry) serverRows() ([]ServerInfo, []config.Server, []*config.Server
 			info.Sandbox = "remote: nothing runs on this machine"
 		}
 		if srv.conn != nil {
-			info.Transport = srv.conn.transport
+			info.Transport, info.Revision = srv.conn.transport, srv.conn.revision
 			info.Prompts = append([]Prompt(nil), srv.prompts...)
 		}
 		if srv.state == Connected {

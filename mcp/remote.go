@@ -12,9 +12,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// dialRemote connects a remote server (url = ...): Streamable HTTP first;
-// when the server answers the initialize POST with a 4xx other than 401/403
-// (an older server that has no such endpoint), the HTTP+SSE transport of
+// dialRemote connects a remote server (url = ...): Streamable HTTP first,
+// where the SDK opens with server/discover (2026-07-28) and falls back to
+// initialize (2025-11-25 and older) when the server refuses it; when the
+// server answers the initialize POST with a 4xx other than 401/403 (an
+// older server that has no such endpoint), the HTTP+SSE transport of
 // protocol version 2024-11-05 on the same URL, as the specification's
 // backwards-compatibility section says. Header values are expanded from the
 // environment here, held only by this connection's HTTP client, and sent
@@ -46,8 +48,8 @@ func dialRemote(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) 
 		st.OAuthHandler, c.release = h, release
 	}
 	session, err := c.client(dc.roots).Connect(cctx, st, nil)
-	if err != nil && cctx.Err() == nil && fallbackStatus(ht.firstPost.Load()) {
-		status := ht.firstPost.Load()
+	if err != nil && cctx.Err() == nil && fallbackStatus(ht.lastPost.Load()) {
+		status := ht.lastPost.Load()
 		fmt.Fprintf(dc.tail, "[transport] %s answered the Streamable HTTP initialize with HTTP %d; trying the older HTTP+SSE transport\n", u.Redacted(), status)
 		dc.logf("mcp: %s: Streamable HTTP initialize got HTTP %d; falling back to HTTP+SSE", s.Name, status)
 		c.transport = "sse"
@@ -113,12 +115,14 @@ func (c *cancelOnClose) Close() error {
 // origin (scheme, host and port) and to no other: not to the POST endpoint
 // an SSE server names on another host, not across a redirect. The request
 // is cloned; the SDK's own headers are left alone. It also notes the status
-// of the first POST (the initialize), to decide on the SSE fallback.
+// of the last POST, to decide on the SSE fallback: the SDK opens with
+// server/discover, which a 2025-11-25 server refuses, and then initialize,
+// whose answer is the one that says whether Streamable HTTP is there.
 type headerTransport struct {
-	base      http.RoundTripper
-	origin    string
-	headers   http.Header
-	firstPost atomic.Int32
+	base     http.RoundTripper
+	origin   string
+	headers  http.Header
+	lastPost atomic.Int32
 }
 
 func newHeaderTransport(u *url.URL, headers map[string]string) *headerTransport {
@@ -165,7 +169,7 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	resp, err := t.base.RoundTrip(req)
 	if err == nil && req.Method == http.MethodPost {
-		t.firstPost.CompareAndSwap(0, int32(resp.StatusCode))
+		t.lastPost.Store(int32(resp.StatusCode))
 	}
 	return resp, err
 }

@@ -23,14 +23,15 @@ import (
 // die, flood and answer huge results over stdio.
 type remoteFault struct {
 	t      *testing.T
+	flags  []string // more flags of the fault server (-stateless)
 	marker string
 	addr   string // HOST:PORT, kept across restarts
 	cmd    *exec.Cmd
 	drain  sync.WaitGroup
 }
 
-func startRemoteFault(t *testing.T) *remoteFault {
-	f := &remoteFault{t: t, marker: newMarker(t), addr: "127.0.0.1:0"}
+func startRemoteFault(t *testing.T, flags ...string) *remoteFault {
+	f := &remoteFault{t: t, flags: flags, marker: newMarker(t), addr: "127.0.0.1:0"}
 	f.start()
 	t.Cleanup(func() {
 		f.kill()
@@ -42,7 +43,7 @@ func startRemoteFault(t *testing.T) *remoteFault {
 // start runs the server on f.addr and waits until it listens.
 func (f *remoteFault) start() {
 	f.t.Helper()
-	cmd := exec.Command(faultBin, "-http", f.addr, "-marker", f.marker)
+	cmd := exec.Command(faultBin, append([]string{"-http", f.addr, "-marker", f.marker}, f.flags...)...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		f.t.Fatal(err)
@@ -179,4 +180,24 @@ func TestRemoteFaultMessageOverLimitFailsOnlyThatCall(t *testing.T) {
 		res := call(t, r, "f__echo", `{"text":"alive"}`)
 		return !res.IsError && res.Text == "alive"
 	})
+}
+
+// TestRemoteFaultStatelessSlowToolKeepsTheServer: after a call to a
+// 2026-07-28 server over Streamable HTTP timed out, the probe asks whether
+// the server still answers; that revision has no ping (the server answers
+// it with a 400), and a refusal is an answer: the server is kept, not
+// stopped as hung. Seen failing with the server marked failed ("stopped
+// answering") when only ping counted.
+func TestRemoteFaultStatelessSlowToolKeepsTheServer(t *testing.T) {
+	f := startRemoteFault(t, "-stateless")
+	logs := &logBuffer{}
+	r := startRegistry(t, []config.Server{f.server("f", 300*time.Millisecond)}, Options{Logf: logs.logf})
+	if rev := serverInfo(t, r, "f").Revision; rev != "2026-07-28" {
+		t.Fatalf("revision %q: this test needs a 2026-07-28 server", rev)
+	}
+	wantError(t, call(t, r, "f__hang", `{}`), "ERROR: f: ", "call_timeout (300ms)")
+	eventually(t, "the probe's verdict", func() bool { return logs.has("mcp: f: still answers") || logs.has("stopped answering") })
+	if info := serverInfo(t, r, "f"); info.State != Connected {
+		t.Errorf("after a slow call: %s %s", info.State, info.Error)
+	}
 }

@@ -1,7 +1,10 @@
-// Package mcp runs stdio MCP servers for agentls: it spawns them (no shell,
-// own process group through internal/proc), speaks MCP through the official Go
-// SDK, hands out legal namespaced tool names, converts and caps results, and
-// reaps every process it started. Callers see Registry, Tool, ServerInfo and
+// Package mcp runs MCP servers for agentls, stdio and remote: it spawns the
+// stdio ones (no shell, own process group through internal/proc), speaks MCP
+// through the official Go SDK (per server the revision it answers with:
+// 2026-07-28 through server/discover, else 2025-11-25 or older through
+// initialize; on Streamable HTTP, or HTTP+SSE for old servers), hands out
+// legal namespaced tool names, converts and caps results, and reaps every
+// process it started. Callers see Registry, Tool, ServerInfo and
 // Result; the SDK's types never leave this package. It never decides whether
 // something may run: launch consent comes in through Options.Gate.
 package mcp
@@ -65,6 +68,7 @@ type ServerInfo struct {
 	URL          string   `json:"url,omitempty"`         // a remote server's endpoint
 	HeaderNames  []string `json:"headerNames,omitempty"` // the headers sent to it (names only, never values)
 	Transport    string   `json:"transport,omitempty"`   // while connected: "stdio", "streamable-http" or "sse"
+	Revision     string   `json:"revision,omitempty"`    // while connected: the MCP revision it speaks ("2026-07-28", "2025-11-25", ...)
 	Prompts      []Prompt `json:"prompts,omitempty"`     // while connected: the prompts it offers
 	Error        string   `json:"error,omitempty"`
 	StderrTail   string   `json:"stderrTail,omitempty"`

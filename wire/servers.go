@@ -39,7 +39,7 @@ type MCPListResult struct {
 // Server is one configured MCP server as docs/protocol.md section 2's
 // Server gives it: the fields it says are always present have no
 // omitempty (Command and EnvKeys are [] when empty, never null); the
-// remote server's url and headerNames, transport, prompts and warnings are
+// remote server's url and headerNames, transport, revision, prompts and warnings are
 // omitted when empty. Command, Error and StderrTail come redacted.
 type Server struct {
 	Name         string       `json:"name"`
@@ -52,6 +52,7 @@ type Server struct {
 	URL          string       `json:"url,omitempty"`
 	HeaderNames  []string     `json:"headerNames,omitempty"`
 	Transport    string       `json:"transport,omitempty"`
+	Revision     string       `json:"revision,omitempty"`
 	Prompts      []Prompt     `json:"prompts,omitempty"`
 	Error        string       `json:"error"`
 	StderrTail   string       `json:"stderrTail"`

@@ -78,7 +78,7 @@ func cmdMCPList(args []string) int {
 }
 
 // printServerRows is the human form of the list: per server its state, the
-// literal command line, env keys, cwd, what it may touch (sandbox), error and stderr tail; per tool its
+// literal command line, the MCP revision it speaks, env keys, cwd, what it may touch (sandbox), error and stderr tail; per tool its
 // name, the server's own name, the policy, the server's hints and its cost.
 func printServerRows(w io.Writer, rows []wire.Server, workspace string) {
 	if len(rows) == 0 {
@@ -98,6 +98,11 @@ func printServerRows(w io.Writer, rows []wire.Server, workspace string) {
 			if s.Transport != "" {
 				fmt.Fprintf(w, "  over     %s\n", oneLine(s.Transport))
 			}
+		}
+		if s.Revision != "" {
+			// Which MCP revision it answered with: 2026-07-28 (server/discover,
+			// no session) or an initialize-based one (2025-11-25 and older).
+			fmt.Fprintf(w, "  revision %s\n", oneLine(s.Revision))
 		}
 		if len(s.HeaderNames) > 0 {
 			fmt.Fprintf(w, "  headers  %s (values not shown)\n", strings.Join(oneLines(s.HeaderNames), " "))

@@ -227,3 +227,68 @@ func TestMCPListKilledLeavesNoServers(t *testing.T) {
 	cmd.Wait()
 	testenv.WaitNoProcesses(t, marker, 15*time.Second)
 }
+
+// TestMCPListShowsTheRevision: agentls mcp list, in text and --json, says
+// which MCP revision each server speaks, from one run: a server on the
+// official TypeScript SDK v2 (2026-07-28) and server-everything on the v1
+// SDK (2025-11-25), both over stdio.
+func TestMCPListShowsTheRevision(t *testing.T) {
+	bin := testenv.Agentls(t)
+	nodeBin := testenv.Tool(t, "node")
+	v2 := testenv.MCPv2Echo(t)
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	dir := t.TempDir()
+	marker := fmt.Sprintf("mcplistrev_%d", os.Getpid())
+	cfg := fmt.Sprintf(`[mcp.servers.modern]
+command = %q
+args = [%q, "stdio", %q]
+connect_timeout = "60s"
+
+[mcp.servers.legacy]
+command = %q
+args = [%q, "stdio", %q]
+connect_timeout = "60s"
+`, nodeBin, v2, marker, nodeBin, everything, marker)
+	cfgPath := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := mcpListEnv(t)
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, append([]string{"mcp", "list", "--config", cfgPath, "--workspace", dir}, args...)...)
+		cmd.Env = env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("agentls mcp list %v: %v\n%s", args, err, stderr.String())
+		}
+		return stdout.String()
+	}
+	var out struct {
+		Servers []struct {
+			Name, State, Transport, Revision, Error string
+		} `json:"servers"`
+	}
+	if err := json.Unmarshal([]byte(run("--json")), &out); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range out.Servers {
+		got[s.Name] = s.State + " " + s.Transport + " " + s.Revision + s.Error
+	}
+	if got["modern"] != "connected stdio 2026-07-28" || got["legacy"] != "connected stdio 2025-11-25" {
+		t.Errorf("--json rows: %q, want modern on 2026-07-28 and legacy on 2025-11-25", got)
+	}
+	text := run()
+	blocks := map[string]string{} // each server's block, by its first word
+	for _, b := range strings.Split(text, "\n\n") {
+		name, _, _ := strings.Cut(b, " ")
+		blocks[name] = b
+	}
+	for name, want := range map[string]string{"modern": "\n  revision 2026-07-28\n", "legacy": "\n  revision 2025-11-25\n"} {
+		if !strings.Contains(blocks[name], want) {
+			t.Errorf("the text list's %s block lacks %q:\n%s", name, want, text)
+		}
+	}
+	testenv.WaitNoProcesses(t, marker, 10*time.Second)
+}

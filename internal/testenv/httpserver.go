@@ -51,6 +51,39 @@ func EverythingHTTP(t testing.TB, mode string) *HTTPServer {
 	if mode == "sse" {
 		path, ready = "/sse", "Server is running on port"
 	}
+	return startHTTPServer(t, "server-everything "+mode, path, ready, func(port int) *exec.Cmd {
+		cmd := exec.Command(node, script, mode)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+		return cmd
+	})
+}
+
+// MCPv2Echo is tools/node/mcp-v2-echo.mjs, a server on the official
+// TypeScript SDK v2 with an echo tool and a tool whose argument rides in an
+// Mcp-Param-* header; it speaks MCP 2026-07-28 (and 2025-11-25 to a client
+// that opens with initialize). Run it as node MCPV2ECHO stdio.
+func MCPv2Echo(t testing.TB) string {
+	t.Helper()
+	MCPv2Server(t) // the SDK is there
+	return filepath.Join(RepoRoot(), "tools", "node", "mcp-v2-echo.mjs")
+}
+
+// MCPv2EchoHTTP starts MCPv2Echo over Streamable HTTP on a free loopback
+// port and stops it when the test ends.
+func MCPv2EchoHTTP(t testing.TB) *HTTPServer {
+	t.Helper()
+	node, script := Tool(t, "node"), MCPv2Echo(t)
+	return startHTTPServer(t, "mcp-v2-echo http", "/mcp", "listening on http://", func(port int) *exec.Cmd {
+		return exec.Command(node, script, "http", fmt.Sprint(port))
+	})
+}
+
+// startHTTPServer runs the command command(port) makes on a free port until
+// it prints ready, retrying on another port when it exits first (the port
+// was taken meanwhile); the server's endpoint is path on that port. The
+// process group is stopped when the test ends.
+func startHTTPServer(t testing.TB, what, path, ready string, command func(port int) *exec.Cmd) *HTTPServer {
+	t.Helper()
 	var lastOut string
 	for attempt := 0; attempt < 5; attempt++ {
 		port, err := freePort()
@@ -58,12 +91,11 @@ func EverythingHTTP(t testing.TB, mode string) *HTTPServer {
 			t.Fatalf("finding a free port: %v", err)
 		}
 		out := &SyncBuffer{}
-		cmd := exec.Command(node, script, mode)
-		cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+		cmd := command(port)
 		cmd.Stdout, cmd.Stderr = out, out
 		g, err := proc.Start(cmd, proc.Options{Grace: 3 * time.Second})
 		if err != nil {
-			t.Fatalf("starting server-everything %s: %v", mode, err)
+			t.Fatalf("starting %s: %v", what, err)
 		}
 		exited := make(chan struct{})
 		go func() { cmd.Wait(); close(exited) }()
@@ -81,7 +113,7 @@ func EverythingHTTP(t testing.TB, mode string) *HTTPServer {
 				up = true
 			case <-deadline:
 				stop()
-				t.Fatalf("server-everything %s did not start within 20s; output:\n%s", mode, out.String())
+				t.Fatalf("%s did not start within 20s; output:\n%s", what, out.String())
 			case <-time.After(20 * time.Millisecond):
 				if strings.Contains(out.String(), ready) {
 					base := fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -91,9 +123,8 @@ func EverythingHTTP(t testing.TB, mode string) *HTTPServer {
 				continue
 			}
 		}
-		// It exited before it was ready (the port was taken meanwhile): try another.
 	}
-	t.Fatalf("server-everything %s would not start; last output:\n%s", mode, lastOut)
+	t.Fatalf("%s would not start; last output:\n%s", what, lastOut)
 	return nil
 }
 

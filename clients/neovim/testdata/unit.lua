@@ -151,6 +151,10 @@ lib.main(function()
   vim.ui.select = saved
 
   check("the server list says when nothing is configured", mcp.lines({})[1], "No MCP servers configured.")
+  check("a connected server shows the MCP revision it speaks", mcp.lines({
+    { name = "v2", state = "connected", origin = "user", command = { "node", "s.mjs" }, transport = "stdio",
+      revision = "2026-07-28", tools = {} },
+  })[3], "  MCP 2026-07-28 over stdio")
   check("a failed server shows its error and stderr", mcp.lines({
     { name = "gh", state = "failed", origin = "workspace", command = { "docker", "run" }, error = "exec: docker: not found",
       stderrTail = "boom\n", tools = {} },

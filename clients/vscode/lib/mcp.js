@@ -30,7 +30,8 @@ function serverItems(servers) {
     const why = s.error ? ` · ${s.error}` : '';
     return {
       label: `${STATE_ICON[s.state] || '$(question)'} ${s.name}`,
-      description: `${s.origin} · ${s.state}${s.state === 'connected' ? ` · ${tools} tools` : ''}${why}`,
+      // While connected: its tools and the MCP revision it answered with.
+      description: `${s.origin} · ${s.state}${s.state === 'connected' ? ` · ${tools} tools` : ''}${s.revision ? ` · MCP ${s.revision}` : ''}${why}`,
       detail: shellQuote(s.command),
       server: s,
     };

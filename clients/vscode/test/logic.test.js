@@ -212,6 +212,10 @@ test('mcp quick pick rows', async (t) => {
     assert.equal(item.detail, "npx -y @modelcontextprotocol/server-filesystem '/home/me/My Documents'");
     assert.match(item.description, /workspace · needs_approval/);
   });
+  await t.test('a connected row says which MCP revision the server speaks', () => {
+    const [item] = serverItems([{ ...row, state: 'connected', transport: 'stdio', revision: '2026-07-28' }]);
+    assert.equal(item.description, 'workspace · connected · 0 tools · MCP 2026-07-28');
+  });
   await t.test('quoting survives quotes and shell metacharacters', () => {
     assert.equal(shellQuote(['sh', '-c', "echo 'hi'; rm -rf ~"]), `sh -c 'echo '\\''hi'\\''; rm -rf ~'`);
   });

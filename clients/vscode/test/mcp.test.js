@@ -68,7 +68,8 @@ test('the launch card arrives on open as a modal with the literal command line; 
   };
   await mcpServers(w);
   const item = picks[0].find((i) => i.server && i.server.name === 'fs');
-  assert.match(item.description, /^workspace · connected · \d+ tools$/);
+  // server-filesystem is on the v1 SDK: MCP 2025-11-25.
+  assert.match(item.description, /^workspace · connected · \d+ tools · MCP 2025-11-25$/);
   assert.equal(item.detail, `${FS_SERVER} ${w.ls.ws}`);
   assert.deepEqual(picks[1].map((i) => i.action), ['revoke', 'restart', 'tools']);
   assert.equal(infos(w).pop(), 'agentls: revoked fs');

@@ -30,6 +30,9 @@ function M.lines(servers)
     local first = #out + 1
     table.insert(out, string.format("%s  [%s]  (%s)", str(s.name), str(s.state), str(s.origin)))
     table.insert(out, "  $ " .. approval.argv(s.command))
+    if str(s.revision) ~= "" then
+      table.insert(out, "  MCP " .. str(s.revision) .. " over " .. str(s.transport))
+    end
     if type(s.envKeys) == "table" and #s.envKeys > 0 then
       table.insert(out, "  env: " .. table.concat(s.envKeys, ", "))
     end
