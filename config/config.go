@@ -7,6 +7,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/agentls/agentls/wire"
@@ -106,6 +108,23 @@ type Model struct {
 	// Thinking is the token budget of Anthropic's extended thinking on the
 	// Messages wire (at least 1024); 0: off.
 	Thinking int
+}
+
+// Profile is the model table of the profile named name: [model] for
+// DefaultProfile (or ""), else [model.profiles.NAME]; false when there is
+// no such profile.
+func (c Config) Profile(name string) (Model, bool) {
+	if name == "" || name == DefaultProfile {
+		return c.Model, true
+	}
+	p, ok := c.Profiles[name]
+	return p, ok
+}
+
+// ProfileNames are the profiles a session may switch to: DefaultProfile
+// first, then [model.profiles.NAME] by name.
+func (c Config) ProfileNames() []string {
+	return append([]string{DefaultProfile}, slices.Sorted(maps.Keys(c.Profiles))...)
 }
 
 // Agent is the [agent] table.
@@ -260,7 +279,13 @@ type Sandbox struct {
 
 // Config is the merged result of loading both tiers.
 type Config struct {
-	Model    Model
+	Model Model
+	// Profiles are the [model.profiles.NAME] tables (user tier only), by
+	// name: each a whole model table of its own (what it leaves out takes
+	// the defaults, not [model]'s values), which a session may switch to
+	// between turns (agent/setModel). [model] is the profile named
+	// DefaultProfile.
+	Profiles map[string]Model
 	Agent    Agent
 	Sessions Sessions
 	MCP      MCP

@@ -30,6 +30,10 @@ const (
 	DefaultSessionsKeep = 1000
 	// DefaultMode is a new session's mode: every gate asks.
 	DefaultMode = wire.ModeAsk
+	// DefaultProfile names the [model] table itself among the model
+	// profiles ([model.profiles.NAME]): a session's model until one is
+	// chosen.
+	DefaultProfile = "default"
 )
 
 // MaxTokensFields are the values [model] max_tokens_field takes.
@@ -50,8 +54,8 @@ func Defaults() *Config {
 // starts from Defaults, and a Core made from a Config built by hand gets
 // the same limits (a test's config names only what it changes).
 func (c Config) WithDefaults() Config {
-	c.Model.MaxTokens = c.Model.EffectiveMaxTokens()
-	c.Model.StreamIdleTimeout = c.Model.EffectiveStreamIdleTimeout()
+	c.Model = c.Model.withDefaults()
+	c.Profiles = profilesWithDefaults(c.Profiles)
 	c.Agent.MaxIterations = orDefault(c.Agent.MaxIterations, DefaultMaxIterations)
 	c.Agent.ApprovalTimeout = orDefault(c.Agent.ApprovalTimeout, DefaultApprovalTimeout)
 	if c.Agent.Mode == "" {
@@ -71,6 +75,26 @@ func (c Config) WithDefaults() Config {
 		c.MCP.LogLevel = DefaultMCPLogLevel
 	}
 	return c
+}
+
+// profilesWithDefaults is a copy of profiles, each with its limits at
+// their defaults where unset.
+func profilesWithDefaults(profiles map[string]Model) map[string]Model {
+	if len(profiles) == 0 {
+		return profiles
+	}
+	out := make(map[string]Model, len(profiles))
+	for name, p := range profiles {
+		out[name] = p.withDefaults()
+	}
+	return out
+}
+
+// withDefaults is m with its limits at their defaults where unset.
+func (m Model) withDefaults() Model {
+	m.MaxTokens = m.EffectiveMaxTokens()
+	m.StreamIdleTimeout = m.EffectiveStreamIdleTimeout()
+	return m
 }
 
 // EffectiveMaxTokens is [model] max_tokens, or its default when unset.

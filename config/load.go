@@ -214,6 +214,7 @@ func (l *loader) finish() {
 		c.Agent.Mode = wire.ModeAutopilot
 	}
 	c.Agent.Autopilot = c.Agent.Mode == wire.ModeAutopilot
+	c.Profiles = profilesWithDefaults(c.Profiles)
 	for i := range c.MCP.Servers {
 		s := &c.MCP.Servers[i]
 		if !s.Remote() {

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,11 +70,48 @@ func (l *loader) workspaceTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.mcp(f, t)
 			}
-		case "model", "agent", "sessions", "sandbox", "prices", "hooks":
+		case "model":
+			l.workspaceModel(f, v)
+		case "agent", "sessions", "sandbox", "prices", "hooks":
 			l.userOnly(f, path, v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
 		}
+	}
+}
+
+// workspaceModel refuses a repository's [model]: its keys are ignored
+// with a warning, and a profile it declares is an error. A profile names
+// the endpoint prompts, code and tool results are sent to, and which key
+// goes with them: a cloned repository's profile, picked in an editor,
+// would hand the session to the repository's own server (base_url) with
+// the user's key (api_key_env).
+func (l *loader) workspaceModel(f *tomlFile, v any) {
+	t, ok := v.(map[string]any)
+	if !ok {
+		l.userOnly(f, []string{"model"}, v)
+		return
+	}
+	rest := map[string]any{}
+	for k, x := range t {
+		if k != "profiles" {
+			rest[k] = x
+			continue
+		}
+		names, _ := x.(map[string]any)
+		if len(names) == 0 {
+			names = map[string]any{"": nil}
+		}
+		for _, name := range sortedKeys(names) {
+			p := []string{"model", "profiles"}
+			if name != "" {
+				p = append(p, name)
+			}
+			l.diag(f, SeverityError, p, "refused: a repository's config cannot define a model profile, which would choose the endpoint your prompts, code and tool results are sent to (base_url) and the API key sent with them (api_key_env); define profiles in the user config ([model.profiles.NAME]); the profile was not added")
+		}
+	}
+	if len(rest) > 0 {
+		l.userOnly(f, []string{"model"}, rest)
 	}
 }
 
@@ -128,11 +166,56 @@ func (l *loader) section(f *tomlFile, path []string, v any) map[string]any {
 }
 
 func (l *loader) model(f *tomlFile, t map[string]any) {
-	m := &l.cfg.Model
+	if v, ok := t["profiles"]; ok {
+		l.profiles(f, v)
+	}
+	l.modelTable(f, t, &l.cfg.Model, []string{"model"})
+}
+
+// profileName is what a profile's name may be: it is typed in pickers and
+// commands (`agentls run --model NAME`).
+var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// profiles reads the [model.profiles.NAME] tables of the user file.
+func (l *loader) profiles(f *tomlFile, v any) {
+	path := []string{"model", "profiles"}
+	t := l.section(f, path, v)
+	for _, name := range sortedKeys(t) {
+		p := []string{"model", "profiles", name}
+		switch {
+		case name == DefaultProfile:
+			l.diag(f, SeverityError, p, fmt.Sprintf("the profile name %q is the [model] table itself: name this profile otherwise; the profile was ignored", DefaultProfile))
+			continue
+		case !profileName.MatchString(name):
+			l.diag(f, SeverityError, p, fmt.Sprintf("bad profile name %q: expected letters, digits, '.', '-' or '_' (at most 64, starting with a letter or digit), e.g. [model.profiles.fast]; the profile was ignored", name))
+			continue
+		}
+		pt := l.section(f, p, t[name])
+		if pt == nil {
+			continue
+		}
+		var m Model
+		l.modelTable(f, pt, &m, p)
+		if l.cfg.Profiles == nil {
+			l.cfg.Profiles = map[string]Model{}
+		}
+		l.cfg.Profiles[name] = m
+	}
+}
+
+// modelTable reads one model table, [model] or a profile of it, at path.
+func (l *loader) modelTable(f *tomlFile, t map[string]any, m *Model, at []string) {
+	top := len(at) == 1
 	for _, k := range sortedKeys(t) {
-		v, path := t[k], []string{"model", k}
+		v, path := t[k], append(append([]string{}, at...), k)
 		var err error
 		switch k {
+		case "profiles":
+			if top {
+				continue // read by model
+			}
+			l.diag(f, SeverityWarning, path, "a profile cannot hold profiles: declare each as [model.profiles.NAME]")
+			continue
 		case "provider":
 			var s string
 			if s, err = asString(v); err == nil {
@@ -214,7 +297,11 @@ func (l *loader) model(f *tomlFile, t map[string]any) {
 				}
 			}
 		default:
-			l.diag(f, SeverityWarning, path, unknownKey(modelKeys))
+			keys := modelKeys
+			if top {
+				keys = append(slices.Clip(keys), "profiles")
+			}
+			l.diag(f, SeverityWarning, path, unknownKey(keys))
 			continue
 		}
 		if err != nil {
