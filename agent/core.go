@@ -74,12 +74,8 @@ type Core struct {
 	wg     sync.WaitGroup
 
 	provMu   sync.Mutex
-	provider model.Provider
-
-	winMu   sync.Mutex
-	win     *model.Window // the model's window, found at the first turn (window.go)
-	winSaid bool          // the first turn said where the window came from
-	hidSaid bool          // a turn said the tool budget hides MCP tools
+	provider model.Provider           // Options.Provider: the default profile's
+	models   map[string]*profileModel // by profile name, made on first use (profile.go)
 
 	mu        sync.Mutex
 	closed    bool
@@ -95,9 +91,11 @@ type Core struct {
 	launchMu sync.Mutex
 	launches map[launchKey]*launchFlight // launch cards on screen (launch_join.go)
 
-	// Guarded by mu (mode.go).
-	controls map[string]*sessionControl // by session id: its mode
-	mode     wire.Mode                  // set for every session not set since; "": [agent] mode
+	// Guarded by mu (mode.go, profile.go).
+	controls    map[string]*session.Control // by session id: its mode and profile, as chosen
+	mode        wire.Mode                   // set for every session not set since; "": [agent] mode
+	profileName string                      // likewise the profile; "": [model]
+	saveMu      sync.Mutex                  // one saveControl at a time
 }
 
 // New makes a Core. It starts nothing.
@@ -340,21 +338,6 @@ func (c *Core) Close() {
 			c.logf("agentls: closing MCP servers: %v", err)
 		}
 	}
-}
-
-// modelProvider is the configured provider, built at the first run.
-func (c *Core) modelProvider() (model.Provider, error) {
-	c.provMu.Lock()
-	defer c.provMu.Unlock()
-	if c.provider != nil {
-		return c.provider, nil
-	}
-	p, err := model.NewIn(c.cfg.Model, os.Getenv, c.stateDir)
-	if err != nil {
-		return nil, err
-	}
-	c.provider = p
-	return p, nil
 }
 
 func (c *Core) policy() *trust.Policy {

@@ -54,9 +54,7 @@ func (r *run) runHooks(ctx context.Context, hs []config.Hook, e hookEvent, stop 
 		return
 	}
 	env := &tools.Env{Workspace: r.ws, SandboxRead: r.core.cfg.Sandbox.Read}
-	if k := r.core.cfg.Model.APIKeyEnv; k != "" {
-		env.HideEnv = []string{k}
-	}
+	env.HideEnv = r.core.keyEnvs()
 	for _, h := range hs {
 		run := tools.RunHook(ctx, env, h, b)
 		if run.Err != nil {

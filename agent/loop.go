@@ -71,6 +71,8 @@ func (r *run) emit(e wire.Event) {
 	e.Seq, e.TaskID, e.SessionID = r.seq, r.task.ID, r.task.SessionID
 	if e.Type == wire.EventStatus || e.Type == wire.EventDone {
 		e.Mode = r.mode()
+		m := r.core.ModelOf(r.task.SessionID)
+		e.Profile, e.Model = m.Profile, m.Name
 	}
 	if r.io.Events != nil {
 		r.io.Events.Event(e)
@@ -131,15 +133,18 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 	}
 	// A prompt bigger than the whole context window can never be sent:
 	// refuse it before storing, redacting or echoing any of it.
-	if window := c.contextWindow(); len(req.Prompt)/4 > window {
-		return fail("%s", promptTooBig(len(req.Prompt), window, c.cfg.Model.Name))
+	// The session's model for this whole turn: a switch (SetModel)
+	// takes effect at the next.
+	pm := c.sessionModel(r.task.SessionID)
+	if window := c.window(pm).Tokens; len(req.Prompt)/4 > window {
+		return fail("%s", promptTooBig(len(req.Prompt), window, pm.cfg.Name))
 	}
 	unlock, err := c.sessionLock(ctx, r.task.SessionID)
 	if err != nil {
 		return wire.RunResult{StopReason: wire.StopCancelled}
 	}
 	r.unlock = unlock // runTask releases it once the turn is settled
-	provider, err := c.modelProvider()
+	provider, err := pm.Provider(c.stateDir)
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -179,21 +184,19 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Mode: r.mode, SandboxRead: c.cfg.Sandbox.Read,
 		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf,
 		Checkpoint: ck}
-	if c.cfg.Model.APIKeyEnv != "" {
-		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}
-	}
+	env.HideEnv = c.keyEnvs()
 
 	lastText := ""
-	win := c.modelWindow()
+	win := c.window(pm)
 	r.window = win.Tokens
-	if note := c.firstWindowNote(win); note != "" {
+	if note := c.firstWindowNote(pm, win); note != "" {
 		r.emitStatus(note)
 		r.tr.Note(note)
 	}
 	r.view = c.sessions.LoadView(r.task.SessionID, history)
-	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: r.window, onUsage: r.billUsage}
+	cmp := compactor{provider: provider, modelName: pm.cfg.Name, maxTokens: pm.cfg.MaxTokens, window: r.window, onUsage: r.billUsage}
 	var m meter
-	offer := c.toolOfferFor(provider, r.window)
+	offer := c.toolOfferFor(provider, pm.cfg.MaxTools, r.window)
 	r.loaded = loadedFromHistory(history)
 	for iter := 0; iter < c.cfg.Agent.MaxIterations; iter++ {
 		// Re-read every turn: a server that connected (or re-listed)
@@ -206,7 +209,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 		}
 		r.offered = nil
 		if searching {
-			if note := c.hiddenToolsNote(mcpCount(all), mcpCount(defs), mcpTokens(all), offer, win); note != "" {
+			if note := c.hiddenToolsNote(pm, mcpCount(all), mcpCount(defs), mcpTokens(all), offer, win); note != "" {
 				r.emitStatus(note)
 				r.tr.Note(note)
 			}
@@ -226,7 +229,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 			return fail("agentls refused to send a broken history (a bug): %v", err)
 		}
 		var streamed, reasoned strings.Builder
-		budget := c.cfg.Model.MaxTokens
+		budget := pm.cfg.MaxTokens
 		send := func() (*model.Response, error) {
 			// The model may echo a secret a tool returned: its text and its
 			// reasoning are redacted like every event, a secret cut across
@@ -239,11 +242,11 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 				}
 			}
 			resp, err := provider.Stream(ctx, model.Request{
-				Model: c.cfg.Model.Name, System: system, Messages: msgs, Tools: defs,
+				Model: pm.cfg.Name, System: system, Messages: msgs, Tools: defs,
 				// Extended thinking's budget is added to max_tokens on the
 				// wire, and Anthropic refuses input plus max_tokens over the
 				// window: the answer's budget fits what the thinking leaves.
-				MaxTokens: fitBudget(budget, r.window, m.next(system, defs, msgs)+c.cfg.Model.Thinking),
+				MaxTokens: fitBudget(budget, r.window, m.next(system, defs, msgs)+pm.cfg.Thinking),
 				OnReasoning: func(delta string) {
 					reasoned.WriteString(delta)
 					if out := redactReasoning.Write(delta); out != "" {
@@ -270,9 +273,9 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 			// tokenizer counts more): learn the window the server named,
 			// compact harder and try once more.
 			msg := "the model refused the request as too long for its context window: compacting and retrying once"
-			if w, lower := c.learnWindow(n); lower {
+			if w, lower := c.learnWindow(pm, n); lower {
 				win, r.window, cmp.window = w, w.Tokens, w.Tokens
-				offer = c.toolOfferFor(provider, r.window)
+				offer = c.toolOfferFor(provider, pm.cfg.MaxTools, r.window)
 				msg = fmt.Sprintf("the model refused the request as too long: its window is %d tokens (%s), which agentls now uses: compacting and retrying once", w.Tokens, w.From)
 			}
 			r.emitStatus(msg)

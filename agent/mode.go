@@ -8,26 +8,52 @@ import (
 	"github.com/agentls/agentls/wire"
 )
 
-// sessionControl is what the user steers of one session besides its
-// history: its mode. (What later controls need per session, the model
-// profile and the checkpoints of its turns, belongs here too.) It lives as
-// long as the process: a session resumed by another agentls starts in the
-// configured mode.
-type sessionControl struct {
-	mode wire.Mode
-}
+// A session's control is what the user steers of it besides its history:
+// its mode and its model profile (session.Control), each "" until chosen
+// for it, when it follows what new sessions take. It is saved beside the
+// session whenever a front sets either, and read back the first time this
+// process meets the session, so a resumed session keeps them.
 
-// control is a session's control, made on first use; c.mu is held.
-func (c *Core) control(sessionID string) *sessionControl {
+// control is what was chosen for a session, read on first use from what
+// was saved for it; c.mu is held.
+func (c *Core) control(sessionID string) *session.Control {
 	if c.controls == nil {
-		c.controls = map[string]*sessionControl{}
+		c.controls = map[string]*session.Control{}
 	}
 	s := c.controls[sessionID]
-	if s == nil {
-		s = &sessionControl{mode: c.defaultMode()}
-		c.controls[sessionID] = s
+	if s != nil {
+		return s
 	}
+	s = &session.Control{}
+	if session.CheckID(sessionID) != nil {
+		// Not a stored session's name: nothing to read (and never a path).
+	} else if saved, ok, err := c.sessions.LoadControl(sessionID); err != nil {
+		c.logf("agent: %v", err)
+	} else if ok {
+		if _, err := wire.ParseMode(string(saved.Mode)); saved.Mode != "" && err == nil {
+			s.Mode = saved.Mode
+		}
+		if _, known := c.cfg.Profile(saved.Profile); saved.Profile != "" && known {
+			s.Profile = saved.Profile
+		} else if saved.Profile != "" {
+			c.logf("agent: session %s was on the model profile %q, which the config no longer declares: it continues on %q", sessionID, saved.Profile, c.defaultProfile())
+		}
+	}
+	c.controls[sessionID] = s
 	return s
+}
+
+// saveControl writes what was chosen for a session, so that a later
+// agentls resuming it keeps it. c.mu is not held.
+func (c *Core) saveControl(sessionID string) {
+	c.saveMu.Lock()
+	defer c.saveMu.Unlock()
+	c.mu.Lock()
+	saved := *c.control(sessionID)
+	c.mu.Unlock()
+	if err := c.sessions.SaveControl(sessionID, saved); err != nil {
+		c.logf("agent: %v (a restart would forget it)", err)
+	}
 }
 
 // defaultMode is the mode of a session nobody set one for: the one the
@@ -51,8 +77,8 @@ func (c *Core) Mode(sessionID string) wire.Mode {
 	if sessionID == "" {
 		return c.defaultMode()
 	}
-	if s := c.controls[sessionID]; s != nil {
-		return s.mode
+	if m := c.control(sessionID).Mode; m != "" {
+		return m
 	}
 	return c.defaultMode()
 }
@@ -61,7 +87,7 @@ func (c *Core) Mode(sessionID string) wire.Mode {
 // session not set since (new ones included). A running turn of the session
 // takes it from its next tool call. The front that sets it may be any of
 // the user's: a mode is the user's choice, which no config of a repository
-// reaches.
+// reaches. A session's mode is saved with it.
 func (c *Core) SetMode(sessionID string, m wire.Mode) error {
 	if _, err := wire.ParseMode(string(m)); err != nil {
 		return err
@@ -72,12 +98,14 @@ func (c *Core) SetMode(sessionID string, m wire.Mode) error {
 		}
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if sessionID == "" {
 		c.mode = m
+		c.mu.Unlock()
 		return nil
 	}
-	c.control(sessionID).mode = m
+	c.control(sessionID).Mode = m
+	c.mu.Unlock()
+	c.saveControl(sessionID)
 	return nil
 }
 

@@ -93,7 +93,7 @@ func (c *Core) deleteSession(s session.StoredSession) bool {
 		return false
 	}
 	os.RemoveAll(c.sessions.CheckpointDir(s.ID))
-	for _, p := range []string{c.sessions.AsidePath(s.ID), c.sessions.JournalPath(s.ID), c.sessions.LockPath(s.ID), c.sessions.ViewPath(s.ID), session.TranscriptPath(c.stateDir, s.ID)} {
+	for _, p := range []string{c.sessions.AsidePath(s.ID), c.sessions.JournalPath(s.ID), c.sessions.LockPath(s.ID), c.sessions.ViewPath(s.ID), c.sessions.ControlPath(s.ID), session.TranscriptPath(c.stateDir, s.ID)} {
 		os.Remove(p)
 	}
 	c.sessions.Forget(s.ID)

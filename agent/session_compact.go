@@ -39,7 +39,8 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (wire.CompactResul
 		return res, err
 	}
 	defer unlock()
-	provider, err := c.modelProvider()
+	pm := c.sessionModel(sessionID)
+	provider, err := pm.Provider(c.stateDir)
 	if err != nil {
 		return res, err
 	}
@@ -56,7 +57,7 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (wire.CompactResul
 	}
 	view := c.sessions.LoadView(sessionID, history)
 	res.TokensBefore = messageTokens(applyView(history, view))
-	cmp := compactor{provider: provider, modelName: c.cfg.Model.Name, maxTokens: c.cfg.Model.MaxTokens, window: c.contextWindow()}
+	cmp := compactor{provider: provider, modelName: pm.cfg.Name, maxTokens: pm.cfg.MaxTokens, window: c.window(pm).Tokens}
 	next, err := cmp.compact(ctx, history, view, 0, true)
 	if err != nil {
 		return res, err

@@ -1,22 +1,12 @@
 package agent
 
 import (
-	"os"
-
-	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/wire"
 )
 
-// Status is the model the next turn talks to, as the config resolves it
-// (no request is made), and the mode the gates of sessionID decide in (""
-// : the mode new sessions start in).
+// Status is the model sessionID's next turn talks to, as the config
+// resolves it (no request is made), the mode its gates decide in (""
+// : what new sessions start in) and the profiles it may switch to.
 func (c *Core) Status(sessionID string) wire.StatusResult {
-	var st wire.StatusResult
-	if r, err := model.Resolve(c.cfg.Model, os.Getenv); err != nil {
-		st.Model.Error = err.Error()
-	} else {
-		st.Model.Provider, st.Model.Name = r.Provider, r.Name
-	}
-	st.Mode = c.Mode(sessionID)
-	return st
+	return wire.StatusResult{Model: c.ModelOf(sessionID), Mode: c.Mode(sessionID), Profiles: c.Models()}
 }

@@ -226,9 +226,9 @@ func (r *run) SearchTools(query string, limit int) (string, error) {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // toolOfferFor is the offer rule of this run's model and window.
-func (c *Core) toolOfferFor(provider model.Provider, window int) toolOffer {
+func (c *Core) toolOfferFor(provider model.Provider, maxTools, window int) toolOffer {
 	return toolOffer{
-		maxTools: provider.Descriptor().MaxToolsFor(c.cfg.Model.MaxTools),
+		maxTools: provider.Descriptor().MaxToolsFor(maxTools),
 		budget:   config.ToolBudgetFor(c.cfg.MCP.ToolBudgetTokens, window),
 	}
 }

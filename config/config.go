@@ -121,6 +121,17 @@ func (c Config) Profile(name string) (Model, bool) {
 	return p, ok
 }
 
+// ProfileOrDefault is name, or DefaultProfile when name is "".
+func ProfileOrDefault(name string) string {
+	if name == "" {
+		return DefaultProfile
+	}
+	return name
+}
+
+// IsDefaultProfile reports whether name is [model]'s profile.
+func IsDefaultProfile(name string) bool { return ProfileOrDefault(name) == DefaultProfile }
+
 // ProfileNames are the profiles a session may switch to: DefaultProfile
 // first, then [model.profiles.NAME] by name.
 func (c Config) ProfileNames() []string {

@@ -287,6 +287,23 @@ func (s *Server) agentSetMode(_ context.Context, p wire.SetModeParams) (wire.Mod
 	return wire.ModeResult{SessionID: p.SessionID, Mode: core.Mode(p.SessionID)}, nil
 }
 
+// agentSetModel switches a session's model profile for its next turn (or
+// the profile of sessions not set since); every status and done event
+// carries the session's profile and model.
+func (s *Server) agentSetModel(_ context.Context, p wire.SetModelParams) (wire.ModelResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.ModelResult{}, err
+	}
+	if p.Profile == "" {
+		return wire.ModelResult{}, badParams(fmt.Sprintf("profile is missing: expected one of %q", core.ProfileNames()))
+	}
+	if err := core.SetModel(p.SessionID, p.Profile); err != nil {
+		return wire.ModelResult{}, badParams(err.Error())
+	}
+	return wire.ModelResult{SessionID: p.SessionID, Model: core.ModelOf(p.SessionID)}, nil
+}
+
 // agentRules lists the saved rules of the editor's workspace folders.
 func (s *Server) agentRules(context.Context, wire.NoParams) (wire.RulesResult, error) {
 	core, err := s.ensureCore()

@@ -37,6 +37,37 @@ func (s *Server) cmdSetMode(_ context.Context, a wire.SetModeArgs) (wire.ModeRes
 	return wire.ModeResult{SessionID: id, Mode: m}, nil
 }
 
+// cmdSetModel is agentls.setModel: the commands' session switches to the
+// profile for its next turn, and so does every session not set since.
+func (s *Server) cmdSetModel(_ context.Context, a wire.SetModelArgs) (wire.ModelResult, error) {
+	core, err := s.ensureCore()
+	if err != nil {
+		return wire.ModelResult{}, err
+	}
+	if err := core.SetModel("", a.Profile); err != nil {
+		return wire.ModelResult{}, badParams(err.Error())
+	}
+	s.mu.Lock()
+	id := s.cmdSession
+	s.mu.Unlock()
+	if id != "" {
+		if err := core.SetModel(id, a.Profile); err != nil {
+			return wire.ModelResult{}, badParams(err.Error())
+		}
+	}
+	m := core.ModelOf(id)
+	s.showMessage(logInfo, "agentls: model: "+modelTitle(m))
+	return wire.ModelResult{SessionID: id, Model: m}, nil
+}
+
+// modelTitle names a profile's model for a message or an action's title.
+func modelTitle(m wire.ModelInfo) string {
+	if m.Error != "" || m.Name == "" {
+		return m.Profile
+	}
+	return fmt.Sprintf("%s (%s)", m.Profile, trust.Visible(m.Name))
+}
+
 // cmdRules is agentls.rules: the saved rules, in a message.
 func (s *Server) cmdRules(ctx context.Context, _ wire.NoArgs) (wire.RulesResult, error) {
 	res, err := s.agentRules(ctx, wire.NoParams{})
@@ -84,6 +115,15 @@ func (s *Server) controlActions() []codeAction {
 		title := fmt.Sprintf("agentls: Mode: %s (now %s)", m.Title(), now.Title())
 		actions = append(actions, codeAction{Title: title, Kind: "source",
 			Command: commandFor(title, wire.SetModeCommand, wire.SetModeArgs{Mode: string(m)})})
+	}
+	cur := core.Profile(id)
+	for _, m := range core.Models() {
+		if m.Profile == cur || m.Error != "" {
+			continue
+		}
+		title := fmt.Sprintf("agentls: Model: %s (now %s)", modelTitle(m), trust.Visible(cur))
+		actions = append(actions, codeAction{Title: title, Kind: "source",
+			Command: commandFor(title, wire.SetModelCommand, wire.SetModelArgs{Profile: m.Profile})})
 	}
 	rules, err := core.Rules((&workspace{s: s}).Folders())
 	if err != nil {

@@ -32,6 +32,7 @@ func (s *Server) agentRoutes() []route {
 		bind(wire.Replay, s.agentReplay),
 		bind(wire.Status, s.agentStatus),
 		bind(wire.SetMode, s.agentSetMode),
+		bind(wire.SetModel, s.agentSetModel),
 		bind(wire.Rules, s.agentRules),
 		bind(wire.RevokeRule, s.agentRevokeRule),
 		bind(wire.Compact, s.agentCompact),
@@ -63,6 +64,7 @@ func (s *Server) commandRoutes() []route {
 		bindCommand(wire.MCPRevokeCommand, s.cmdMCPRevoke),
 		bindCommand(wire.MCPLoginCommand, s.cmdMCPLogin),
 		bindCommand(wire.SetModeCommand, s.cmdSetMode),
+		bindCommand(wire.SetModelCommand, s.cmdSetModel),
 		bindCommand(wire.RulesCommand, s.cmdRules),
 		bindCommand(wire.RevokeRuleCommand, s.cmdRevokeRule),
 	}

@@ -87,6 +87,7 @@ var (
 	Replay          = request[ReplayParams, ReplayResult]("agent/replay", "answers a stored session as the events a client shows")
 	Status          = request[StatusParams, StatusResult]("agent/status", "names the model the next turn talks to and the session's mode")
 	SetMode         = request[SetModeParams, ModeResult]("agent/setMode", "sets a session's mode, or the mode of sessions not set since")
+	SetModel        = request[SetModelParams, ModelResult]("agent/setModel", "switches a session's model profile for its next turn, or the profile of sessions not set since")
 	Rules           = request[NoParams, RulesResult]("agent/rules", "lists the saved always-allow rules of the workspace folders")
 	RevokeRule      = request[RevokeRuleParams, RevokeRuleResult]("agent/rules/revoke", "forgets a saved always-allow rule")
 	Compact         = request[CompactParams, CompactResult]("agent/compact", "compacts what is sent next for a session")
@@ -122,6 +123,7 @@ var (
 	MCPRevokeCommand  = command[RevokeArgs, RevokeResult]("agentls.mcp.revoke", "forgets a server's approval, every one when none is named")
 	MCPLoginCommand   = command[ServerArgs, ServerStateResult]("agentls.mcp.login", "logs in to a remote MCP server in the background")
 	SetModeCommand    = command[SetModeArgs, ModeResult]("agentls.setMode", "sets the mode of the commands' session and of sessions not set since")
+	SetModelCommand   = command[SetModelArgs, ModelResult]("agentls.setModel", "switches the model profile of the commands' session and of sessions not set since")
 	RulesCommand      = command[NoArgs, RulesResult]("agentls.rules", "lists the saved always-allow rules in a message")
 	RevokeRuleCommand = command[RuleArgs, RevokeRuleResult]("agentls.rules.revoke", "forgets a saved always-allow rule")
 )
@@ -323,6 +325,11 @@ type RevokeArgs struct {
 // SetModeArgs are agentls.setMode's arguments: [mode].
 type SetModeArgs struct {
 	Mode string `arg:"mode"`
+}
+
+// SetModelArgs are agentls.setModel's arguments: [profile].
+type SetModelArgs struct {
+	Profile string `arg:"profile"`
 }
 
 // RuleArgs are agentls.rules.revoke's arguments: [id].

@@ -68,6 +68,8 @@ type StatusEvent struct {
 	EventHeader
 	Message string `json:"message"`
 	Mode    Mode   `json:"mode"`
+	Profile string `json:"profile,omitempty"`
+	Model   string `json:"model,omitempty"`
 }
 
 // DoneEvent is a task's last event. Error (and Message, for clients that
@@ -80,6 +82,8 @@ type DoneEvent struct {
 	Error      string     `json:"error,omitempty"`
 	Message    string     `json:"message,omitempty"`
 	Mode       Mode       `json:"mode"`
+	Profile    string     `json:"profile,omitempty"`
+	Model      string     `json:"model,omitempty"`
 }
 
 // emptyArguments are the arguments of a call that had none.
@@ -106,9 +110,9 @@ func EventParams(e Event) any {
 	case EventApproval:
 		return &ApprovalEvent{EventHeader: h, ApprovalID: e.ApprovalID, State: e.State, OptionID: e.OptionID}
 	case EventStatus:
-		return &StatusEvent{EventHeader: h, Message: e.Message, Mode: e.Mode}
+		return &StatusEvent{EventHeader: h, Message: e.Message, Mode: e.Mode, Profile: e.Profile, Model: e.Model}
 	case EventDone:
-		d := &DoneEvent{EventHeader: h, StopReason: e.StopReason, Text: e.Text, Error: e.Message, Message: e.Message, Mode: e.Mode}
+		d := &DoneEvent{EventHeader: h, StopReason: e.StopReason, Text: e.Text, Error: e.Message, Message: e.Message, Mode: e.Mode, Profile: e.Profile, Model: e.Model}
 		if e.Usage != nil {
 			d.Usage = *e.Usage
 		}

@@ -244,6 +244,10 @@ type Event struct {
 	Usage      *Usage          `json:"usage,omitempty"`
 	// Mode is the session's mode, on status and done events.
 	Mode Mode `json:"mode,omitempty"`
+	// Profile and Model name the session's model profile and its model's
+	// name, on status and done events.
+	Profile string `json:"profile,omitempty"`
+	Model   string `json:"model,omitempty"`
 	// Kind and Locations come with a call's first tool_call: what the tool
 	// does and the files it names (absolute). They are not part of the LSP
 	// event; ACP's tool_call carries them.
@@ -397,6 +401,21 @@ type SetModeParams struct {
 	Mode      Mode   `json:"mode"`
 }
 
+// SetModelParams are agent/setModel's params: a session's model profile,
+// or with no sessionId, the profile of every session not set since (new
+// ones too).
+type SetModelParams struct {
+	SessionID string `json:"sessionId,omitempty"`
+	Profile   string `json:"profile"`
+}
+
+// ModelResult is agent/setModel's result: the model the session's next
+// turn talks to.
+type ModelResult struct {
+	SessionID string    `json:"sessionId,omitempty"`
+	Model     ModelInfo `json:"model"`
+}
+
 // ModeResult is agent/setMode's result: the mode now.
 type ModeResult struct {
 	SessionID string `json:"sessionId,omitempty"`
@@ -442,11 +461,17 @@ type StatusResult struct {
 	Model ModelInfo `json:"model"`
 	// Mode is the mode of the session asked about (or of new sessions).
 	Mode Mode `json:"mode"`
+	// Profiles are the model profiles a session may switch to
+	// (agent/setModel), "default" ([model]) first.
+	Profiles []ModelInfo `json:"profiles"`
 }
 
-// ModelInfo names a model as the config resolves it. Error says why none
-// could be resolved (Provider and Name empty then).
+// ModelInfo names a model profile's model as the config resolves it.
+// Error says why none could be resolved (Provider and Name empty then).
 type ModelInfo struct {
+	// Profile is the profile's name: "default" ([model]) or a
+	// [model.profiles.NAME] of the user config.
+	Profile  string `json:"profile"`
 	Provider string `json:"provider"`
 	Name     string `json:"name"`
 	Error    string `json:"error,omitempty"`

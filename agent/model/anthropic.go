@@ -185,8 +185,12 @@ func (p *anthropic) request(req Request) anthropicRequest {
 		out.MaxTokens += p.thinking
 	}
 	sieve := newImageSieve(req.Messages, p.noImages)
+	ids := newToolIDs(anthropicID, true)
 	for _, m := range req.Messages {
 		var results, rest []anthropicBlock
+		if m.Role == "assistant" {
+			ids.turn()
+		}
 		for _, b := range m.Content {
 			switch b.Type {
 			case "text":
@@ -194,9 +198,11 @@ func (p *anthropic) request(req Request) anthropicRequest {
 					rest = append(rest, anthropicBlock{Type: "text", Text: &b.Text})
 				}
 			case "tool_use":
-				rest = append(rest, anthropicBlock{Type: "tool_use", ID: b.ID, Name: b.Name, Input: objectOrEmpty(b.Input)})
+				rest = append(rest, anthropicBlock{Type: "tool_use", ID: ids.call(b.ID), Name: b.Name, Input: objectOrEmpty(b.Input)})
 			case "tool_result":
-				results = append(results, anthropicResult(b, sieve))
+				r := anthropicResult(b, sieve)
+				r.ToolUseID = ids.result(b.ToolUseID)
+				results = append(results, r)
 			case "thinking":
 				// Without its signature the API refuses the block (one from
 				// another provider, say), and a signature is checked by the

@@ -276,7 +276,11 @@ func (p *openai) request(req Request) openaiRequest {
 	}
 	sieve := newImageSieve(req.Messages, p.noImages)
 	quirks := p.Descriptor().Quirks
+	ids := newToolIDs(openaiID, false)
 	for _, m := range req.Messages {
+		if m.Role == "assistant" {
+			ids.turn()
+		}
 		var texts []string
 		var calls []openaiCall
 		var results []openaiMessage
@@ -293,7 +297,7 @@ func (p *openai) request(req Request) openaiRequest {
 					reasoning.add(b, &p.echo)
 				}
 			case "tool_use":
-				c := openaiCall{ID: b.ID, Type: "function"}
+				c := openaiCall{ID: ids.call(b.ID), Type: "function"}
 				c.Function.Name = b.Name
 				c.Function.Arguments = string(objectOrEmpty(b.Input))
 				if len(b.Extra) > 0 && b.Endpoint == p.ep.identity() && p.echo.sends("extra_content") {
@@ -308,8 +312,9 @@ func (p *openai) request(req Request) openaiRequest {
 				if b.IsError && !SaysError(content) {
 					content = ErrorPrefix + content
 				}
-				results = append(results, openaiMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: &content})
-				images = append(images, openaiImages(b.ToolUseID, sent)...)
+				id := ids.result(b.ToolUseID)
+				results = append(results, openaiMessage{Role: "tool", ToolCallID: id, Content: &content})
+				images = append(images, openaiImages(id, sent)...)
 			}
 		}
 		// Tool messages must directly follow the assistant's tool_calls.

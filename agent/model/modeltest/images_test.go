@@ -18,10 +18,10 @@ const gif1x1 = "GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\
 func TestImagesAreDecodedAndCheckedInBothFormats(t *testing.T) {
 	gif := base64.StdEncoding.EncodeToString([]byte(gif1x1))
 	anthropic := func(mime, data string) string {
-		return `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"x"},{"type":"image","source":{"type":"base64","media_type":"` + mime + `","data":"` + data + `"}}]}]}]}`
+		return `{"model":"m","max_tokens":5,"messages":[{"role":"user","content":"look"},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"shot","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"x"},{"type":"image","source":{"type":"base64","media_type":"` + mime + `","data":"` + data + `"}}]}]}]}`
 	}
 	openai := func(role, url string) string {
-		return `{"model":"m","messages":[{"role":"tool","tool_call_id":"call_1","content":"x"},{"role":"` + role + `","content":[{"type":"image_url","image_url":{"url":"` + url + `"}}]}]}`
+		return `{"model":"m","messages":[{"role":"user","content":"look"},{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":"shot","arguments":"{}"}}]},{"role":"tool","tool_call_id":"call_1","content":"x"},{"role":"` + role + `","content":[{"type":"image_url","image_url":{"url":"` + url + `"}}]}]}`
 	}
 	tests := []struct {
 		name, path, body string

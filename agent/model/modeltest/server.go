@@ -237,6 +237,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if ref == nil {
 			ref = checkThinking(format, body)
 		}
+		if ref == nil {
+			ref = checkHistory(format, body)
+		}
 		if ref != nil {
 			// Refused as the real API would, before any scripted turn is used.
 			s.mu.Lock()
