@@ -3,8 +3,10 @@ package acp
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -21,6 +23,8 @@ var commands = []command{
 	{"mcp", "List the MCP servers, their state and their tools' policy", "", noArg((*session).mcpList)},
 	{"new", "Start a new conversation in this session (the old one stays in session/list)", "", noArg((*session).newConversation)},
 	{"login", "Log in to a remote MCP server (OAuth): its authorization page opens in your browser", "server name", (*session).login},
+	{"rewind", "Put the files of a turn and the later ones back as before it, and continue the conversation from there", "turn number (nothing: list the turns)", (*session).rewind},
+	{"rules", "List this workspace's saved always-allow rules, or forget one", "forget RULE-ID (nothing: list them)", (*session).rules},
 }
 
 func noArg(f func(*session, context.Context) string) func(*session, context.Context, string) string {
@@ -132,4 +136,80 @@ func (s *session) compact(ctx context.Context) string {
 		return "Could not compact the conversation: " + err.Error()
 	}
 	return fmt.Sprintf("Compacted the conversation: about %d tokens before, %d after. The full history stays in the session file.", res.TokensBefore, res.TokensAfter)
+}
+
+// rewind is /rewind [N]: without N the conversation's turns (agent/turns),
+// with N the files of turn N and later turns put back as before it through
+// the editor (fs/write_text_file where it offers it), asking with a
+// permission when some changed outside agentls since (Core.RewindAsking),
+// and the conversation forked there.
+func (s *session) rewind(ctx context.Context, arg string) string {
+	s.mu.Lock()
+	id := s.coreID
+	s.mu.Unlock()
+	if arg == "" {
+		turns, err := s.core.Turns(id)
+		if err != nil {
+			return "Could not list the turns: " + err.Error()
+		}
+		if len(turns.Turns) == 0 {
+			return "No turn to rewind in this conversation yet."
+		}
+		var b strings.Builder
+		b.WriteString("Type /rewind N to go back to before turn N:\n")
+		for _, t := range turns.Turns {
+			fmt.Fprintf(&b, "%d. %s (%d file(s))\n", t.Turn, trust.Visible(t.Prompt), len(t.Files))
+		}
+		return b.String()
+	}
+	n, err := strconv.Atoi(arg)
+	if err != nil {
+		return fmt.Sprintf("%q is not a turn number: /rewind alone lists the turns.", arg)
+	}
+	res, rewound, err := s.core.RewindAsking(ctx, id, n, s.files(), s.approver())
+	switch {
+	case err != nil:
+		return "Could not rewind: " + err.Error()
+	case !rewound:
+		return "Kept the files changed outside agentls; nothing was rewound."
+	}
+	var b strings.Builder
+	b.WriteString(res.Message + ". The next prompt continues from before turn " + strconv.Itoa(n) + " (this view still shows the later turns; the session file keeps them).\n")
+	for _, p := range res.Restored {
+		b.WriteString("- restored " + trust.Visible(p) + "\n")
+	}
+	for _, f := range res.NotRestored {
+		b.WriteString("- not restored " + trust.Visible(f.Path) + ": " + f.Why + "\n")
+	}
+	return b.String()
+}
+
+// rules is /rules (the saved rules of the session's folders) and /rules
+// forget ID.
+func (s *session) rules(_ context.Context, arg string) string {
+	folders := s.files().Folders()
+	if arg != "" {
+		id, ok := strings.CutPrefix(arg, "forget ")
+		if !ok {
+			return fmt.Sprintf("%q is not a /rules command: /rules lists the rules, /rules forget RULE-ID forgets one.", arg)
+		}
+		revoked, err := s.core.RevokeRule(folders, strings.TrimSpace(id), "")
+		if err != nil {
+			return "Could not forget the rule: " + err.Error()
+		}
+		return fmt.Sprintf("Forgot %d rule(s): %s. Its calls ask again.", len(revoked), trust.Visible(revoked[0].ID))
+	}
+	rules, err := s.core.Rules(folders)
+	if err != nil {
+		return "Could not list the rules: " + err.Error()
+	}
+	if len(rules) == 0 {
+		return "No saved rules in this workspace (a permission's \"Always allow\" saves one)."
+	}
+	var b strings.Builder
+	b.WriteString("Saved rules (/rules forget RULE-ID forgets one):\n")
+	for _, r := range rules {
+		fmt.Fprintf(&b, "- %s: %s (%s)\n", trust.Visible(r.ID), trust.Visible(r.Description), trust.Visible(r.Workspace))
+	}
+	return b.String()
 }

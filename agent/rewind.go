@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
@@ -80,6 +81,9 @@ func (c *Core) RewindAsking(ctx context.Context, sessionID string, turn int, ws 
 	return res, err == nil, err
 }
 
+// rewindCards numbers the rewind cards, for their ids.
+var rewindCards atomic.Int64
+
 // RewindApproval is the card asking whether a rewind may overwrite the
 // files in res.Changed: allow_once overwrites them, reject_once keeps
 // them and restores nothing.
@@ -90,7 +94,8 @@ func RewindApproval(res wire.RewindResult) wire.Approval {
 		b.WriteString("  " + p + "\n")
 	}
 	b.WriteString("\nKeep them and nothing is restored.")
-	return wire.Approval{Kind: wire.ApprovalWrite, Tool: "rewind", Title: "Overwrite files changed outside agentls?", Detail: b.String(),
+	id := fmt.Sprintf("rewind-%d", rewindCards.Add(1))
+	return wire.Approval{ApprovalID: id, Kind: wire.ApprovalWrite, Tool: "rewind", Title: "Overwrite files changed outside agentls?", Detail: b.String(),
 		Options: []wire.ApprovalOption{
 			{OptionID: string(wire.OptionAllowOnce), Name: "Overwrite them", Kind: wire.OptionAllowOnce},
 			{OptionID: string(wire.OptionRejectOnce), Name: "Keep them", Kind: wire.OptionRejectOnce},
