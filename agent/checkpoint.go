@@ -372,7 +372,9 @@ func (c *Core) Rewind(ctx context.Context, sessionID string, turn int, force boo
 	if n := len(res.NotRestored); n > 0 {
 		res.Message += fmt.Sprintf(", %d could not be", n)
 	}
-	session.OpenTranscript(c.stateDir, sessionID).Note(res.Message)
+	tr := session.OpenTranscript(c.stateDir, sessionID)
+	tr.Note(res.Message)
+	tr.Close()
 	return res, nil
 }
 

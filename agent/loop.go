@@ -61,7 +61,8 @@ type run struct {
 	prompted bool
 	partial  string
 	journal  *session.Journal
-	unlock   func() // releases the session (sessionLock), once the turn is settled
+	file     *session.Appender // the session's files, held for the turn (store)
+	unlock   func()            // releases the session (sessionLock), once the turn is settled
 }
 
 func (r *run) emit(e wire.Event) {
@@ -98,12 +99,17 @@ func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) 
 	// The result goes to fronts (agent/run, ACP, the CLI) as events do.
 	res.Text = trust.Redact(res.Text)
 	r.tr.End(res.StopReason, res.Error, r.usage)
+	if r.unlock != nil && r.tr.Failed() {
+		// The session file holds the whole turn now: if there is room
+		// again, the transcript is whole again.
+		r.repairTranscript()
+	}
+	// The turn's files go before its lock does.
+	r.tr.Close()
+	if r.file != nil {
+		r.file.Close()
+	}
 	if r.unlock != nil {
-		if r.tr.Failed() {
-			// The session file holds the whole turn now: if there is room
-			// again, the transcript is whole again.
-			r.repairTranscript()
-		}
 		r.unlock()
 	}
 	usage := r.usage
@@ -367,7 +373,10 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 // store appends a message to the history and the session file.
 func (r *run) store(history *[]model.Message, m model.Message) error {
 	*history = append(*history, m)
-	if err := r.core.sessions.Append(r.task.SessionID, m); err != nil {
+	if r.file == nil {
+		r.file = r.core.sessions.Appender(r.task.SessionID)
+	}
+	if err := r.file.Append(m); err != nil {
 		return err
 	}
 	r.journal.Stored(r.core.sessions.Size(r.task.SessionID))

@@ -52,7 +52,9 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (wire.CompactResul
 	for _, n := range []string{recovered, note} {
 		if n != "" {
 			c.logf("%s", n)
-			session.OpenTranscript(c.stateDir, sessionID).Note(n)
+			tr := session.OpenTranscript(c.stateDir, sessionID)
+			tr.Note(n)
+			tr.Close()
 		}
 	}
 	view := c.sessions.LoadView(sessionID, history)
@@ -68,5 +70,6 @@ func (c *Core) Compact(ctx context.Context, sessionID string) (wire.CompactResul
 	res.TokensAfter = messageTokens(applyView(history, next))
 	tr := session.OpenTranscript(c.stateDir, sessionID)
 	tr.Note(fmt.Sprintf("compacted on request: about %d → %d tokens (%s)", res.TokensBefore, res.TokensAfter, next.Describe(len(history))))
+	tr.Close()
 	return res, nil
 }

@@ -224,7 +224,7 @@ func (s Store) writeIndex(idx sessionIndex) error {
 // The entry is updated from the one that matched the file as it was before
 // (before; nil when the file was new or empty); when none does, the entry
 // stays stale and the next listing reads the file.
-func (s Store) indexAppend(id string, before fs.FileInfo, msgs []model.Message) {
+func (s Store) indexAppend(id string, before fs.FileInfo, msgs []model.Message, log *heldFile) {
 	after, err := os.Stat(s.Path(id))
 	if err != nil {
 		return
@@ -256,27 +256,28 @@ func (s Store) indexAppend(id string, before fs.FileInfo, msgs []model.Message) 
 		indexKnown[s.dir] = known
 	}
 	known[id] = ent
-	if s.logEntry(id, ent) >= indexLogMax {
+	if logEntry(log, id, ent) >= indexLogMax {
+		log.close() // fold removes it (Windows refuses to remove an open file)
 		idx, _ := s.readIndex()
 		s.fold(idx)
 	}
 }
 
-// logEntry appends a session's entry to index.log, on a line of its own
-// (a record torn before it stays a line apart), and returns the log's size.
-// A failed write is left as it is: the entry is then stale, or torn and
-// skipped, and read again at the next listing.
-func (s Store) logEntry(id string, ent indexEntry) int64 {
+// logEntry appends a session's entry to index.log (held by log), on a
+// line of its own (a record torn before it stays a line apart), and
+// returns the log's size. A failed write is left as it is: the entry is
+// then stale, or torn and skipped, and read again at the next listing.
+func logEntry(log *heldFile, id string, ent indexEntry) int64 {
 	rec, err := json.Marshal(indexRecord{ID: id, indexEntry: ent})
 	if err != nil {
 		return 0
 	}
-	f, err := os.OpenFile(s.IndexLogPath(), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := log.file()
 	if err != nil {
 		return 0
 	}
-	defer f.Close()
 	if _, err := f.Write(append([]byte{'\n'}, rec...)); err != nil {
+		log.close()
 		return 0
 	}
 	size, _ := f.Seek(0, io.SeekCurrent)

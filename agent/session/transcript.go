@@ -25,6 +25,7 @@ import (
 type Transcript struct {
 	mu     sync.Mutex
 	Path   string
+	held   heldFile    // Path, open from the first write until Close
 	err    error       // the first write error; later writes are skipped
 	OnFail func(error) // told of that first error; nil: nobody
 }
@@ -33,8 +34,18 @@ func TranscriptPath(stateDir, sessionID string) string {
 	return filepath.Join(stateDir, "transcripts", sessionID+".md")
 }
 
+// OpenTranscript is session sessionID's transcript; its file is opened at
+// the first write and held until Close.
 func OpenTranscript(stateDir, sessionID string) *Transcript {
-	return &Transcript{Path: TranscriptPath(stateDir, sessionID)}
+	path := TranscriptPath(stateDir, sessionID)
+	return &Transcript{Path: path, held: heldFile{path: path, flag: os.O_WRONLY | os.O_CREATE | os.O_APPEND}}
+}
+
+// Close closes the transcript's file; a later write opens it again.
+func (t *Transcript) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.held.close()
 }
 
 func (t *Transcript) write(s string) {
@@ -48,20 +59,12 @@ func (t *Transcript) writeRedacted(s string) {
 	if t.err != nil {
 		return
 	}
-	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
-		t.fail(err)
-		return
-	}
-	f, err := os.OpenFile(t.Path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
-	if err != nil {
-		t.fail(err)
-		return
-	}
-	_, err = f.WriteString(s)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	f, err := t.held.file()
+	if err == nil {
+		_, err = f.WriteString(s)
 	}
 	if err != nil {
+		t.held.close()
 		t.fail(err)
 	}
 }

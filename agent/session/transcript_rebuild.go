@@ -46,6 +46,7 @@ func (t *Transcript) Rebuild(msgs []model.Message, why string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	text := renderTranscript(msgs, why)
+	t.held.close() // the rename replaces it (and Windows refuses while it is open)
 	if err := os.MkdirAll(filepath.Dir(t.Path), 0o700); err != nil {
 		return err
 	}
