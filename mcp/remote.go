@@ -113,7 +113,9 @@ func (c *cancelOnClose) Close() error {
 
 // headerTransport adds the configured headers to requests for the server's
 // origin (scheme, host and port) and to no other: not to the POST endpoint
-// an SSE server names on another host, not across a redirect. The request
+// an SSE server names on another host, not across a redirect. Requests to
+// another origin also lose any Authorization and the Mcp-Param-* headers
+// (call arguments) the SDK set. The request
 // is cloned; the SDK's own headers are left alone. It also notes the status
 // of the last POST, to decide on the SSE fallback: the SDK opens with
 // server/discover, which a 2025-11-25 server refuses, and then initialize,
@@ -160,6 +162,14 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			for k := range t.headers {
 				req.Header.Del(k)
 			}
+			// A tool's arguments that 2026-07-28 mirrors into headers
+			// (x-mcp-header) are for the server's origin: the HTTP
+			// client copies them onto a redirect to anywhere.
+			for k := range req.Header {
+				if paramHeader(k) {
+					req.Header.Del(k)
+				}
+			}
 		}
 	case len(t.headers) > 0:
 		req = req.Clone(req.Context())
@@ -174,12 +184,25 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// carries reports whether h has one of the configured headers.
+// carries reports whether h has one of the configured headers or a
+// parameter header.
 func (t *headerTransport) carries(h http.Header) bool {
 	for k := range t.headers {
 		if _, ok := h[k]; ok {
 			return true
 		}
 	}
+	for k := range h {
+		if paramHeader(k) {
+			return true
+		}
+	}
 	return false
+}
+
+// paramHeader reports whether a header name (canonical, as http.Header
+// keys are) is one of MCP 2026-07-28's Mcp-Param-* headers, which carry a
+// tool call's arguments.
+func paramHeader(name string) bool {
+	return strings.HasPrefix(http.CanonicalHeaderKey(name), "Mcp-Param-")
 }

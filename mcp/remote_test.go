@@ -152,3 +152,90 @@ func TestRemoteUnsetVariable(t *testing.T) {
 		t.Errorf("requests were sent: %q", got)
 	}
 }
+
+// headerLog is a reverse proxy to a real server that notes, per request,
+// the JSON-RPC method (Mcp-Method), the Authorization header and every
+// Mcp-Param-* header it got.
+type headerLog struct {
+	mu   sync.Mutex
+	seen []string
+	srv  *httptest.Server
+}
+
+func newHeaderLog(t *testing.T, next http.Handler) *headerLog {
+	l := &headerLog{}
+	l.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		line := req.Method + " " + req.Header.Get("Mcp-Method")
+		if a := req.Header.Get("Authorization"); a != "" {
+			line += " Authorization=" + a
+		}
+		for k, vs := range req.Header {
+			if strings.HasPrefix(k, "Mcp-Param-") {
+				line += " " + k + "=" + strings.Join(vs, ",")
+			}
+		}
+		l.mu.Lock()
+		l.seen = append(l.seen, line)
+		l.mu.Unlock()
+		next.ServeHTTP(w, req)
+	}))
+	t.Cleanup(l.srv.Close)
+	return l
+}
+
+func (l *headerLog) requests() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.seen, "\n")
+}
+
+// TestRemoteParamHeadersOnlyToTheOrigin: a 2026-07-28 server (the official
+// TypeScript SDK v2 over Streamable HTTP) whose tool carries an argument in
+// a header (x-mcp-header: Mcp-Param-Region) gets it at its own origin; when
+// that origin redirects the call to another origin, the redirected request
+// carries no Mcp-Param-* header (nor the configured Authorization), though
+// the SDK had set it on the request the HTTP client copies across the
+// redirect. Seen failing with Mcp-Param-Region=eu-secret-1 at the other
+// origin.
+func TestRemoteParamHeadersOnlyToTheOrigin(t *testing.T) {
+	v2 := testenv.MCPv2EchoHTTP(t)
+	target, _ := url.Parse(v2.Base)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	other := newHeaderLog(t, proxy)
+	// The configured origin serves everything itself but sends tools/call
+	// of "region" elsewhere.
+	redirecting := newHeaderLog(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Header.Get("Mcp-Method") == "tools/call" && req.Header.Get("Mcp-Name") == "region" {
+			http.Redirect(w, req, other.srv.URL+req.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
+		proxy.ServeHTTP(w, req)
+	}))
+	direct := newHeaderLog(t, proxy)
+	t.Setenv("AGENTLS_TEST_REMOTE_TOKEN", "s3cr3t-token-value")
+	auth := map[string]string{"Authorization": "Bearer ${AGENTLS_TEST_REMOTE_TOKEN}"}
+	r := startRegistry(t, []config.Server{
+		remoteServer("direct", direct.srv.URL+"/mcp", auth),
+		remoteServer("redirected", redirecting.srv.URL+"/mcp", auth),
+	}, Options{})
+	for _, name := range []string{"direct", "redirected"} {
+		if info := serverInfo(t, r, name); info.State != Connected || info.Revision != "2026-07-28" {
+			t.Fatalf("%s: %s %s %s: this test needs a 2026-07-28 server", name, info.State, info.Revision, info.Error)
+		}
+	}
+	mustCall(t, r, "direct__region", `{"region":"eu-secret-1","text":"hi"}`, "eu-secret-1: hi")
+	if got := direct.requests(); !strings.Contains(got, "tools/call Authorization=Bearer s3cr3t-token-value Mcp-Param-Region=eu-secret-1") {
+		t.Errorf("the server's own origin did not get the parameter header; it got:\n%s", got)
+	}
+	call(t, r, "redirected__region", `{"region":"eu-secret-1","text":"hi"}`)
+	if got := redirecting.requests(); !strings.Contains(got, "tools/call Authorization=Bearer s3cr3t-token-value Mcp-Param-Region=eu-secret-1") {
+		t.Errorf("the configured origin did not get the call with its header; it got:\n%s", got)
+	}
+	got := other.requests()
+	if !strings.Contains(got, "POST tools/call") {
+		t.Fatalf("the redirect was not followed, so this shows nothing; the other origin got:\n%s", got)
+	}
+	if strings.Contains(got, "Mcp-Param-") || strings.Contains(got, "eu-secret-1") || strings.Contains(got, "Authorization") {
+		t.Errorf("a parameter header or the credential reached another origin through a redirect:\n%s", got)
+	}
+}

@@ -47,7 +47,8 @@ var (
 // for. Both are matched without regard to case.
 var (
 	authWords      = []string{"bearer", "basic", "token", "digest"}
-	secretKeyParts = []string{"token", "secret", "password", "passwd", "passphrase", "key", "auth", "credential", "cookie", "private", "jwt", "bearer"}
+	secretKeyParts = []string{"token", "secret", "password", "passwd", "passphrase", "key", "auth", "credential", "cookie", "private", "jwt", "bearer",
+		"mcp-param-"} // MCP 2026-07-28's headers that carry a tool call's arguments
 )
 
 // Redact replaces secrets in free text: values shaped like tokens and keys

@@ -42,6 +42,8 @@ func TestRedact(t *testing.T) {
 		{"cookie by name", "Cookie: sid=abcdef", "sid=abcdef", "Cookie"},
 		{"private key block", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\nafter", "b3BlbnNzaC1rZXk", "after"},
 		{"author is not auth", "author: Alice", "", "Alice"},
+		{"an MCP parameter header, as a header line", "Mcp-Param-Region: eu-secret-1", "eu-secret-1", "Mcp-Param-Region"},
+		{"an MCP parameter header, in a JSON dump of headers", `{"Mcp-Method":"tools/call","mcp-param-tenant":"acme-42"}`, "acme-42", `"Mcp-Method":"tools/call"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
