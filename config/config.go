@@ -182,6 +182,12 @@ type MCP struct {
 	LogLevel string
 	Servers  []Server     // sorted by name
 	Policy   []PolicyRule // both tiers; workspace rules are never "allow"
+
+	// OAuthClientMetadataURL is the https URL of the Client ID Metadata
+	// Document agentls presents as its OAuth client_id to authorization
+	// servers that support one ("": none, dynamic registration); a user
+	// server's own oauth_client_metadata_url replaces it.
+	OAuthClientMetadataURL string
 }
 
 // Server is one [mcp.servers.NAME] entry.
@@ -206,10 +212,17 @@ type Server struct {
 	// OAuthClientSecretEnv names the environment variable holding that
 	// client's secret ("" = a public client).
 	OAuthClientSecretEnv string
-	ConnectTimeout       time.Duration
-	ListTimeout          time.Duration
-	CallTimeout          time.Duration
-	Disabled             bool
+
+	// OAuthClientMetadataURL is the Client ID Metadata Document URL
+	// presented as client_id where the authorization server supports it
+	// and no OAuthClientID is set: the entry's own (user tier only), else
+	// [mcp] oauth_client_metadata_url; "" = dynamic client registration.
+	OAuthClientMetadataURL string
+
+	ConnectTimeout time.Duration
+	ListTimeout    time.Duration
+	CallTimeout    time.Duration
+	Disabled       bool
 	// Sandbox is the kernel confinement asked for, as written: "" (the
 	// tier's default, see SandboxMode), SandboxNone, SandboxWorkspaceRead
 	// or SandboxWorkspaceWrite.
@@ -227,6 +240,9 @@ type Server struct {
 	// connectTimeoutSet: the entry wrote connect_timeout ([mcp]
 	// connect_timeout does not replace it).
 	connectTimeoutSet bool
+	// clientMetadataSet: a user entry wrote oauth_client_metadata_url
+	// (even ""), which [mcp] oauth_client_metadata_url does not replace.
+	clientMetadataSet bool
 }
 
 // Declares reports whether the entry's env sets the variable k.

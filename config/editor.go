@@ -50,6 +50,7 @@ func AddEditorServers(cfg *Config, root string, servers []EditorServer) []Diagno
 			ListTimeout: DefaultListTimeout, CallTimeout: DefaultCallTimeout}
 		if e.URL != "" {
 			s.Cwd, s.URL = "", e.URL
+			s.OAuthClientMetadataURL = cfg.MCP.OAuthClientMetadataURL
 		} else {
 			s.SandboxRead = cfg.Sandbox.Read
 		}

@@ -223,6 +223,9 @@ func (l *loader) finish() {
 		if c.MCP.ConnectTimeout > 0 && !s.connectTimeoutSet {
 			s.ConnectTimeout = c.MCP.ConnectTimeout
 		}
+		if s.Remote() && !s.clientMetadataSet {
+			s.OAuthClientMetadataURL = c.MCP.OAuthClientMetadataURL
+		}
 	}
 	sort.SliceStable(c.MCP.Servers, func(i, j int) bool { return c.MCP.Servers[i].Name < c.MCP.Servers[j].Name })
 	sort.SliceStable(c.MCP.Policy, func(i, j int) bool {

@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-var serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "oauth_client_id", "oauth_client_secret_env", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
+var serverKeys = []string{"command", "args", "env", "cwd", "url", "headers", "oauth_client_id", "oauth_client_secret_env", "oauth_client_metadata_url", "connect_timeout", "list_timeout", "call_timeout", "disabled", "sandbox", "network"}
 
 // servers reads [mcp.servers]. A broken entry stays in the list with Err set
 // (shown as failed, never started); the other entries load regardless.
@@ -126,7 +126,7 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			}
 		}
 	default:
-		for _, k := range []string{"headers", "oauth_client_id", "oauth_client_secret_env"} {
+		for _, k := range []string{"headers", "oauth_client_id", "oauth_client_secret_env", "oauth_client_metadata_url"} {
 			if _, ok := t[k]; ok {
 				fail(append(append([]string{}, path...), k), fmt.Errorf(`%s is for a remote server (url = "https://..."); a server agentls starts gets env = { ... } instead`, k))
 			}
@@ -169,6 +169,13 @@ func (l *loader) server(f *tomlFile, name string, v any) (s Server) {
 			if s.OAuthClientSecretEnv, err = asString(v); err == nil && !isEnvName(s.OAuthClientSecretEnv) {
 				err = fmt.Errorf("oauth_client_secret_env %q: expected the name of an environment variable (the secret itself never goes in a config file)", s.OAuthClientSecretEnv)
 			}
+		case "oauth_client_metadata_url":
+			if f.origin == Workspace {
+				l.diag(f, SeverityWarning, p, ignoredInWorkspace(p))
+				continue
+			}
+			s.OAuthClientMetadataURL, err = clientMetadataURL(v)
+			s.clientMetadataSet = err == nil
 		case "connect_timeout":
 			s.ConnectTimeout, err = asDuration(v)
 			s.connectTimeoutSet = err == nil

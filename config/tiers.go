@@ -18,7 +18,7 @@ var (
 	sessionsKeys = []string{"keep", "max_age"}
 	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
 	agentKeys    = []string{"max_iterations", "mode", "autopilot", "approval_timeout", "keep_directive"}
-	mcpKeys      = []string{"startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "servers", "policy"}
+	mcpKeys      = []string{"startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "oauth_client_metadata_url", "servers", "policy"}
 )
 
 // userTier applies the trusted user file: every key of docs/config.md is allowed.
@@ -149,6 +149,9 @@ func ignoredInWorkspace(path []string) string {
 	case path[0] == "agent" && len(path) > 1 && path[1] == "mode":
 		// Stops a repo from choosing a mode that skips cards (auto-edit).
 		why = "a repository must not choose the mode, which decides what runs without a card"
+	case path[len(path)-1] == "oauth_client_metadata_url":
+		// Stops a repo from choosing the client identity the user's authorization servers see and consent to.
+		why = "a repository must not choose the OAuth client agentls says it is"
 	case path[0] == "hooks":
 		// Stops a repo from running its own program before every call.
 		why = "a repository must not define hooks, which run programs on your calls"
@@ -410,7 +413,7 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 		case "policy":
 			l.policy(f, v)
 			continue
-		case "startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level":
+		case "startup_wait", "connect_timeout", "result_max_bytes", "max_image_bytes", "description_max_chars", "max_tools_per_server", "tool_budget_tokens", "log_level", "oauth_client_metadata_url":
 			if f.origin == Workspace {
 				l.diag(f, SeverityWarning, path, ignoredInWorkspace(path))
 				continue
@@ -441,6 +444,8 @@ func (l *loader) mcp(f *tomlFile, t map[string]any) {
 			err = setPositive(&m.MaxToolsPerServer, v)
 		case "tool_budget_tokens":
 			err = setPositive(&m.ToolBudgetTokens, v)
+		case "oauth_client_metadata_url":
+			m.OAuthClientMetadataURL, err = clientMetadataURL(v)
 		case "log_level":
 			var lv string
 			if lv, err = asString(v); err == nil {

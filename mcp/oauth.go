@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
 
+	"github.com/agentls/agentls/config"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
@@ -152,14 +154,49 @@ func (s *savingSource) Token() (*oauth2.Token, error) {
 	return t, nil
 }
 
+// callbackPath is where the authorization server sends the browser back:
+// agentls's listener on 127.0.0.1, on a port chosen per login (a
+// loopback redirect matches on any port, RFC 8252 7.3).
+const callbackPath = "/callback"
+
+// clientMetadata is how agentls describes itself to an authorization
+// server, by dynamic registration or in its Client ID Metadata Document:
+// a public native client whose only redirect is the loopback listener.
+func clientMetadata(redirect string) *oauthex.ClientRegistrationMetadata {
+	return &oauthex.ClientRegistrationMetadata{
+		ClientName: "agentls", RedirectURIs: []string{redirect}, ApplicationType: "native",
+		GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
+		TokenEndpointAuthMethod: "none",
+	}
+}
+
+// ClientMetadataDocument is the OAuth Client ID Metadata Document to host
+// at clientID (served as application/json) for oauth_client_metadata_url
+// = clientID: the URL as client_id, agentls's metadata, and the loopback
+// redirect without a port, which the authorization server matches on
+// any port.
+func ClientMetadataDocument(clientID string) ([]byte, error) {
+	if err := config.CheckClientMetadataURL(clientID); err != nil {
+		return nil, err
+	}
+	doc := struct {
+		ClientID string `json:"client_id"`
+		*oauthex.ClientRegistrationMetadata
+	}{clientID, clientMetadata("http://127.0.0.1" + callbackPath)}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	return append(b, '\n'), err
+}
+
 // oauthFor makes the OAuth handler of one remote connection: a stored
 // token is used (and refreshed) as is; a 401 with none, or a step-up,
 // runs the authorization code flow with PKCE (the SDK's handler:
 // protected-resource and authorization-server discovery, the resource
-// parameter, scopes from the challenge or the metadata, a pre-registered
-// client_id or dynamic client registration) when a browser is at hand,
-// and otherwise fails saying to run `agentls mcp login NAME`. The
-// returned func releases the loopback listener.
+// parameter, scopes from the challenge or the metadata) when a browser
+// is at hand, and otherwise fails saying to run `agentls mcp login
+// NAME`. The client is, in MCP's order, a pre-registered client_id, else
+// the Client ID Metadata Document URL where the authorization server
+// supports them, else dynamic client registration. The returned func
+// releases the loopback listener.
 func oauthFor(dc dialConfig) (auth.OAuthHandler, func(), error) {
 	s := dc.server
 	store := dc.tokens
@@ -178,14 +215,14 @@ func oauthFor(dc dialConfig) (auth.OAuthHandler, func(), error) {
 		cfg.InitialTokenSource = &savingSource{src: c.TokenSource(tctx, a.Token), store: store, url: s.URL, cfg: c, last: a.Token.AccessToken, logf: dc.logf}
 	}
 	release := func() {}
-	redirect := "http://127.0.0.1/callback"
+	redirect := "http://127.0.0.1" + callbackPath
 	var lb *loopback
 	if dc.browser != nil {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, nil, fmt.Errorf("oauth: loopback listener: %w", err)
 		}
-		redirect = fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
+		redirect = fmt.Sprintf("http://127.0.0.1:%d%s", ln.Addr().(*net.TCPAddr).Port, callbackPath)
 		lb = startLoopback(ln)
 		release = lb.close
 	}
@@ -197,19 +234,23 @@ func oauthFor(dc dialConfig) (auth.OAuthHandler, func(), error) {
 				creds.ClientSecretAuth = &oauthex.ClientSecretAuth{ClientSecret: v}
 			}
 		}
+		// Alone: the SDK would try a metadata document before it.
 		cfg.PreregisteredClient = creds
 	} else {
-		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
-			ClientName: "agentls", RedirectURIs: []string{redirect},
-			GrantTypes: []string{"authorization_code", "refresh_token"}, ResponseTypes: []string{"code"},
-			TokenEndpointAuthMethod: "none",
-		}}
+		if s.OAuthClientMetadataURL != "" {
+			cfg.ClientIDMetadataDocumentConfig = &auth.ClientIDMetadataDocumentConfig{URL: s.OAuthClientMetadataURL}
+		}
+		cfg.DynamicClientRegistrationConfig = &auth.DynamicClientRegistrationConfig{Metadata: clientMetadata(redirect)}
 	}
 	cfg.AuthorizationCodeFetcher = func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		if lb == nil {
 			return nil, needsLogin(s.Name)
 		}
-		return lb.code(ctx, func() error { return dc.browser(ctx, s.Name, args.URL) })
+		au, err := url.Parse(args.URL)
+		if err != nil {
+			return nil, fmt.Errorf("oauth: the authorization URL: %w", err)
+		}
+		return lb.code(ctx, au.Query().Get("state"), func() error { return dc.browser(ctx, s.Name, args.URL) })
 	}
 	h, err := auth.NewAuthorizationCodeHandler(cfg)
 	if err != nil {
@@ -239,10 +280,17 @@ func (n *noBrowser) Authorize(ctx context.Context, req *http.Request, resp *http
 }
 
 // loopback receives the authorization server's redirect on 127.0.0.1.
+// Only a redirect carrying the state of the login in progress is taken:
+// any web page or local program can reach the port, and one that got in
+// first with its own code or error would end the login (the SDK then
+// fails on the state) or, with an error, abort it.
 type loopback struct {
 	srv     *http.Server
 	done    chan struct{}
 	results chan callbackResult
+
+	mu    sync.Mutex
+	state string // of the login in progress; "" = none
 }
 
 type callbackResult struct {
@@ -258,6 +306,13 @@ func startLoopback(ln net.Listener) *loopback {
 			return
 		}
 		q := r.URL.Query()
+		lb.mu.Lock()
+		state := lb.state
+		lb.mu.Unlock()
+		if state == "" || q.Get("state") != state {
+			http.Error(w, "agentls: this redirect does not belong to the login in progress.", http.StatusBadRequest)
+			return
+		}
 		var cr callbackResult
 		if e := q.Get("error"); e != "" {
 			fmt.Fprintln(w, "agentls: authorization failed; you can close this page.")
@@ -280,8 +335,20 @@ func (lb *loopback) close() {
 	<-lb.done
 }
 
-// code shows the authorization URL and waits for the redirect.
-func (lb *loopback) code(ctx context.Context, show func() error) (*auth.AuthorizationResult, error) {
+// code shows the authorization URL and waits for the redirect that
+// carries state.
+func (lb *loopback) code(ctx context.Context, state string, show func() error) (*auth.AuthorizationResult, error) {
+	if state == "" {
+		return nil, errors.New("oauth: the authorization URL carries no state")
+	}
+	lb.mu.Lock()
+	lb.state = state
+	lb.mu.Unlock()
+	defer func() {
+		lb.mu.Lock()
+		lb.state = ""
+		lb.mu.Unlock()
+	}()
 	select { // a stale redirect from an earlier flow
 	case <-lb.results:
 	default:

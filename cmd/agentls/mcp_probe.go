@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,12 +17,14 @@ import (
 	"github.com/agentls/agentls/config"
 )
 
-// cmdMCPProbe is the hidden `agentls mcp probe URL`: the MCP client of the
-// official conformance suite's client scenarios (scripts/test.sh). It
-// connects to URL through the registry, exactly as a configured
-// `url = ...` server is connected (transport choice, fallback, roots,
-// progress, logging), lists the tools and calls each one with arguments made
-// from its input schema, then closes the registry (ending the session).
+// cmdMCPProbe is the hidden `agentls mcp probe [--client-metadata-url U]
+// URL`: the MCP client of the official conformance suite's client
+// scenarios (scripts/test.sh). It connects to URL through the registry,
+// exactly as a configured `url = ...` server is connected (transport
+// choice, fallback, roots, progress, logging, OAuth with U as
+// oauth_client_metadata_url), lists the tools and calls each one with
+// arguments made from its input schema, then closes the registry (ending
+// the session).
 // Exit 0 when every step worked, 1 otherwise, 2 on usage errors.
 // The probe's own bounds, not defaults of docs/config.md: a conformance
 // scenario that hangs fails in seconds instead of a configured server's
@@ -32,15 +35,31 @@ const (
 )
 
 func cmdMCPProbe(args []string) int {
-	if len(args) != 1 {
-		fmt.Fprintln(os.Stderr, "usage: agentls mcp probe URL")
+	fs := flag.NewFlagSet("agentls mcp probe", flag.ContinueOnError)
+	cimd := fs.String("client-metadata-url", "", "present this Client ID Metadata Document `URL` as the OAuth client_id where the authorization server supports them, as oauth_client_metadata_url does")
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: agentls mcp probe [--client-metadata-url URL] URL")
+		fs.PrintDefaults()
+	}
+	rest, code := parseArgs(fs, args)
+	if code >= 0 {
+		return code
+	}
+	if len(rest) != 1 {
+		fs.Usage()
 		return 2
 	}
-	s := config.Server{Name: "probe", Origin: config.User, URL: args[0],
+	s := config.Server{Name: "probe", Origin: config.User, URL: rest[0], OAuthClientMetadataURL: *cimd,
 		ConnectTimeout: probeStepTimeout, ListTimeout: probeStepTimeout, CallTimeout: probeCallTimeout}
 	if err := probeURL(s.URL); err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp probe: %v\n", err)
 		return 2
+	}
+	if *cimd != "" {
+		if err := config.CheckClientMetadataURL(*cimd); err != nil {
+			fmt.Fprintf(os.Stderr, "agentls mcp probe: %v\n", err)
+			return 2
+		}
 	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "agentls: "+format+"\n", a...) }
 	wd, _ := os.Getwd()

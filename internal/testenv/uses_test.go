@@ -52,6 +52,8 @@ var frontMayUse = map[string]string{
 	"github.com/agentls/agentls/mcp.ServerInfo.Sandbox":      "",
 	"github.com/agentls/agentls/mcp.ServerInfo.Tools":        "",
 	"github.com/agentls/agentls/mcp.ServerInfo.SchemaTokens": "",
+
+	"github.com/agentls/agentls/mcp.ClientMetadataDocument": "prints the OAuth client document a user hosts; decides nothing",
 }
 
 var (
