@@ -230,6 +230,7 @@ var chatCommands = [][2]string{
 	{"/sessions", "list this workspace's sessions"},
 	{"/resume [N|ID]", "reopen a session: its number in /sessions, or its id; without one, pick"},
 	{"/rewind [N]", "put the files of turn N and later turns back as before it, and continue from there; without N, pick"},
+	{"/model [PROFILE]", "switch the session's model for the next turn; without PROFILE, list them"},
 	{"/mcp", "the MCP servers and their state"},
 	{"/help", "this list"},
 	{"/quit", "end the chat (also Ctrl-D)"},
@@ -267,6 +268,8 @@ func (c *chat) command(ctx context.Context, text string) bool {
 		c.pickSession(ctx, arg)
 	case "/rewind":
 		c.rewind(ctx, arg)
+	case "/model":
+		c.model(arg)
 	case "/mcp":
 		servers := c.core.Servers()
 		if len(servers) == 0 {
@@ -279,6 +282,33 @@ func (c *chat) command(ctx context.Context, text string) bool {
 		c.say("%s is not a command: /help lists them", oneLine(name))
 	}
 	return false
+}
+
+// model switches the session's model profile, or lists the profiles.
+func (c *chat) model(name string) {
+	if name == "" {
+		cur := c.core.Profile(c.session)
+		for _, m := range c.core.Models() {
+			here := " "
+			if m.Profile == cur {
+				here = "*"
+			}
+			what := m.Provider + " " + m.Name
+			if m.Error != "" {
+				what = "unusable: " + m.Error
+			}
+			fmt.Fprintf(c.out, "%s %-16s %s\n", here, trust.Visible(m.Profile), oneLine(what))
+		}
+		return
+	}
+	// Before the first turn the session has no id yet: the profile is
+	// then that of new sessions, which the first turn's takes.
+	if err := c.core.SetModel(c.session, name); err != nil {
+		fmt.Fprintf(c.out, "agentls: %s\n", oneLine(err.Error()))
+		return
+	}
+	m := c.core.ModelOf(c.session)
+	c.say("model: %s (%s %s) from the next turn", trust.Visible(m.Profile), m.Provider, oneLine(m.Name))
 }
 
 // listSessions prints the workspace's sessions, numbered for /resume.

@@ -31,13 +31,15 @@ func init() {
 		{name: "acp", usage: "acp [--config FILE]", summary: "serve the Agent Client Protocol on stdio (Zed, JetBrains, ...)",
 			args:    "--config FILE   user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)",
 			example: `zed settings: "agent_servers": {"agentls": {"command": "agentls", "args": ["acp"]}}`, run: cmdACP},
-		{name: "run", usage: `run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--rewind TURN] "prompt"`, summary: "run one task in the current directory",
+		{name: "run", usage: `run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--model PROFILE] [--rewind TURN] "prompt"`, summary: "run one task in the current directory",
 			args: `"prompt"          what the agent should do (the words are joined)
 --json            print the event stream (docs/protocol.md section 3), one JSON object per line
 --config FILE     user config file (default $AGENTLS_CONFIG or ~/.config/agentls/config.toml)
 --session ID      continue this session (agentls sessions lists them)
 --continue        continue this workspace's latest session
 --mode MODE       plan (read-only), ask, auto-edit or autopilot (default [agent] mode, else ask)
+--model PROFILE   the model profile of the turn: default ([model]) or a [model.profiles.NAME];
+                  with --session or --continue the session keeps it
 exit codes        0 done, 1 error, 2 usage, 3 cut at max_tokens, 4 refused,
                   5 an approval was needed and nobody could be asked (no terminal), 130 interrupted`,
 			example: `agentls run "add a test for the parser"`, run: cmdRun},
@@ -47,7 +49,7 @@ exit codes        0 done, 1 error, 2 usage, 3 cut at max_tokens, 4 refused,
 --continue        continue this workspace's latest session
 in the chat       Enter sends; the arrow keys edit and go through what you typed; Ctrl-C cancels
                   a turn (at an empty prompt, twice, it ends the chat; so does Ctrl-D);
-                  /new /compact /sessions /resume /mcp /help /quit`,
+                  /new /compact /sessions /resume /model /mcp /help /quit`,
 			example: "agentls chat --continue", run: cmdChat},
 		{name: "sessions", usage: "sessions [list] [--json] [--config FILE] [--workspace DIR]", summary: "list the workspace's sessions, newest first",
 			args:    "--json            print {\"sessions\": [...]} (docs/protocol.md, agent/sessions)\n--config FILE     user config file\n--workspace DIR   workspace folder (default the current directory)\nshow ID           print a session's transcript (agentls sessions show --help)\nresume ID         continue it in agentls chat",

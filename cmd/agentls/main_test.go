@@ -24,7 +24,7 @@ func TestUsageErrorsSayWhatWasWrongAndWhatIsExpected(t *testing.T) {
 		stderr string // a part of what stderr must carry
 	}{
 		{"version prints the version", []string{"version"}, 0, "agentls ", ""},
-		{"help prints the usage", []string{"help"}, 0, "agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--rewind TURN] \"prompt\"", ""},
+		{"help prints the usage", []string{"help"}, 0, "agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--model PROFILE] [--rewind TURN] \"prompt\"", ""},
 		{"version takes no argument", []string{"version", "x"}, 2, "", `agentls version: unexpected argument "x" (usage: agentls version)`},
 		{"mcp needs a subcommand", []string{"mcp"}, 2, "", "agentls mcp: missing subcommand (expected list, trust, revoke, login, logout, serve or client-metadata)"},
 		{"mcp names an unknown subcommand", []string{"mcp", "frob"}, 2, "", `agentls mcp: unknown subcommand "frob" (expected list, trust, revoke, login, logout, serve or client-metadata)`},

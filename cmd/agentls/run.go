@@ -39,6 +39,7 @@ func cmdRun(args []string) int {
 	sessionID := fs.String("session", "", "continue the session with this id (as agentls prints it, or agent/sessions lists it)")
 	cont := fs.Bool("continue", false, "continue this workspace's latest session")
 	modeName := fs.String("mode", "", "the session's mode: plan, ask, auto-edit or autopilot (default [agent] mode, else ask)")
+	profile := fs.String("model", "", "the model profile of the turn: default ([model]) or a [model.profiles.NAME] of the user config; with --session or --continue the session keeps it")
 	rewindTurn := fs.Int("rewind", 0, "first put the files of this turn of the session (1 is its first prompt) and later ones back as before it, and continue from there; the prompt is then optional")
 	operands, code := parseArgs(fs, args)
 	if code >= 0 {
@@ -55,7 +56,7 @@ func cmdRun(args []string) int {
 	}
 	prompt := strings.TrimSpace(strings.Join(operands, " "))
 	if prompt == "" && *rewindTurn == 0 {
-		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--rewind TURN] "what the agent should do")`)
+		fmt.Fprintln(os.Stderr, `agentls run: no prompt (usage: agentls run [--json] [--config FILE] [--session ID | --continue] [--mode MODE] [--model PROFILE] [--rewind TURN] "what the agent should do")`)
 		return 2
 	}
 	if *cont && *sessionID != "" {
@@ -104,8 +105,17 @@ func cmdRun(args []string) int {
 		}
 	}
 	if mode != "" {
-		if err := core.SetMode("", mode); err != nil {
+		// A named session keeps the mode (saved with it), as --model.
+		if err := core.SetMode(*sessionID, mode); err != nil {
 			fmt.Fprintf(os.Stderr, "agentls run: --mode: %v\n", err)
+			return 2
+		}
+	}
+	if *profile != "" {
+		// A named session keeps the profile (saved with it); a new one
+		// takes it as every session not set since does.
+		if err := core.SetModel(*sessionID, *profile); err != nil {
+			fmt.Fprintf(os.Stderr, "agentls run: --model: %v\n", err)
 			return 2
 		}
 	}
