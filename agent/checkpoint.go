@@ -292,6 +292,9 @@ func (c *Core) Rewind(ctx context.Context, sessionID string, turn int, force boo
 		return res, err
 	}
 	turns := session.CountPrompts(history)
+	if turns == 0 {
+		return res, fmt.Errorf("bad turn %d: session %s has no turn to go back before yet", turn, sessionID)
+	}
 	if turn < 1 || turn > turns {
 		return res, fmt.Errorf("bad turn %d: session %s has turns 1 to %d (1 is its first prompt)", turn, sessionID, turns)
 	}

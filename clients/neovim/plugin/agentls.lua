@@ -64,6 +64,10 @@ cmd("AgentRules", function()
   require("agentls").rules()
 end, { desc = "agentls: the saved \"always allow\" rules of the workspace (pick one to forget it)" })
 
+cmd("AgentRewind", function(o)
+  require("agentls").rewind(o.args)
+end, { nargs = "?", desc = "agentls: put the files of a turn and later turns back as before it, and continue from there (no argument: pick the turn)" })
+
 cmd("AgentSessions", function()
   require("agentls").sessions()
 end, { desc = "agentls: reopen a past session in the chat" })

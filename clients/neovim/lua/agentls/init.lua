@@ -509,6 +509,86 @@ function M.rules(bufnr, on_done)
   end, bufnr)
 end
 
+--- rewind puts the files of a turn of the current session and of the
+--- later turns back as they were before it (agent/rewind), through the
+--- buffers (workspace/applyEdit: `u` brings the agent's text back), and the
+--- next prompt continues from before that turn (:AgentRewind). turn nil
+--- picks one with vim.ui.select from agent/turns. Files changed outside
+--- agentls since are named and kept unless the user picks "Overwrite".
+--- on_done(result or nil) at the end.
+function M.rewind(turn, bufnr, on_done)
+  on_done = on_done or function() end
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  local session = transcript.current
+  if not session then
+    vim.notify("agentls: nothing to rewind yet: run a task first", vim.log.levels.WARN)
+    return on_done(nil)
+  end
+  local function rewind(n, force)
+    lsp.request(client, "agent/rewind", { sessionId = session, turn = n, force = force or nil }, function(err, res)
+      if err then
+        vim.notify("agentls: agent/rewind: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return on_done(nil)
+      end
+      local changed = res.changed or {}
+      if #changed > 0 and not force then
+        local choices = { "Overwrite them", "Keep them (nothing is restored)" }
+        return vim.ui.select(choices, {
+          prompt = string.format("agentls: going back to before turn %d would overwrite %d file(s) changed outside agentls since: %s",
+            n, #changed, table.concat(changed, ", ")),
+          kind = "agentls.rewind_changed",
+        }, function(choice)
+          if choice == choices[1] then
+            return rewind(n, true)
+          end
+          vim.notify("agentls: kept the changed files: nothing was rewound", vim.log.levels.INFO)
+          on_done(res)
+        end)
+      end
+      local msg = "agentls: " .. res.message
+      for _, f in ipairs(res.notRestored or {}) do
+        msg = msg .. "\n  not restored " .. f.path .. ": " .. f.why
+      end
+      vim.notify(msg, #(res.notRestored or {}) > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
+      on_done(res)
+    end, bufnr)
+  end
+  if turn and turn ~= "" then
+    local n = tonumber(turn)
+    if not n then
+      vim.notify("agentls: :AgentRewind takes a turn number (none: pick one), not " .. tostring(turn), vim.log.levels.ERROR)
+      return on_done(nil)
+    end
+    return rewind(n)
+  end
+  lsp.request(client, "agent/turns", { sessionId = session }, function(err, res)
+    if err then
+      vim.notify("agentls: agent/turns: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return on_done(nil)
+    end
+    local turns = res and res.turns or {}
+    if #turns == 0 then
+      vim.notify("agentls: no turn to rewind in session " .. session, vim.log.levels.INFO)
+      return on_done(nil)
+    end
+    vim.ui.select(turns, {
+      prompt = "agentls: go back to before which turn?",
+      kind = "agentls.turn",
+      format_item = function(t)
+        return string.format("%d. %s (%d file(s))", t.turn, t.prompt, #(t.files or {}))
+      end,
+    }, function(t)
+      if not t then
+        return on_done(nil)
+      end
+      rewind(t.turn)
+    end)
+  end, bufnr)
+end
+
 --- statusline is a statusline component: "" when idle, else what the agent
 --- is doing. Use it as %{v:lua.require'agentls'.statusline()}.
 function M.statusline()
