@@ -73,6 +73,9 @@ type step struct {
 	// CancelOnText: a "prompt" step sends session/cancel at its first
 	// agent_message_chunk.
 	CancelOnText bool `json:"cancelOnText,omitempty"`
+	// CancelOnUpdate: a "prompt" step sends session/cancel at its first
+	// session/update whose JSON contains this text.
+	CancelOnUpdate string `json:"cancelOnUpdate,omitempty"`
 	// AnswersWithChanges answer permissions after Answers, each after the
 	// user changed buffers or files while the card was open.
 	AnswersWithChanges []answerWithChanges `json:"answersWithChanges,omitempty"`

@@ -134,14 +134,16 @@ func (s *session) send(u sessionUpdate) {
 
 // cancel ends the running turn, if any: its pending permission is
 // answered cancelled, its processes are reaped, and the prompt answers
-// stopReason "cancelled" after its last update.
+// stopReason "cancelled" after its last update. The MCP tasks an earlier
+// turn left running on their servers are cancelled there too.
 func (s *session) cancel() {
 	s.mu.Lock()
-	stop := s.stop
+	stop, id := s.stop, s.coreID
 	s.mu.Unlock()
 	if stop != nil {
 		stop()
 	}
+	s.core.CancelSession(id)
 }
 
 // askLaunches puts every untrusted server waiting for consent to the user

@@ -64,8 +64,19 @@ func (t *translator) updates(e wire.Event) []sessionUpdate {
 			tc.Status = st
 			return []sessionUpdate{{SessionUpdate: updateToolCall, ToolCall: &tc}}
 		}
-		if st == last || st == StatusCompleted || st == StatusFailed {
+		if st == StatusCompleted || st == StatusFailed {
 			// A final status comes with the call's tool_result, right after.
+			return nil
+		}
+		if e.Message != "" && e.Status == wire.StatusRunning {
+			// Progress (an MCP server's notifications/progress, or the
+			// status of the task it runs the call as) is the call's
+			// content until its result replaces it.
+			msg := textBlock(e.Message)
+			return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: &toolCall{ToolCallID: e.ToolCallID, Status: st,
+				Content: []toolCallContent{{Type: "content", Content: &msg}}}}}
+		}
+		if st == last {
 			return nil
 		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: &toolCall{ToolCallID: e.ToolCallID, Status: st}}}

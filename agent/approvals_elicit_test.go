@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/agent/tools"
@@ -227,12 +228,18 @@ func TestElicitationFloodSaysSoOnce(t *testing.T) {
 // v2Servers is the TypeScript SDK v2 test server (2026-07-28) as the
 // user's server v2, its tools allowed by policy; its requests go to log.
 func v2Servers(t *testing.T, log string) func(*Options) {
+	return v2ServersWith(t, log, 0, allowRule("v2__*", "allow"))
+}
+
+// v2ServersWith is v2Servers with its call_timeout (0: the default) and
+// policy rules.
+func v2ServersWith(t *testing.T, log string, callTimeout time.Duration, rules ...config.PolicyRule) func(*Options) {
 	script := testenv.MCPv2Server(t)
 	node := testenv.Tool(t, "node")
 	return withServers(t, func(root string) []config.Server {
 		return []config.Server{{Name: "v2", Origin: config.User, Command: node, Cwd: root, Args: []string{script, root},
-			Env: map[string]string{"MCP_V2_LOG": log}}}
-	}, allowRule("v2__*", "allow"))
+			Env: map[string]string{"MCP_V2_LOG": log}, CallTimeout: callTimeout}}
+	}, rules...)
 }
 
 // TestE2EInputRequiredThroughTheCards: a 2026-07-28 server's input

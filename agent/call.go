@@ -54,6 +54,9 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block, plan 
 		return c.finish(why, true, wire.StatusDenied)
 	}
 	o := tools.Run(ctx, env, t, plan.Timeout, c, u.Input)
+	if o.Task != nil {
+		r.core.adoptTask(r, u.ID, *o.Task)
+	}
 	r.journal.Done(u.ID)
 	o.Text += r.afterTool(ctx, c, o)
 	return c.finish(o.Text, o.IsError, o.Status, o.Images...)

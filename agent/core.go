@@ -88,6 +88,8 @@ type Core struct {
 	retaining atomic.Bool             // the retention policy is being applied (session.go)
 	approvals atomic.Int64
 
+	bg mcpTasks // MCP tasks followed after their turn (mcptask.go)
+
 	launchMu sync.Mutex
 	launches map[launchKey]*launchFlight // launch cards on screen (launch_join.go)
 
@@ -276,18 +278,20 @@ func (c *Core) Cancel(taskID string) bool {
 	if ok {
 		t.cancel()
 	}
-	return ok
+	// A task that ended may have left MCP tasks running: they go too.
+	return c.cancelMCPTasks(taskID, "") || ok
 }
 
 // CancelSession cancels every task of a session.
 func (c *Core) CancelSession(sessionID string) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	for _, t := range c.tasks {
 		if t.SessionID == sessionID {
 			t.cancel()
 		}
 	}
+	c.mu.Unlock()
+	c.cancelMCPTasks("", sessionID)
 }
 
 // Tasks lists the running tasks, oldest first.

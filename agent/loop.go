@@ -171,7 +171,8 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 	system := prompt.System(ctx, r.ws, prompt.Context{Folders: r.ws.Folders(), Document: req.Document, Range: req.Range, Diagnostics: req.Diagnostics})
 
 	turn := session.CountPrompts(history) + 1
-	if err := r.store(&history, model.Message{Role: "user", Content: []model.Block{{Type: "text", Text: req.Prompt}}}); err != nil {
+	// What MCP tasks that outlived their turn returned comes first.
+	if err := r.store(&history, model.Message{Role: "user", Content: append(c.taskResults(r.task.SessionID), model.Block{Type: "text", Text: req.Prompt})}); err != nil {
 		return fail("%v", err)
 	}
 	r.prompted = true

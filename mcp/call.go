@@ -168,6 +168,10 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		r.mu.Lock()
 		srv.restarts, srv.retryAt = 0, time.Time{}
 		r.mu.Unlock()
+		if t := taskOf(res); t != nil {
+			l, _ := cctx.Value(listenerKey{}).(*CallListener)
+			return r.followTask(ctx, cctx, srv, c, tool, t, l)
+		}
 		if bad := checkStructured(tool, r.outputSchema(srv, tool), res); bad != "" {
 			return errorResult(name, capText(bad, r.opts.ResultMaxBytes))
 		}

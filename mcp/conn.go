@@ -104,7 +104,7 @@ func dial(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) {
 	defer cancel()
 	stop := context.AfterFunc(proc.ctx, cancel)
 	defer stop()
-	session, err := c.client(dc.roots).Connect(cctx, &sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}, nil)
+	session, err := c.client(dc.roots).Connect(cctx, liftTasks(&sdk.IOTransport{Reader: filter, Writer: proc.stdin, MaxLineLength: -1}), nil)
 	if err != nil {
 		filter.Close()
 		return nil, nil, c.fail(ctx, "connect", dc.connectTimeout, "spawn + initialize", err)
@@ -125,7 +125,7 @@ func (c *conn) client(roots []*sdk.Root) *sdk.Client {
 	}
 	c.cl = sdk.NewClient(&sdk.Implementation{Name: "agentls", Version: "1"}, &sdk.ClientOptions{
 		Capabilities: &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true},
-			Elicitation: elicitCapabilities()},
+			Elicitation: elicitCapabilities(), Extensions: map[string]any{tasksExtension: map[string]any{}}},
 		ElicitationHandler: c.onElicit,
 		ElicitationCompleteHandler: func(_ context.Context, req *sdk.ElicitationCompleteNotificationRequest) {
 			c.onElicitComplete(req.Params)
@@ -139,6 +139,7 @@ func (c *conn) client(roots []*sdk.Root) *sdk.Client {
 			c.onLog(req.Params)
 		},
 	})
+	addTaskMethods(c.cl)
 	c.cl.AddRoots(roots...)
 	c.roots = roots
 	return c.cl

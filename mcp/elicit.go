@@ -40,7 +40,20 @@ func elicitCapabilities() *sdk.ElicitationCapabilities {
 // call, or a form agentls cannot read, the answer is decline: nothing is
 // ever accepted because nobody could be asked.
 func (c *conn) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-	p := req.Params
+	// A question asked under a request of ours (a 2026-07-28 input
+	// request) goes to that request's listener, and to nobody when it
+	// has none (a prompts/get, a resources/read): only a question that
+	// comes with no request of ours is guessed to be the oldest call's.
+	l := listenerOf(ctx)
+	if l == nil {
+		l = c.calls.oldestEliciting()
+	}
+	return c.elicitWith(ctx, l, req.Params)
+}
+
+// elicitWith puts question p to the user through l (nil, or one that
+// cannot ask: declined) and returns the answer to send.
+func (c *conn) elicitWith(ctx context.Context, l *CallListener, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
 	e := Elicitation{Server: c.name, ID: p.ElicitationID}
 	e.Message = p.Message
 	if p.Mode == "url" || (p.Mode == "" && p.URL != "") {
@@ -53,14 +66,6 @@ func (c *conn) onElicit(ctx context.Context, req *sdk.ElicitRequest) (*sdk.Elici
 			return &sdk.ElicitResult{Action: string(wire.ElicitDecline)}, nil
 		}
 		e.Fields = fields
-	}
-	// A question asked under a request of ours (a 2026-07-28 input
-	// request) goes to that request's listener, and to nobody when it
-	// has none (a prompts/get, a resources/read): only a question that
-	// comes with no request of ours is guessed to be the oldest call's.
-	l := listenerOf(ctx)
-	if l == nil {
-		l = c.calls.oldestEliciting()
 	}
 	if l == nil || l.Elicit == nil {
 		c.logf("mcp: %s: elicitation/create outside a tool call that can ask the user: declined", c.name)

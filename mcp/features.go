@@ -20,15 +20,23 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Progress is one notifications/progress of a tool call.
+// Progress is one notifications/progress of a tool call, or the status of
+// the task the server runs the call as.
 type Progress struct {
 	Progress float64
 	Total    float64 // 0: unknown
 	Message  string
+	// Task is the server's taskId when this is a task's statusMessage,
+	// which has no count.
+	Task string
 }
 
-// String is the progress as a person reads it: "3/5", "40%" or "3", then the message.
+// String is the progress as a person reads it: "3/5", "40%" or "3", then
+// the message (a task's status: the message alone).
 func (p Progress) String() string {
+	if p.Task != "" {
+		return p.Message
+	}
 	s := fmt.Sprintf("%g", p.Progress)
 	if p.Total > 0 {
 		s = fmt.Sprintf("%g/%g", p.Progress, p.Total)

@@ -86,6 +86,10 @@ type Result struct {
 	Text    string
 	IsError bool
 	Images  []Image
+	// Task is set when the server runs the call as a task that was still
+	// working at call_timeout: Text says so, and Registry.AwaitTask
+	// follows it on.
+	Task *Task
 }
 
 // Image is an image of a tool result that passed the checks: a type the

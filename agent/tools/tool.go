@@ -63,6 +63,9 @@ type Result struct {
 	// Images are the images the model may be shown (an MCP result's), each
 	// also named in Text.
 	Images []model.Image
+	// Task is an MCP call's task still running on its server past
+	// call_timeout (Text says so): the core follows it on.
+	Task *mcp.Task
 }
 
 // Call is the loop's side of one tool call, handed to Tool.Run.
@@ -149,6 +152,7 @@ type Outcome struct {
 	IsError bool
 	Status  wire.ToolStatus
 	Images  []model.Image
+	Task    *mcp.Task // Result.Task
 }
 
 // Run runs one call of t with its plan's timeout and turns what it
@@ -170,19 +174,19 @@ func outcome(ctx context.Context, res Result, err error, max int) Outcome {
 	var d *Denied
 	switch {
 	case err == nil && res.IsError:
-		return Outcome{capText(res.Text, max), true, wire.StatusFailed, res.Images}
+		return Outcome{capText(res.Text, max), true, wire.StatusFailed, res.Images, nil}
 	case err == nil:
-		return Outcome{capText(res.Text, max), false, wire.StatusCompleted, res.Images}
+		return Outcome{capText(res.Text, max), false, wire.StatusCompleted, res.Images, res.Task}
 	case errors.As(err, &d):
-		return Outcome{d.Msg, true, wire.StatusDenied, nil}
+		return Outcome{d.Msg, true, wire.StatusDenied, nil, nil}
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled):
-		return Outcome{Cancelled, true, wire.StatusCancelled, nil}
+		return Outcome{Cancelled, true, wire.StatusCancelled, nil, nil}
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "ERROR:") {
 		msg = "ERROR: " + msg
 	}
-	return Outcome{capText(msg, max), true, wire.StatusFailed, nil}
+	return Outcome{capText(msg, max), true, wire.StatusFailed, nil, nil}
 }
 
 // CapText cuts s to max bytes (on a rune boundary) with a marker saying how

@@ -61,6 +61,12 @@ func (s *chatSink) Event(e wire.Event) {
 		io.WriteString(s.out, s.st.dim+strings.ReplaceAll(trust.VisibleText(e.Delta), "\n", "\n"+reasoningMark))
 	case wire.EventToolCall:
 		if _, seen := s.shown[e.ToolCallID]; seen {
+			if e.Status == wire.StatusRunning && e.Message != "" {
+				// Progress: a server's notifications/progress, or the
+				// status of the task it runs the call as.
+				s.endLine()
+				fmt.Fprintf(s.out, "  %s… %s%s\n", s.st.dim, oneLine(e.Message), s.st.reset)
+			}
 			return
 		}
 		if s.shown == nil {

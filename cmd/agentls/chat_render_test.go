@@ -45,3 +45,23 @@ func TestUsageLine(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+// TestChatSinkShowsACallsProgress: a running call's progress (a server's
+// notifications/progress, or the status of the task it runs the call as)
+// is a line under the call, escaped like everything a server says.
+func TestChatSinkShowsACallsProgress(t *testing.T) {
+	var out bytes.Buffer
+	s := &chatSink{out: &out, st: newStyles(false), width: func() int { return 0 }}
+	call := wire.Event{Type: wire.EventToolCall, ToolCallID: "c1", Title: "v2 · long", Arguments: []byte(`{}`), Status: wire.StatusRunning}
+	s.Event(call)
+	call.Message = "step 1 of 3"
+	s.Event(call)
+	call.Message = "step 2\x1b[2J"
+	s.Event(call)
+	s.Event(wire.Event{Type: wire.EventToolResult, ToolCallID: "c1", Status: wire.StatusCompleted, Output: "finished 3 steps"})
+	s.finish()
+	got := out.String()
+	if !strings.Contains(got, "→ v2 · long {}\n  … step 1 of 3\n  … step 2\\x1b[2J\n  ✓ completed: finished 3 steps\n") || strings.Contains(got, "\x1b[2J") {
+		t.Errorf("output:\n%q", got)
+	}
+}

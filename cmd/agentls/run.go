@@ -244,6 +244,11 @@ func (s *textSink) Event(e wire.Event) {
 				args = string(r[:200]) + "…"
 			}
 			fmt.Fprintf(s.info, "→ %s %s\n", oneLine(e.Title), oneLine(args))
+		} else if e.Status == wire.StatusRunning && e.Message != "" {
+			// Progress: a server's notifications/progress, or the status
+			// of the task it runs the call as.
+			s.newline()
+			fmt.Fprintf(s.info, "  … %s\n", oneLine(e.Message))
 		}
 	case wire.EventToolResult:
 		delete(s.shown, e.ToolCallID)

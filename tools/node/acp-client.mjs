@@ -12,14 +12,15 @@
 //        GET, redirects included, as the user's browser would),
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
 //               | {op: "new", cwd, mcpServers, additionalDirectories}
-//               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"], cancelOnText}
+//               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"], cancelOnText, cancelOnUpdate}
 //               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
 //               | {op: "waitCommand", text: commandName} | {op: "close"}
 //               | {op: "setMode", text: modeId} | {op: "setConfigOption", configId?, text: value}]}
 // answers are used in order, one per session/request_permission: an option
 // id selects it, "cancelled" answers cancelled, "cancel" sends
 // session/cancel and then answers cancelled (as ACP asks of a client);
-// cancelOnText sends session/cancel at the prompt's first agent_message_chunk.
+// cancelOnText sends session/cancel at the prompt's first agent_message_chunk;
+// cancelOnUpdate at its first session/update whose JSON contains that text.
 // An answer of answersWithChanges, {option, buffers: {path: text}, disk: {path: text}}, is the user
 // changing the editor's buffers and files on disk while the card is open,
 // then answering option. fs/write_text_file writes the editor's buffer (what
@@ -119,11 +120,16 @@ function markerRunning() {
 
 const answers = [];
 let cancelOnText = false;
+let cancelOnUpdate = "";
 const app = acp.client({ name: "agentls-test" })
   .onNotification("session/update", async ({ params, agent }) => {
     out.updates.push(params);
     if (cancelOnText && params.update?.sessionUpdate === "agent_message_chunk") {
       cancelOnText = false;
+      await agent.notify("session/cancel", { sessionId: params.sessionId });
+    }
+    if (cancelOnUpdate && JSON.stringify(params).includes(cancelOnUpdate)) {
+      cancelOnUpdate = "";
       await agent.notify("session/cancel", { sessionId: params.sessionId });
     }
   })
@@ -186,6 +192,7 @@ await app.connectWith(stream, async (ctx) => {
         case "prompt":
           answers.push(...(step.answers ?? []), ...(step.answersWithChanges ?? []));
           cancelOnText = !!step.cancelOnText;
+          cancelOnUpdate = step.cancelOnUpdate ?? "";
           rec.result = await ctx.request("session/prompt", { sessionId, prompt: [{ type: "text", text: step.text }] });
           break;
         case "load":

@@ -146,8 +146,11 @@ server.server.setRequestHandler('tasks/get', { params: TaskId }, async ({ taskId
 
 server.server.setRequestHandler(
   'tasks/update',
-  { params: z.object({ taskId: z.string(), inputResponses: z.record(z.string(), z.any()) }).passthrough() },
-  async ({ taskId, inputResponses }) => {
+  // The SDK lifts inputResponses off every request (its multi-round-trip
+  // material) and hands them over as ctx.mcpReq.inputResponses.
+  { params: TaskId },
+  async ({ taskId }, ctx) => {
+    const inputResponses = ctx.mcpReq.inputResponses ?? {};
     log(`tasks/update ${taskId} ${JSON.stringify(inputResponses)}`);
     const t = lookup(taskId);
     const r = inputResponses.pick;
