@@ -3,10 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"github.com/agentls/agentls/wire"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/agentls/agentls/wire"
 )
 
 func TestRunPromptComesFromTheRangeWhenAbsent(t *testing.T) {

@@ -1,15 +1,15 @@
 package server
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/agentls/agentls/wire"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentls/agentls/wire"
 )
 
 // document is one open buffer, with the text the editor has, saved or not.
@@ -215,31 +215,17 @@ type textDocumentParams struct {
 	} `json:"textDocument"`
 }
 
-func (s *Server) didOpen(params json.RawMessage) {
-	var p didOpenParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		s.logMessage(logWarning, "agentls: didOpen: bad params: "+err.Error())
-		return
-	}
+func (s *Server) didOpen(p didOpenParams) {
 	s.docs.open(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 	s.approvals.adopt(p.TextDocument.URI)
 }
 
-func (s *Server) didChange(params json.RawMessage) {
-	var p didChangeParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		s.logMessage(logWarning, "agentls: didChange: bad params: "+err.Error())
-		return
-	}
+func (s *Server) didChange(p didChangeParams) {
 	if err := s.docs.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges); err != nil {
 		s.logMessage(logWarning, "agentls: "+err.Error())
 	}
 }
 
-func (s *Server) didClose(params json.RawMessage) {
-	var p textDocumentParams
-	if err := json.Unmarshal(params, &p); err != nil {
-		return
-	}
+func (s *Server) didClose(p textDocumentParams) {
 	s.docs.close(p.TextDocument.URI)
 }

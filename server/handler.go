@@ -17,16 +17,32 @@ type requestHandler func(ctx context.Context, params json.RawMessage) (any, erro
 // It must be fast: the next message waits for it.
 type notificationHandler func(params json.RawMessage)
 
-func (s *Server) notificationHandlers() map[string]notificationHandler {
-	return map[string]notificationHandler{
-		"initialized":                         s.initialized,
-		"exit":                                s.exit,
-		"textDocument/didOpen":                s.didOpen,
-		"textDocument/didChange":              s.didChange,
-		"textDocument/didClose":               s.didClose,
-		"window/workDoneProgress/cancel":      s.workDoneProgressCancel,
-		"workspace/didChangeWorkspaceFolders": s.didChangeWorkspaceFolders,
-	}
+// notification adapts the handler of a notification to its params type P,
+// as typed does for a request: the params decode into P, and params that
+// do not (or none where some are needed) are said in a warning naming
+// what was expected, and not handled. A notification has no answer to
+// carry the error.
+func notification[P any](s *Server, method, expected string, h func(P)) notificationRoute {
+	return notificationRoute{method, func(params json.RawMessage) {
+		var p P
+		if err := json.Unmarshal(params, &p); err != nil {
+			s.logMessage(logWarning, "agentls: "+method+": bad params: "+err.Error()+"; expected "+expected)
+			return
+		}
+		h(p)
+	}}
+}
+
+// bare adapts the handler of a notification that carries nothing agentls
+// reads (initialized, exit): whatever its params, it is handled.
+func bare(method string, h func()) notificationRoute {
+	return notificationRoute{method, func(json.RawMessage) { h() }}
+}
+
+// notificationRoute is a notification's method and its handler.
+type notificationRoute struct {
+	method string
+	h      notificationHandler
 }
 
 // handleRequest answers one request through its route. The connection

@@ -134,7 +134,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 
 // initialized builds the agent, starts the user-tier MCP servers in the
 // background and asks for the launch of workspace-tier ones (G1).
-func (s *Server) initialized(json.RawMessage) {
+func (s *Server) initialized() {
 	s.mu.Lock()
 	again := s.started
 	s.started = true
@@ -193,7 +193,7 @@ func (s *Server) shutdown(context.Context, wire.NoParams) (wire.Null, error) {
 
 // exit ends Serve; the process exits from main (a blocked read of stdin is
 // not interrupted by anything else).
-func (s *Server) exit(json.RawMessage) {
+func (s *Server) exit() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.exited {

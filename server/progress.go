@@ -244,13 +244,12 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 
 // workDoneProgressCancel is the editor's cancel button on a task's
 // progress: it cancels the task.
-func (s *Server) workDoneProgressCancel(params json.RawMessage) {
-	var p struct {
-		Token json.RawMessage `json:"token"`
-	}
-	if json.Unmarshal(params, &p) != nil {
-		return
-	}
+// workDoneProgressCancelParams are window/workDoneProgress/cancel's.
+type workDoneProgressCancelParams struct {
+	Token json.RawMessage `json:"token"`
+}
+
+func (s *Server) workDoneProgressCancel(p workDoneProgressCancelParams) {
 	var token string
 	if json.Unmarshal(p.Token, &token) != nil {
 		return // our tokens are strings

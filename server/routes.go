@@ -19,6 +19,26 @@ func (s *Server) requestHandlers() map[string]requestHandler {
 	return m
 }
 
+// notificationHandlers are the routes of every notification agentls acts
+// on, each bound to a handler of its params type; any other ($/setTrace,
+// didSave, ...) is ignored. $/cancelRequest is the connection's
+// (internal/jsonrpc).
+func (s *Server) notificationHandlers() map[string]notificationHandler {
+	m := map[string]notificationHandler{}
+	for _, n := range []notificationRoute{
+		bare("initialized", s.initialized),
+		bare("exit", s.exit),
+		notification(s, "textDocument/didOpen", "{textDocument: {uri, version, text}}", s.didOpen),
+		notification(s, "textDocument/didChange", "{textDocument: {uri, version}, contentChanges: [{range?, text}]}", s.didChange),
+		notification(s, "textDocument/didClose", "{textDocument: {uri}}", s.didClose),
+		notification(s, "window/workDoneProgress/cancel", "{token}", s.workDoneProgressCancel),
+		notification(s, "workspace/didChangeWorkspaceFolders", "{event: {added: [{uri, name}], removed: [...]}}", s.didChangeWorkspaceFolders),
+	} {
+		m[n.method] = n.h
+	}
+	return m
+}
+
 // agentRoutes bind every agent/* request of package wire to its handler;
 // the compiler holds each handler to its declaration's params and result.
 func (s *Server) agentRoutes() []route {

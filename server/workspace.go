@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 
@@ -36,12 +35,7 @@ type didChangeWorkspaceFoldersParams struct {
 // them as its roots (notifications/roots/list_changed). The config stays
 // the one loaded at start: a folder added later brings no workspace-tier
 // servers or rules.
-func (s *Server) didChangeWorkspaceFolders(params json.RawMessage) {
-	var p didChangeWorkspaceFoldersParams
-	if err := decodeParams(params, &p); err != nil {
-		s.logMessage(logWarning, "agentls: workspace/didChangeWorkspaceFolders: "+err.Error()+"; expected {event: {added: [{uri, name}], removed: [...]}}")
-		return
-	}
+func (s *Server) didChangeWorkspaceFolders(p didChangeWorkspaceFoldersParams) {
 	s.mu.Lock()
 	folders := applyFolderChange(s.folders, p)
 	s.folders = folders
