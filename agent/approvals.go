@@ -127,7 +127,21 @@ func (r *run) approve(ctx context.Context, c *call, a wire.Approval) (string, er
 	case unasked:
 		return "", &tools.Denied{Msg: NobodyAskedMessage}
 	}
+	if optionKind(a, opt) == wire.OptionRejectAlways {
+		// The gate that offered it saves the deny rule (it gets opt).
+		return opt, &tools.Denied{Msg: "ERROR: denied by the user, who chose to always deny this: the same call will be refused from now on, do not retry it"}
+	}
 	return "", &tools.Denied{Msg: "ERROR: denied by the user"}
+}
+
+// optionKind is the kind of a's option optionID, "" when a has none such.
+func optionKind(a wire.Approval, optionID string) wire.OptionKind {
+	for _, o := range a.Options {
+		if o.OptionID == optionID && optionID != "" {
+			return o.Kind
+		}
+	}
+	return ""
 }
 
 // NobodyAskedMessage is the tool result of a call refused because nobody

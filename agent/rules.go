@@ -87,7 +87,8 @@ func rulesOf(s *trust.Store, folders []string) ([]wire.Rule, error) {
 	for _, root := range roots {
 		for _, r := range byRoot[root] {
 			out = append(out, wire.Rule{ID: r.ID(), Kind: string(r.Kind), Argv: r.Argv, Prefix: r.Prefix, Folder: r.Folder,
-				Workspace: root, Description: r.Describe(), AddedAt: r.AddedAt})
+				Workspace: root, Description: r.Describe(), AddedAt: r.AddedAt,
+				Deny: r.Deny, Shell: r.Shell, Path: r.Path})
 		}
 	}
 	return out, nil

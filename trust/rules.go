@@ -41,11 +41,21 @@ type Rule struct {
 	// with forward slashes.
 	Folder  string    `json:"folder,omitempty"`
 	AddedAt time.Time `json:"addedAt"`
+	// Deny makes it an "always deny" rule (rules_deny.go): the call it
+	// matches is refused without a card. A deny command rule's Argv are
+	// its words, or with Shell its one shell string; a deny write rule
+	// names one file, Path.
+	Deny  bool   `json:"deny,omitempty"`
+	Shell bool   `json:"shell,omitempty"`
+	Path  string `json:"path,omitempty"`
 }
 
 // ID names the rule for listing and revoking: "command: go test ./..." or
 // "write: src/api". Two rules of a workspace never share one.
 func (r Rule) ID() string {
+	if r.Deny {
+		return r.denyID()
+	}
 	switch r.Kind {
 	case RuleCommand:
 		return string(r.Kind) + ": " + r.pattern()
@@ -73,6 +83,9 @@ func (r Rule) pattern() string {
 
 // Describe says what the rule allows, the way a card's option names it.
 func (r Rule) Describe() string {
+	if r.Deny {
+		return r.describeDeny()
+	}
 	switch r.Kind {
 	case RuleCommand:
 		if r.Prefix {
@@ -239,17 +252,23 @@ func (s *Store) AddRule(root string, r Rule) error {
 	if root == "" || !filepath.IsAbs(root) {
 		return fmt.Errorf("trust: add rule: need the workspace folder as an absolute path (got %q)", root)
 	}
-	switch r.Kind {
-	case RuleCommand:
-		if _, err := ruleWords(r.Argv, false); err != nil {
-			return fmt.Errorf("trust: add rule: %s cannot be always allowed: %w", ShellQuote(r.Argv), err)
+	if r.Deny {
+		if err := r.validDeny(); err != nil {
+			return fmt.Errorf("trust: add rule: %w", err)
 		}
-	case RuleWrite:
-		if _, err := WriteRule(r.Folder + "/x"); err != nil || path.Clean(r.Folder) != r.Folder {
-			return fmt.Errorf("trust: add rule: %q is not a folder inside the workspace (expected a relative path like \"src/api\")", r.Folder)
+	} else {
+		switch r.Kind {
+		case RuleCommand:
+			if _, err := ruleWords(r.Argv, false); err != nil {
+				return fmt.Errorf("trust: add rule: %s cannot be always allowed: %w", ShellQuote(r.Argv), err)
+			}
+		case RuleWrite:
+			if _, err := WriteRule(r.Folder + "/x"); err != nil || path.Clean(r.Folder) != r.Folder {
+				return fmt.Errorf("trust: add rule: %q is not a folder inside the workspace (expected a relative path like \"src/api\")", r.Folder)
+			}
+		default:
+			return fmt.Errorf("trust: add rule: unknown kind %q (expected %q or %q)", r.Kind, RuleCommand, RuleWrite)
 		}
-	default:
-		return fmt.Errorf("trust: add rule: unknown kind %q (expected %q or %q)", r.Kind, RuleCommand, RuleWrite)
 	}
 	if r.AddedAt.IsZero() {
 		r.AddedAt = time.Now().UTC()
@@ -318,7 +337,13 @@ func (s *Store) WriteAllowed(root, rel string) (Rule, bool) {
 	return s.findRule(root, func(r Rule) bool { return r.matchesWrite(rel) })
 }
 
+// findRule is the first allow rule of root that match accepts.
 func (s *Store) findRule(root string, match func(Rule) bool) (Rule, bool) {
+	return s.findAny(root, func(r Rule) bool { return !r.Deny && match(r) })
+}
+
+// findAny is the first rule of root, allow or deny, that match accepts.
+func (s *Store) findAny(root string, match func(Rule) bool) (Rule, bool) {
 	if s == nil || root == "" {
 		return Rule{}, false
 	}

@@ -100,6 +100,10 @@ const (
 	OptionAllowOnce   OptionKind = "allow_once"
 	OptionAllowAlways OptionKind = "allow_always"
 	OptionRejectOnce  OptionKind = "reject_once"
+	// OptionRejectAlways denies and saves an "always deny" rule (the
+	// option's name says which): the next such call is refused without a
+	// card.
+	OptionRejectAlways OptionKind = "reject_always"
 )
 
 // The option ids of an mcp_launch card beyond allow_once (which starts the
@@ -436,6 +440,12 @@ type Rule struct {
 	Workspace   string    `json:"workspace"`        // the workspace folder, absolute
 	Description string    `json:"description"`
 	AddedAt     time.Time `json:"addedAt"`
+	// Deny marks an "always deny" rule: what it matches is refused
+	// without a card. Shell: a deny command rule's Argv is one shell
+	// string. Path: the one file a deny write rule refuses.
+	Deny  bool   `json:"deny,omitempty"`
+	Shell bool   `json:"shell,omitempty"`
+	Path  string `json:"path,omitempty"`
 }
 
 // RulesResult is agent/rules's result.

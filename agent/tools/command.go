@@ -77,14 +77,16 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	detail := trust.VisibleText(a.Command) + "\n\nin " + trust.Visible(dir.Path) + "\n(" + trust.VisibleText(d.Reason) + ")"
 	rule, rerr := trust.CommandRule(classify, a.Shell)
 	offer := offeredRule(env, rule, rerr)
+	dr, derr := trust.DenyCommandRule(classify, a.Shell)
+	deny := offeredDeny(env, dr, derr)
 	opt, err := call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalCommand, Tool: "run_command", Title: "Run command?", Detail: detail,
-		Command: argv, Cwd: dir.Path, Rule: ruleID(offer), Options: ruleOptions(offer),
+		Command: argv, Cwd: dir.Path, Rule: ruleID(offer), Options: ruleOptions(offer, deny),
 	})
+	saveRule(env, opt, root, offer, deny)
 	if err != nil {
 		return "", err
 	}
-	saveRule(env, opt, root, offer)
 	var res procResult
 	if env.Checkpoint != nil {
 		done := env.Checkpoint.Command(folders)

@@ -19,13 +19,18 @@ func allowAlways(tool string) wire.ApprovalOption {
 }
 
 // ruleOptions are a built-in card's options: with allow_always naming the
-// rule it saves when there is one (the card's Rule says it too).
-func ruleOptions(r *trust.Rule) []wire.ApprovalOption {
-	if r == nil {
-		return []wire.ApprovalOption{AllowOnce, RejectOnce}
+// rule it saves when there is one (the card's Rule says it too), and
+// reject_always naming the deny rule it saves when there is one.
+func ruleOptions(r, deny *trust.Rule) []wire.ApprovalOption {
+	opts := []wire.ApprovalOption{AllowOnce}
+	if r != nil {
+		opts = append(opts, wire.ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow in this workspace: " + r.Describe(), Kind: wire.OptionAllowAlways})
 	}
-	always := wire.ApprovalOption{OptionID: string(wire.OptionAllowAlways), Name: "Always allow in this workspace: " + r.Describe(), Kind: wire.OptionAllowAlways}
-	return []wire.ApprovalOption{AllowOnce, always, RejectOnce}
+	opts = append(opts, RejectOnce)
+	if deny != nil {
+		opts = append(opts, wire.ApprovalOption{OptionID: string(wire.OptionRejectAlways), Name: "Always deny in this workspace: " + deny.Describe(), Kind: wire.OptionRejectAlways})
+	}
+	return opts
 }
 
 func ruleID(r *trust.Rule) string {
@@ -44,9 +49,23 @@ func offeredRule(env *Env, r trust.Rule, err error) *trust.Rule {
 	return &r
 }
 
-// saveRule keeps the rule the user chose "Always allow" for.
-func saveRule(env *Env, opt, root string, r *trust.Rule) {
-	if r == nil || opt != string(wire.OptionAllowAlways) {
+// offeredDeny is the deny rule a card may offer: none without a store to
+// keep it.
+func offeredDeny(env *Env, r trust.Rule, err error) *trust.Rule {
+	if err != nil || env.Store == nil {
+		return nil
+	}
+	return &r
+}
+
+// saveRule keeps the rule the user chose "Always allow" (r) or "Always
+// deny" (deny) for.
+func saveRule(env *Env, opt, root string, r, deny *trust.Rule) {
+	switch {
+	case opt == string(wire.OptionAllowAlways) && r != nil:
+	case opt == string(wire.OptionRejectAlways) && deny != nil:
+		r = deny
+	default:
 		return
 	}
 	if err := env.Store.AddRule(root, *r); err != nil {
@@ -54,10 +73,19 @@ func saveRule(env *Env, opt, root string, r *trust.Rule) {
 	}
 }
 
+// denied is the decision for a call a saved deny rule refuses.
+func denied(r trust.Rule) trust.Decision {
+	return trust.Decision{Action: trust.Deny, Reason: "refused by your rule for this workspace: " + r.Describe() +
+		" (agentls rules list shows it, agentls rules revoke \"" + r.ID() + "\" forgets it)"}
+}
+
 // decideCommand is trust's G3 decision for a run_command in root: it asks
 // unless the mode and the classifier (biased to over-flag), or a rule the
 // user saved for exactly this command, say otherwise.
 func decideCommand(env *Env, root string, argv []string, shell bool) trust.Decision {
+	if r, ok := env.Store.CommandDenied(root, argv, shell); ok {
+		return denied(r)
+	}
 	mode := env.mode()
 	var saved *trust.Rule
 	if mode != wire.ModePlan {
@@ -68,15 +96,20 @@ func decideCommand(env *Env, root string, argv []string, shell bool) trust.Decis
 	return trust.DecideCommand(argv, shell, mode, saved)
 }
 
-// decideWrite is trust's decision for write_file / edit_file of t, and the
-// rule its card may offer.
-func decideWrite(env *Env, t target) (trust.Decision, *trust.Rule, string) {
+// decideWrite is trust's decision for write_file / edit_file of t, the
+// rule its card may offer, and the deny rule.
+func decideWrite(env *Env, t target) (trust.Decision, *trust.Rule, *trust.Rule, string) {
 	folders := env.Workspace.Folders()
 	root := folderOf(folders, t.Real)
 	// Named by the file written: a link's name is not what changes.
 	rel := t.Real
 	if r, err := filepath.Rel(root, t.Real); err == nil {
 		rel = r
+	}
+	dr, derr := trust.DenyWriteRule(rel)
+	deny := offeredDeny(env, dr, derr)
+	if r, ok := env.Store.WriteDenied(root, rel); ok {
+		return denied(r), nil, nil, root
 	}
 	meta, _ := metadataKind(folders, t.Real)
 	var saved, offer *trust.Rule
@@ -87,7 +120,7 @@ func decideWrite(env *Env, t target) (trust.Decision, *trust.Rule, string) {
 		r, err := trust.WriteRule(rel)
 		offer = offeredRule(env, r, err)
 	}
-	return trust.DecideWrite(rel, env.mode(), meta, saved), offer, root
+	return trust.DecideWrite(rel, env.mode(), meta, saved), offer, deny, root
 }
 
 // gate hands d to the call's gate; only whether the call may go on matters.

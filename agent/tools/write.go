@@ -136,14 +136,12 @@ func (a *editFileArgs) apply(text string) string {
 // whole change, for fronts that show it as such (the editor receives the
 // same text when the write goes through it).
 func gateWrite(ctx context.Context, env *Env, call Call, t target, tool, title, detail string, diff *wire.FileDiff) error {
-	d, offer, root := decideWrite(env, t)
+	d, offer, deny, root := decideWrite(env, t)
 	opt, err := call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalWrite, Tool: tool, Title: title, Detail: detail, Diff: diff,
-		Rule: ruleID(offer), Options: ruleOptions(offer),
+		Rule: ruleID(offer), Options: ruleOptions(offer, deny),
 	})
-	if err == nil {
-		saveRule(env, opt, root, offer)
-	}
+	saveRule(env, opt, root, offer, deny)
 	return err
 }
 

@@ -63,7 +63,7 @@ func TestChatOnARealTerminal(t *testing.T) {
 	// Turn 2: a follow-up that refers to the first answer, and an edit.
 	term.keys("-l", "yes, do what you offered")
 	term.keys("Enter")
-	screen = term.wait("[y] allow once  [N] deny:", true)
+	screen = term.wait("[y] allow once  [d] Always deny", true)
 	for _, want := range []string{"Edit " + hello + "?", "@@ -1,4 +1,4 @@", "3   -hello through a terminal", "  3 +Hello through a terminal", "1 1  one"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the edit card lacks %q (a unified diff with line numbers and context):\n%s", want, screen)

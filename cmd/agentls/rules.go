@@ -17,9 +17,12 @@ const rulesUsage = `usage: agentls rules list [--json] [--workspace DIR | --all]
 
 Rules are saved from a card's "Always allow" (a command's exact words, or
 its words followed by paths inside its folder, shown "./*"; or writes in
-one folder of a workspace), per workspace folder, in the trust store; no
-config file can add one. ID is as list prints it, e.g.
-"command: npm run lint", "command: go test ./*" or "write: src/api".
+one folder of a workspace) or "Always deny" (a command, or one file,
+refused without a card from then on), per workspace folder, in the trust
+store; no config file can add one. ID is as list prints it, e.g.
+"command: npm run lint", "command: go test ./*", "write: src/api",
+"deny command: rm -rf build" or "deny write: src/gen.go" (quote it: its
+words may start with -).
 `
 
 // cmdRules is `agentls rules list|revoke`: the saved "always allow" rules,

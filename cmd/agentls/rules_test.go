@@ -114,3 +114,46 @@ func TestRunModePlanWritesNothing(t *testing.T) {
 		t.Errorf("--mode yolo: exit %d: %s", code, stderr)
 	}
 }
+
+// TestRulesListAndRevokeADenyRule: an "always deny" rule is listed with
+// its id (and in --json what it refuses), and revoked by that id.
+func TestRulesListAndRevokeADenyRule(t *testing.T) {
+	bin := testenv.Agentls(t)
+	tmp := t.TempDir()
+	tmp, _ = filepath.EvalSymlinks(tmp)
+	ws, state := filepath.Join(tmp, "ws"), filepath.Join(tmp, "state")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := trust.OpenStore(filepath.Join(state, "agentls", "trust.json"))
+	deny, err := trust.DenyCommandRule([]string{"rm -rf build"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.AddRule(ws, deny); err != nil {
+		t.Fatal(err)
+	}
+	rules := func(args ...string) (string, error) {
+		c := exec.Command(bin, append([]string{"rules"}, args...)...)
+		c.Dir = ws
+		c.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
+		out, err := c.CombinedOutput()
+		return string(out), err
+	}
+	out, err := rules("list")
+	if err != nil || !strings.Contains(out, "deny command: rm -rf build\t"+ws) {
+		t.Fatalf("list: %v\n%s", err, out)
+	}
+	out, _ = rules("list", "--json")
+	var res wire.RulesResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Rules) != 1 || !res.Rules[0].Deny || res.Rules[0].ID != "deny command: rm -rf build" ||
+		!strings.Contains(res.Rules[0].Description, "never run `rm -rf build`") {
+		t.Errorf("list --json: %v\n%s", err, out)
+	}
+	if out, err := rules("revoke", "deny command: rm -rf build"); err != nil || !strings.Contains(out, "revoked deny command: rm -rf build") {
+		t.Fatalf("revoke: %v\n%s", err, out)
+	}
+	if _, ok := store.CommandDenied(ws, []string{"rm", "-rf", "build"}, false); ok {
+		t.Error("the revoked deny rule still refuses")
+	}
+}

@@ -381,24 +381,24 @@ func (t *terminalApprover) RequestApproval(ctx context.Context, a wire.Approval)
 // cardKeys is the prompt under a card: its keys, the default (deny) in
 // capitals.
 func cardKeys(a wire.Approval) string {
-	always := ""
+	always, never := "", ""
 	for _, o := range a.Options {
-		if o.Kind == wire.OptionAllowAlways {
-			always = o.Name
+		switch o.Kind {
+		case wire.OptionAllowAlways:
+			always = "  [a] " + oneLine(o.Name)
+		case wire.OptionRejectAlways:
+			never = "  [d] " + oneLine(o.Name)
 		}
 	}
-	switch extra := launchKeys(a); {
-	case extra != "":
+	if extra := launchKeys(a); extra != "" {
 		return fmt.Sprintf("[y] allow, confined  %s  [N] deny: ", oneLine(extra))
-	case always != "":
-		return fmt.Sprintf("[y] allow once  [a] %s  [N] deny: ", oneLine(always))
 	}
-	return "[y] allow once  [N] deny: "
+	return "[y] allow once" + always + never + "  [N] deny: "
 }
 
 // cardAnswer is the option a typed answer picks on card a: y allows once,
-// a allows always (where offered), w and u a launch card's other choices,
-// n or Enter alone denies. ok is false for anything else: the card is
+// a allows always and d denies always (where offered), w and u a launch
+// card's other choices, n or Enter alone denies. ok is false for anything else: the card is
 // asked again, never read as a no.
 func cardAnswer(a wire.Approval, line string) (optionID string, ok bool) {
 	answer := strings.ToLower(strings.TrimSpace(line))
@@ -407,10 +407,14 @@ func cardAnswer(a wire.Approval, line string) (optionID string, ok bool) {
 		return string(wire.OptionAllowOnce), true
 	case "", "n", "no":
 		return string(wire.OptionRejectOnce), true
-	case "a", "always":
+	case "a", "always", "d", "never":
+		kind := wire.OptionAllowAlways
+		if answer == "d" || answer == "never" {
+			kind = wire.OptionRejectAlways
+		}
 		for _, o := range a.Options {
-			if o.Kind == wire.OptionAllowAlways {
-				return string(wire.OptionAllowAlways), true
+			if o.Kind == kind {
+				return o.OptionID, true
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -325,6 +326,8 @@ func TestTerminalApproverAnswers(t *testing.T) {
 		Options: []wire.ApprovalOption{{OptionID: "allow_once", Kind: "allow_once"}, {OptionID: "allow_always", Name: "Always allow fs__write_file", Kind: "allow_always"}, {OptionID: "reject_once", Kind: "reject_once"}}}
 	noAlways := card
 	noAlways.Options = []wire.ApprovalOption{card.Options[0], card.Options[2]}
+	never := card
+	never.Options = append(slices.Clone(card.Options), wire.ApprovalOption{OptionID: "reject_always", Name: "Always deny in this workspace: never run `rm -rf build`", Kind: "reject_always"})
 	tests := []struct {
 		name    string
 		card    wire.Approval
@@ -339,6 +342,8 @@ func TestTerminalApproverAnswers(t *testing.T) {
 		// A key the card does not list was a silent no: it asks again.
 		{"a where always is not offered asks again", noAlways, []string{"a", "y"}, "allow_once"},
 		{"anything else asks again", card, []string{"sure", "ok", "n"}, "reject_once"},
+		{"d denies always where offered", never, []string{"d"}, "reject_always"},
+		{"d where always deny is not offered asks again", card, []string{"d", "n"}, "reject_once"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -361,6 +366,9 @@ func TestTerminalApproverAnswers(t *testing.T) {
 			out := screen.String()
 			if !strings.Contains(out, tc.card.Title+"\n"+tc.card.Detail+"\n") {
 				t.Errorf("the card was not shown literally:\n%s", out)
+			}
+			if hasDeny := strings.Contains(out, "[d] Always deny in this workspace"); hasDeny != (tc.card.Options[len(tc.card.Options)-1].Kind == "reject_always") {
+				t.Errorf("the [d] key shown %v on a card with options %+v:\n%s", hasDeny, tc.card.Options, out)
 			}
 			if again := strings.Count(out, "is not one of the answers"); again != len(tc.answers)-1 {
 				t.Errorf("asked again %d times, want %d:\n%s", again, len(tc.answers)-1, out)
