@@ -318,6 +318,7 @@ type Config struct {
 	MCP      MCP
 	Sandbox  Sandbox
 	Hooks    Hooks // user tier only
+	Serve    Serve // user tier only
 	// Prices are the price table (DefaultPrices and the user's [prices]),
 	// by model name or the start of one (PriceOf).
 	Prices      map[string]Price

@@ -14,7 +14,7 @@ import (
 )
 
 var (
-	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox", "prices", "hooks"}
+	topKeys      = []string{"model", "agent", "sessions", "mcp", "sandbox", "prices", "hooks", "serve"}
 	sessionsKeys = []string{"keep", "max_age"}
 	modelKeys    = []string{"provider", "name", "base_url", "api_key_env", "max_tokens", "context_window", "max_tools", "images", "stream_idle_timeout", "max_tokens_field", "thinking"}
 	agentKeys    = []string{"max_iterations", "mode", "autopilot", "approval_timeout", "keep_directive"}
@@ -54,6 +54,10 @@ func (l *loader) userTier(f *tomlFile) {
 			if t := l.section(f, path, v); t != nil {
 				l.hooks(f, t)
 			}
+		case "serve":
+			if t := l.section(f, path, v); t != nil {
+				l.serve(f, t)
+			}
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
 		}
@@ -72,7 +76,7 @@ func (l *loader) workspaceTier(f *tomlFile) {
 			}
 		case "model":
 			l.workspaceModel(f, v)
-		case "agent", "sessions", "sandbox", "prices", "hooks":
+		case "agent", "sessions", "sandbox", "prices", "hooks", "serve":
 			l.userOnly(f, path, v)
 		default:
 			l.diag(f, SeverityWarning, path, unknownKey(topKeys))
@@ -138,6 +142,9 @@ func ignoredInWorkspace(path []string) string {
 	case path[0] == "sandbox":
 		// Stops a repo from opening the user's folders to its own confined servers.
 		why = "a repository must not choose what confined programs may read"
+	case path[0] == "serve":
+		// Stops a repo from opening a listener on your machine.
+		why = "a repository must not make your editor listen for outside agents"
 	case path[0] == "prices":
 		why = "a repository must not say what your tokens cost"
 	case path[0] == "sessions":

@@ -76,7 +76,7 @@ func (s *Server) readResource(transport string) sdk.ResourceHandler {
 		if p == "" {
 			return nil, sdk.ResourceNotFoundError(req.Params.URI)
 		}
-		c := s.connOf(transport, req.Session)
+		c := s.connOf(transport, req.Session, clientName(req.ClientInfo()))
 		in, _ := json.Marshal(map[string]string{"path": p})
 		text, isErr := c.call(ctx, c.client(req.ClientInfo()), "read_document", in)
 		if isErr {

@@ -59,12 +59,15 @@ type conn struct {
 // connOf is the connection a request came over: over stdio the one
 // connection, over HTTP the MCP session (Mcp-Session-Id) it names, or, for
 // a request of the sessionless 2026-07-28 revision, its bearer's.
-func (s *Server) connOf(transport string, ss *sdk.ServerSession) *conn {
+func (s *Server) connOf(transport string, ss *sdk.ServerSession, client string) *conn {
 	id := ""
 	if ss != nil {
 		id = ss.ID()
 	}
 	key := transport + "\x00" + id
+	if transport == "HTTP" && id == "" {
+		key += "\x00" + client // sessionless: one per client, for its session and transcript
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c := s.conns[key]; c != nil {
@@ -87,11 +90,15 @@ func (s *Server) sdkServer(transport string) *sdk.Server {
 	if ed := s.ed.Name(); ed != "" {
 		name = "agentls (" + ed + ")"
 	}
+	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}}
+	if s.ed.Offers().Documents {
+		caps.Resources = &sdk.ResourceCapabilities{Subscribe: true, ListChanged: true}
+	}
 	srv := sdk.NewServer(&sdk.Implementation{Name: name, Title: "agentls: the editor as an MCP server", Version: s.opts.Version},
 		&sdk.ServerOptions{
 			Instructions:              instructions,
 			SupportedProtocolVersions: Versions,
-			Capabilities:              &sdk.ServerCapabilities{},
+			Capabilities:              caps,
 			SubscribeHandler:          func(context.Context, *sdk.SubscribeRequest) error { return nil },
 			UnsubscribeHandler:        func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		})

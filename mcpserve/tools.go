@@ -117,7 +117,7 @@ func pathSchema(required bool) json.RawMessage {
 // handler is the SDK handler of t over transport.
 func (s *Server) handler(transport string, t tool) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		c := s.connOf(transport, req.Session)
+		c := s.connOf(transport, req.Session, clientName(req.ClientInfo()))
 		text, isErr := t.run(ctx, c, c.client(req.ClientInfo()), req.Params.Arguments)
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}, IsError: isErr}, nil
 	}
@@ -127,14 +127,19 @@ func (s *Server) handler(transport string, t tool) sdk.ToolHandler {
 // clientInfo (untrusted text: escaped and cut where the card shows it)
 // and the connection.
 func (c *conn) client(info *sdk.Implementation) string {
-	name := "an MCP client that gave no name"
-	if info != nil && strings.TrimSpace(info.Name) != "" {
-		name = info.Name
-		if r := []rune(name); len(r) > 64 {
-			name = string(r[:64]) + "…"
-		}
+	return clientName(info) + " (MCP, " + c.label + ")"
+}
+
+// clientName is the client's own name, cut to 64 characters.
+func clientName(info *sdk.Implementation) string {
+	if info == nil || strings.TrimSpace(info.Name) == "" {
+		return "an MCP client that gave no name"
 	}
-	return name + " (MCP, " + c.label + ")"
+	name := info.Name
+	if r := []rune(name); len(r) > 64 {
+		name = string(r[:64]) + "…"
+	}
+	return name
 }
 
 // call runs one call of the core's tool name for client.

@@ -59,6 +59,7 @@ func runCommand(title string, p wire.RunParams) *command {
 // The result is LSP's (Command | CodeAction)[]: Commands for a client
 // without CodeAction literals, else CodeActions.
 func (s *Server) codeAction(_ context.Context, p codeActionParams) (any, error) {
+	s.mcp.noteCodeAction(p)
 	actions := s.approvalActions()
 	if p.Context.TriggerKind != triggerAutomatic {
 		actions = append(actions, s.taskActions(p)...)

@@ -75,6 +75,18 @@ func (d *documents) byPath(path string) (document, bool) {
 	return *doc, true
 }
 
+// list is every open document, in open order.
+func (d *documents) list() []document {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]document, 0, len(d.m))
+	for _, doc := range d.m {
+		out = append(out, *doc)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].order < out[j].order })
+	return out
+}
+
 // first is the earliest opened document still open.
 func (d *documents) first() (document, bool) {
 	d.mu.Lock()
@@ -218,14 +230,17 @@ type textDocumentParams struct {
 func (s *Server) didOpen(p didOpenParams) {
 	s.docs.open(p.TextDocument.URI, p.TextDocument.Version, p.TextDocument.Text)
 	s.approvals.adopt(p.TextDocument.URI)
+	s.mcp.changed(p.TextDocument.URI)
 }
 
 func (s *Server) didChange(p didChangeParams) {
 	if err := s.docs.change(p.TextDocument.URI, p.TextDocument.Version, p.ContentChanges); err != nil {
 		s.logMessage(logWarning, "agentls: "+err.Error())
 	}
+	s.mcp.changed(p.TextDocument.URI)
 }
 
 func (s *Server) didClose(p textDocumentParams) {
 	s.docs.close(p.TextDocument.URI)
+	s.mcp.changed(p.TextDocument.URI)
 }

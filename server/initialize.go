@@ -18,6 +18,10 @@ import (
 // initializeParams is the part of InitializeParams agentls reads, decoded
 // leniently (clients send 3.17 fields protocol v0.12 does not know).
 type initializeParams struct {
+	// ClientInfo names the editor (shown to outside MCP agents, mcp_serve.go).
+	ClientInfo *struct {
+		Name string `json:"name"`
+	} `json:"clientInfo"`
 	RootURI          string `json:"rootUri"`
 	RootPath         string `json:"rootPath"`
 	WorkspaceFolders []struct {
@@ -108,6 +112,9 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 
 	s.mu.Lock()
 	s.client = info
+	if p.ClientInfo != nil {
+		s.clientName = p.ClientInfo.Name
+	}
 	s.folders = folders
 	s.state = initialized
 	s.mu.Unlock()
@@ -160,6 +167,9 @@ func (s *Server) initialized() {
 		return
 	}
 	core.StartServers(s.ctx)
+	if cfg != nil && cfg.Serve.MCP {
+		s.serveMCP(core)
+	}
 	s.goFn(func() {
 		for _, srv := range core.Servers() {
 			if srv.Origin != config.Workspace || (srv.State != wire.ServerNeedsApproval && srv.State != wire.ServerApprovalStale) {

@@ -46,6 +46,7 @@ type Server struct {
 	commands      map[string]requestHandler // agentls.*: params are the arguments array
 	notifications map[string]notificationHandler
 	approvals     *approvals
+	mcp           *mcpView  // this editor as an MCP server ([serve] mcp, mcp_serve.go)
 	logs          *logQueue // window/logMessage, written by one goroutine
 	closeOnce     sync.Once
 	rootsMu       sync.Mutex // one roots update to the servers at a time
@@ -56,6 +57,7 @@ type Server struct {
 	mu            sync.Mutex
 	state         lifecycle
 	client        clientInfo
+	clientName    string   // the editor's clientInfo name
 	folders       []string // the editor's workspace folders (initialize, then didChangeWorkspaceFolders)
 	cfg           *config.Config
 	core          *agent.Core
@@ -92,6 +94,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{opts: opts, exitCh: make(chan struct{}), loggedFails: map[string]string{}, progressTasks: map[string]string{}}
 	s.approvals = newApprovals(s)
+	s.mcp = &mcpView{s: s}
 	s.logs = newLogQueue()
 	s.requests, s.notifications = s.requestHandlers(), s.notificationHandlers()
 	s.commands = map[string]requestHandler{}
@@ -193,6 +196,7 @@ func (s *Server) closeAll() {
 		s.state = shuttingDown
 		s.mu.Unlock()
 		s.approvals.denyAll()
+		s.closeMCP() // no outside call starts now; those running end with the core's tasks
 		if core != nil {
 			core.Close() // every task, then every MCP server
 		}

@@ -41,6 +41,7 @@ func (s *Server) didChangeWorkspaceFolders(p didChangeWorkspaceFoldersParams) {
 	s.folders = folders
 	core := s.core
 	s.mu.Unlock()
+	s.publishMCP() // an outside agent's `agentls mcp serve` finds the new folders
 	if core == nil {
 		return // ensureCore reads s.folders
 	}

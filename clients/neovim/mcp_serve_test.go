@@ -1,0 +1,307 @@
+package neovim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/mcpserve"
+)
+
+// TestMCPServeDrivesTheEditor is issue 29 in a real Neovim: with [serve]
+// mcp = true the agentls the plugin started serves this editor; the
+// official MCP SDK's client connects over Streamable HTTP (the published
+// endpoint and token) and over stdio (the real `agentls mcp serve`, which
+// finds the session and passes it through), and each tool acts on the
+// editor: the unsaved buffer, the selection and diagnostics its code
+// action carried, a propose_edit declined (nothing changes) and one
+// accepted (it lands in the buffer, not on disk), a run_command declined,
+// each card naming the client. Without the token: 401.
+func TestMCPServeDrivesTheEditor(t *testing.T) {
+	for _, ed := range editors[:2] {
+		t.Run(ed.label, func(t *testing.T) {
+			nvim := testenv.Editor(t, ed.name)
+			w := newWorld(t, "openai")
+			cfg, _ := os.ReadFile(w.configPath())
+			if err := os.WriteFile(w.configPath(), append(cfg, "\n[serve]\nmcp = true\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			// Cards in call order: the HTTP propose_edit (declined), the stdio
+			// propose_edit (accepted), the stdio run_command (declined).
+			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once")
+			done := w.startNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "mcp_serve.lua"))
+			waitFile(t, filepath.Join(w.dir, "ready"), done)
+
+			state := filepath.Join(w.dir, "state", "agentls")
+			e, err := mcpserve.Find(state, w.ws)
+			if err != nil {
+				t.Fatalf("the editor session published no endpoint: %v", err)
+			}
+			tr := &http.Transport{}
+			t.Cleanup(tr.CloseIdleConnections)
+			if resp, err := (&http.Client{Transport: tr}).Post(e.URL, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)); err != nil {
+				t.Errorf("a request without the token: %v", err)
+			} else if resp.Body.Close(); resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("a request without the token: %s, want 401", resp.Status)
+			}
+			token, err := e.ReadToken()
+			if err != nil {
+				t.Fatal(err)
+			}
+			httpc := connectMCP(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: bearer{token, tr}}}, "claude-code")
+			// A 2025-11-25 client watching the document as a resource.
+			updated := make(chan string, 16)
+			watcher := connectMCPWith(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: bearer{token, tr}}}, "watcher", "2025-11-25",
+				&sdk.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
+					select {
+					case updated <- r.Params.URI:
+					default:
+					}
+				}})
+			uri := "file://" + w.file
+			var listed []string
+			for r, err := range watcher.Resources(context.Background(), nil) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				listed = append(listed, r.URI)
+			}
+			if !slices.Contains(listed, uri) {
+				t.Errorf("resources = %v, want the open document %s", listed, uri)
+			}
+			if rr, err := watcher.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: uri}); err != nil || len(rr.Contents) != 1 || rr.Contents[0].Text != "say hello, unsaved\n" {
+				t.Errorf("resources/read = %+v, %v; want the unsaved buffer", rr, err)
+			}
+			if err := watcher.Subscribe(context.Background(), &sdk.SubscribeParams{URI: uri}); err != nil {
+				t.Fatal(err)
+			}
+
+			serve := exec.Command(w.bin, "mcp", "serve")
+			serve.Dir, serve.Env = w.ws, w.env
+			stdio := connectMCP(t, &sdk.CommandTransport{Command: serve}, "hermes-agent")
+
+			names := mcpTools(t, httpc)
+			for _, want := range []string{"list_open_documents", "read_document", "get_selection", "get_diagnostics", "propose_edit", "run_command", "git_status", "workspace_folders"} {
+				if !slices.Contains(names, want) {
+					t.Errorf("tools %v lack %s", names, want)
+				}
+			}
+			// The plugin answers window/showDocument (0.7.2 has none of its
+			// own), so open_file is offered on both.
+			if !slices.Contains(names, "open_file") {
+				t.Errorf("open_file is not listed, but the plugin shows documents")
+			}
+			if s := mcpTools(t, stdio); !slices.Equal(s, names) {
+				t.Errorf("stdio tools %v differ from the session's %v", s, names)
+			}
+
+			if text := mcpCall(t, httpc, "list_open_documents", nil, false); !strings.Contains(text, w.file) {
+				t.Errorf("list_open_documents = %s, want %s", text, w.file)
+			}
+			if text := mcpCall(t, stdio, "read_document", map[string]any{"path": "greeting.txt"}, false); text != "say hello, unsaved\n" {
+				t.Errorf("read_document = %q, want the unsaved buffer", text)
+			}
+			if text := mcpCall(t, httpc, "get_selection", nil, false); !strings.Contains(text, `"start":{"line":0,"character":4}`) || !strings.Contains(text, "say hello, unsaved") {
+				t.Errorf("get_selection = %s, want the code action's range and its line", text)
+			}
+			if text := mcpCall(t, stdio, "get_diagnostics", nil, false); !strings.Contains(text, "greeting is too quiet") {
+				t.Errorf("get_diagnostics = %s, want the diagnostic the code action carried", text)
+			}
+
+			edit := map[string]any{"path": "greeting.txt", "old_text": "unsaved", "new_text": "from an outside agent"}
+			if text := mcpCall(t, httpc, "propose_edit", edit, true); !strings.Contains(text, "denied") {
+				t.Errorf("declined propose_edit = %q", text)
+			}
+			if text := mcpCall(t, stdio, "read_document", map[string]any{"path": "greeting.txt"}, false); text != "say hello, unsaved\n" {
+				t.Errorf("after the declined edit the buffer is %q", text)
+			}
+			mcpCall(t, stdio, "propose_edit", edit, false)
+			// Neovim sends the edit's didChange up to 150 ms later.
+			deadline := time.Now().Add(20 * time.Second)
+			for text := ""; text != "say hello, from an outside agent\n"; {
+				if time.Now().After(deadline) {
+					t.Fatalf("after the accepted edit read_document still gives %q", text)
+				}
+				text = mcpCall(t, httpc, "read_document", map[string]any{"path": "greeting.txt"}, false)
+			}
+			select {
+			case got := <-updated:
+				if got != uri {
+					t.Errorf("resources/updated for %s, want %s", got, uri)
+				}
+			case <-time.After(20 * time.Second):
+				t.Errorf("no notifications/resources/updated after the edit landed in the buffer")
+			}
+			if text := mcpCall(t, stdio, "run_command", map[string]any{"command": "touch ran.txt"}, true); !strings.Contains(text, "denied") {
+				t.Errorf("declined run_command = %q", text)
+			}
+			other := filepath.Join(w.ws, "other.txt")
+			testenv.WriteFile(t, other, "another file\n")
+			mcpCall(t, httpc, "open_file", map[string]any{"path": "other.txt"}, false)
+			if text := mcpCall(t, httpc, "open_file", map[string]any{"path": "../outside.txt"}, true); !strings.Contains(text, "not a file inside the workspace") {
+				t.Errorf("open_file outside the workspace = %q", text)
+			}
+
+			if err := os.WriteFile(filepath.Join(w.dir, "done"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res := <-done
+			if got := strings.Join(strs(res["lines"]), "\n"); got != "say hello, from an outside agent" {
+				t.Errorf("buffer at the end = %q, want the accepted edit", got)
+			}
+			if disk, _ := os.ReadFile(w.file); string(disk) != original {
+				t.Errorf("disk = %q, want it untouched (the edit lands in the buffer)", disk)
+			}
+			if _, err := os.Stat(filepath.Join(w.ws, "ran.txt")); !os.IsNotExist(err) {
+				t.Errorf("the declined command ran")
+			}
+			cards := strs(res["cards"])
+			if len(cards) != 3 {
+				t.Fatalf("Neovim showed %d cards, want 3: %q", len(cards), cards)
+			}
+			for i, who := range []string{"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP"} {
+				if !strings.Contains(cards[i], who) {
+					t.Errorf("card %d = %q, want it to name %s", i+1, cards[i], who)
+				}
+			}
+			if !strings.Contains(cards[0], "greeting.txt") || !strings.Contains(cards[2], "touch ran.txt") {
+				t.Errorf("cards do not name what they gate: %q", cards)
+			}
+			if shown, _ := res["shown"].(string); shown != other {
+				t.Errorf("the editor shows %q after open_file, want %s", shown, other)
+			}
+			if _, err := mcpserve.Find(state, w.ws); err == nil {
+				t.Errorf("the endpoint is still published after the editor quit")
+			}
+		})
+	}
+}
+
+// startNvim is runNvim in the background: the result arrives on the
+// channel once Neovim has quit (or failed the test).
+func (w *world) startNvim(t *testing.T, nvim string, args ...string) <-chan map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*nvimBound)
+	full := append([]string{"--headless", "-i", "NONE", "-n"}, args...)
+	cmd := exec.CommandContext(ctx, nvim, full...)
+	cmd.Dir, cmd.Env = w.ws, w.env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	testenv.OwnGroup(cmd)
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	out := make(chan map[string]any, 1)
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer cancel()
+		err := cmd.Wait()
+		var res map[string]any
+		raw, _ := os.ReadFile(w.out)
+		json.Unmarshal(raw, &res)
+		if err != nil || res == nil || res["error"] != nil {
+			res = map[string]any{"error": err, "script": res, "stdout": stdout.String(), "stderr": stderr.String(), "lsp": w.lspLog()}
+		}
+		out <- res
+	}()
+	t.Cleanup(func() {
+		os.WriteFile(filepath.Join(w.dir, "done"), nil, 0o644)
+		<-finished
+		testenv.WaitNoProcesses(t, w.dir, 10*time.Second)
+	})
+	return out
+}
+
+// waitFile waits for path, failing with Neovim's result if it quit first.
+func waitFile(t *testing.T, path string, done <-chan map[string]any) {
+	t.Helper()
+	deadline := time.Now().Add(nvimBound)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		select {
+		case res := <-done:
+			t.Fatalf("Neovim quit before %s: %v", filepath.Base(path), res)
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	t.Fatalf("no %s after %s", path, nvimBound)
+}
+
+// bearer adds the token to every request it sends through next.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+func connectMCP(t *testing.T, tr sdk.Transport, name string) *sdk.ClientSession {
+	t.Helper()
+	return connectMCPWith(t, tr, name, "", nil)
+}
+
+// connectMCPWith connects at revision version ("": the SDK's newest).
+func connectMCPWith(t *testing.T, tr sdk.Transport, name, version string, opts *sdk.ClientOptions) *sdk.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, opts).Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("%s connects: %v", name, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func mcpTools(t *testing.T, cs *sdk.ClientSession) []string {
+	t.Helper()
+	var names []string
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	return names
+}
+
+// mcpCall calls a tool, failing unless its isError is wantErr.
+func mcpCall(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any, wantErr bool) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	if res.IsError != wantErr {
+		t.Errorf("%s(%v) = %q, isError %v, want %v", name, args, b.String(), res.IsError, wantErr)
+	}
+	return b.String()
+}
