@@ -139,7 +139,7 @@ func TestChatRewind(t *testing.T) {
 	for i, prompt := range []string{"first edit please", "second edit please"} {
 		term.keys("-l", prompt)
 		term.keys("Enter")
-		term.wait("[y] allow once  [N] deny:", false)
+		term.wait("[d] Always deny in this workspace: never write hello.txt (refused without asking)  [N] deny:", false)
 		term.keys("y", "Enter")
 		term.wait([]string{"First edit done.", "Second edit done."}[i], true)
 	}
