@@ -160,6 +160,10 @@ type TaskIO struct {
 	Approver  Approver        // nil: every approval is denied
 	Events    EventSink       // nil: events dropped
 	Workspace tools.Workspace // nil: the disk, rooted at the process's cwd
+	// ShowsApps: the front renders the MCP App a tool result offers
+	// (agent/mcp/app); otherwise the task says it offered one that this
+	// editor cannot show.
+	ShowsApps bool
 }
 
 // EchoMax caps what echoes a prompt (agent/tasks, $/progress, titles): its

@@ -109,6 +109,15 @@ func (c *Core) CallTool(ctx context.Context, ec ExternalCall, io TaskIO) Externa
 	if !ok {
 		return fail(fmt.Sprintf("unknown tool %q: use one of %v", ec.Tool, ExternalToolNames()))
 	}
+	return c.callOutside(ctx, ec, t, io)
+}
+
+// callOutside runs t for a call agentls's model did not make (an outside
+// client's, an MCP App's), as a task of its own through callTool.
+func (c *Core) callOutside(ctx context.Context, ec ExternalCall, t tools.Tool, io TaskIO) ExternalResult {
+	fail := func(msg string) ExternalResult {
+		return ExternalResult{Text: "ERROR: " + msg, IsError: true, Status: wire.StatusFailed}
+	}
 	input := ec.Input
 	if len(input) == 0 || string(input) == "null" {
 		input = json.RawMessage("{}")

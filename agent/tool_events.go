@@ -54,7 +54,9 @@ func (c *callEvents) status(s wire.ToolStatus) {
 func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus, images ...model.Image) model.Block {
 	c.status(status)
 	preview := tools.CapText(out, previewMax)
-	c.r.emit(wire.Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images)})
+	app := c.r.appOffered(c.tool, status, isErr)
+	c.r.emit(wire.Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images), UI: app})
 	c.r.tr.ToolResult(status, preview)
+	c.r.tellApp(c.tool, app)
 	return model.Block{Type: "tool_result", ToolUseID: c.id, Content: out, IsError: isErr, Images: images}
 }

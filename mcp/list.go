@@ -151,7 +151,7 @@ func (r *Registry) toolsLocked(srv *server) []Tool {
 	for _, d := range srv.tools {
 		name := r.byKey[ToolKey{Server: srv.cfg.Name, Tool: d.orig}]
 		out = append(out, Tool{Name: name, Server: srv.cfg.Name, ServerTool: d.orig, Description: d.description,
-			InputSchema: d.schema, Annotations: d.annotations, DefinitionHash: boundHash(d.hash, srv.cfg),
+			InputSchema: d.schema, Annotations: d.annotations, UI: d.ui, DefinitionHash: boundHash(d.hash, srv.cfg),
 			SchemaTokens: EstimateTokens(name, d.description, d.schema)})
 	}
 	return out

@@ -18,6 +18,7 @@ type toolDef struct {
 	schema      json.RawMessage
 	annotations *Annotations
 	hash        string
+	ui          string // the ui:// resource of its MCP App, or ""
 	// output is the outputSchema resolved for checking results; nil when
 	// the tool has none (or one that cannot be used: see warnings).
 	output *jsonschema.Resolved
@@ -59,6 +60,7 @@ func convertTools(in []*sdk.Tool, descMax, maxTools int) (defs []toolDef, warnin
 			schema:      schema,
 			annotations: ann,
 			hash:        DefinitionHash(t.Description, schema, ann),
+			ui:          uiResourceURI(t.Meta),
 		})
 	}
 	if len(seen) > maxTools {

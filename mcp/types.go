@@ -50,7 +50,8 @@ type Tool struct {
 	InputSchema    json.RawMessage `json:"inputSchema"`
 	Annotations    *Annotations    `json:"annotations,omitempty"`
 	SchemaTokens   int             `json:"schemaTokens"`
-	DefinitionHash string          `json:"-"` // sha256 hex of the original description + input schema + annotations (for a workspace-tier server, also bound to its root and launch fingerprint)
+	UI             string          `json:"ui,omitempty"` // the ui:// resource of its MCP App (Registry.App reads it)
+	DefinitionHash string          `json:"-"`            // sha256 hex of the original description + input schema + annotations (for a workspace-tier server, also bound to its root and launch fingerprint)
 }
 
 // ServerInfo is one configured server's row. The fronts never send it: agent

@@ -34,6 +34,7 @@ type initializeParams struct {
 				Approvals bool `json:"approvals"`
 				Forms     bool `json:"forms"`
 				Events    bool `json:"events"`
+				Apps      bool `json:"apps"`
 			} `json:"agentls"`
 		} `json:"experimental"`
 		Window struct {
@@ -70,6 +71,7 @@ type clientInfo struct {
 	codeActionLits   bool
 	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
 	plugin           bool // experimental.agentls announced: a plugin has its own way to the mode and the rules
+	apps             bool // it renders an MCP App a tool result offers (agent/mcp/app)
 }
 
 // initialize answers at once: it reads capabilities and folders and never
@@ -84,7 +86,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 		codeActions:      c.TextDocument.CodeAction != nil,
 	}
 	if a := c.Experimental.Agentls; a != nil {
-		info.approvals, info.forms, info.events, info.plugin = a.Approvals, a.Forms, a.Events, true
+		info.approvals, info.forms, info.events, info.plugin, info.apps = a.Approvals, a.Forms, a.Events, true, a.Apps
 	}
 	if c.TextDocument.CodeAction != nil {
 		info.codeActionLits = c.TextDocument.CodeAction.CodeActionLiteralSupport != nil

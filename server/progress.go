@@ -217,7 +217,10 @@ func (s *Server) startTask(req agent.RunRequest, line int) (*agent.Task, <-chan 
 	sink := s.newTaskSink(token, req.Echo(), core.Mode(req.SessionID))
 	ap := s.approver(req.Document)
 	ap.line = line
-	task := core.Start(req, agent.TaskIO{Approver: ap, Events: sink, Workspace: &workspace{s: s}})
+	s.mu.Lock()
+	apps := s.client.apps
+	s.mu.Unlock()
+	task := core.Start(req, agent.TaskIO{Approver: ap, Events: sink, Workspace: &workspace{s: s}, ShowsApps: apps})
 	s.mu.Lock()
 	s.progressTasks[token] = task.ID
 	s.mu.Unlock()

@@ -64,6 +64,8 @@ func (s *Server) agentRoutes() []route {
 		bind(wire.MCPTrust, s.mcpTrust),
 		bind(wire.MCPRevoke, s.mcpRevoke),
 		bind(wire.MCPRestart, s.mcpRestart),
+		bind(wire.MCPApp, s.mcpApp),
+		bind(wire.MCPAppCall, s.mcpAppCall),
 	}
 }
 

@@ -99,6 +99,8 @@ var (
 	MCPTrust        = request[ServerParams, ServerStateResult]("agent/mcp/trust", "shows a server's launch card and starts it on consent")
 	MCPRevoke       = request[RevokeParams, RevokeResult]("agent/mcp/revoke", "forgets a server's approval, or every one")
 	MCPRestart      = request[ServerParams, ServerStateResult]("agent/mcp/restart", "restarts a server")
+	MCPApp          = request[AppParams, AppResult]("agent/mcp/app", "reads the MCP App a tool result offers, for a client that shows it")
+	MCPAppCall      = request[AppCallParams, AppCallResult]("agent/mcp/appCall", "runs a tool call an MCP App asks for through the gate and its card")
 )
 
 // Server to client (docs/protocol.md sections 3 and 4).

@@ -52,6 +52,7 @@ type ToolResultEvent struct {
 	Status     ToolStatus `json:"status"`
 	Output     string     `json:"output"`
 	IsError    bool       `json:"isError"`
+	UI         *AppRef    `json:"ui,omitempty"`
 }
 
 // ApprovalEvent is an approval event: a card is waiting, or was resolved
@@ -106,7 +107,7 @@ func EventParams(e Event) any {
 		return &ToolCallEvent{EventHeader: h, ToolCallID: e.ToolCallID, Tool: e.Tool, Server: e.Server,
 			Title: e.Title, Arguments: args, Status: e.Status, Message: e.Message}
 	case EventToolResult:
-		return &ToolResultEvent{EventHeader: h, ToolCallID: e.ToolCallID, Status: e.Status, Output: e.Output, IsError: e.IsError}
+		return &ToolResultEvent{EventHeader: h, ToolCallID: e.ToolCallID, Status: e.Status, Output: e.Output, IsError: e.IsError, UI: e.UI}
 	case EventApproval:
 		return &ApprovalEvent{EventHeader: h, ApprovalID: e.ApprovalID, State: e.State, OptionID: e.OptionID}
 	case EventStatus:

@@ -257,10 +257,22 @@ type Event struct {
 	// event; ACP's tool_call carries them.
 	Kind      ToolKind `json:"-"`
 	Locations []string `json:"-"`
+	// UI comes with the tool_result of an MCP tool that offers an App (the
+	// MCP Apps extension): a client that shows Apps reads it with
+	// agent/mcp/app.
+	UI *AppRef `json:"ui,omitempty"`
 	// Images come with a tool_result: the images the model was shown, each
 	// also named in Output ("[image: image/png, 3 KB, 20x20]"). They are
 	// not part of the LSP event; ACP's tool_call_update carries them.
 	Images []Image `json:"-"`
+}
+
+// AppRef names the MCP App a tool result offers: its server, the server's
+// own name of the tool, and the ui:// resource of its HTML.
+type AppRef struct {
+	Server      string `json:"server"`
+	Tool        string `json:"tool"`
+	ResourceURI string `json:"resourceUri"`
 }
 
 // Image is an image of a tool result: its type and its bytes in base64.
