@@ -2,8 +2,10 @@ package acp
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/agentls/agentls/internal/jsonrpc"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -13,8 +15,13 @@ import (
 // it, and current_mode_update and config_option_update say when it
 // changed (an accepted plan switches plan to ask within the turn).
 
-// modeConfigID is the id of the mode's session config option.
-const modeConfigID = "mode"
+// modeConfigID and modelConfigID are the ids of the session config
+// options of the mode and of the model (the session's model profile,
+// docs/config.md [model.profiles.NAME]: agent.Core.SetModel).
+const (
+	modeConfigID  = "mode"
+	modelConfigID = "model"
+)
 
 type sessionModeState struct {
 	CurrentModeID  wire.Mode     `json:"currentModeId"`
@@ -33,14 +40,14 @@ type configOption struct {
 	Description  string         `json:"description"`
 	Category     string         `json:"category"`
 	Type         string         `json:"type"`
-	CurrentValue wire.Mode      `json:"currentValue"`
+	CurrentValue string         `json:"currentValue"`
 	Options      []configChoice `json:"options"`
 }
 
 type configChoice struct {
-	Value       wire.Mode `json:"value"`
-	Name        string    `json:"name"`
-	Description string    `json:"description"`
+	Value       string `json:"value"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
 }
 
 type setModeRequest struct {
@@ -49,9 +56,9 @@ type setModeRequest struct {
 }
 
 type setConfigOptionRequest struct {
-	SessionID string    `json:"sessionId"`
-	ConfigID  string    `json:"configId"`
-	Value     wire.Mode `json:"value"`
+	SessionID string `json:"sessionId"`
+	ConfigID  string `json:"configId"`
+	Value     string `json:"value"`
 }
 
 type setConfigOptionResponse struct {
@@ -82,19 +89,45 @@ func modeState(m wire.Mode) *sessionModeState {
 	return st
 }
 
-func configOptions(m wire.Mode) []configOption {
-	o := configOption{ID: modeConfigID, Name: "Mode", Description: "What runs without asking", Category: "mode", Type: "select", CurrentValue: m}
+func modeOption(m wire.Mode) configOption {
+	o := configOption{ID: modeConfigID, Name: "Mode", Description: "What runs without asking", Category: "mode", Type: "select", CurrentValue: string(m)}
 	for _, x := range wire.Modes {
-		o.Options = append(o.Options, configChoice{Value: x, Name: x.Title(), Description: modeDescriptions[x]})
+		o.Options = append(o.Options, configChoice{Value: string(x), Name: x.Title(), Description: modeDescriptions[x]})
 	}
-	return []configOption{o}
+	return o
 }
 
-// modeUpdates say the session's mode is now m.
-func modeUpdates(m wire.Mode) []sessionUpdate {
+// modelOption is the model option of a session on profile current: each
+// profile that resolves, and the current one whatever it is.
+func modelOption(current string, models []wire.ModelInfo) configOption {
+	o := configOption{ID: modelConfigID, Name: "Model", Description: "The model the next turn talks to (the user config's model profiles)", Category: "model", Type: "select", CurrentValue: current}
+	for _, m := range models {
+		if m.Error != "" && m.Profile != current {
+			continue
+		}
+		name, desc := m.Profile, "unusable: "+m.Error
+		if m.Error == "" {
+			name, desc = fmt.Sprintf("%s (%s)", m.Profile, m.Name), m.Provider+" "+m.Name
+		}
+		o.Options = append(o.Options, configChoice{Value: m.Profile, Name: trust.Visible(name), Description: trust.Visible(desc)})
+	}
+	return o
+}
+
+// configOptions are the session's config options, with its mode m.
+func (s *session) configOptions(m wire.Mode) []configOption {
+	s.mu.Lock()
+	id := s.coreID
+	s.mu.Unlock()
+	return []configOption{modeOption(m), modelOption(s.core.Profile(id), s.core.Models())}
+}
+
+// modeUpdates say the session's mode is now m; options are its config
+// options then.
+func modeUpdates(m wire.Mode, options []configOption) []sessionUpdate {
 	return []sessionUpdate{
 		{SessionUpdate: updateCurrentMode, CurrentModeID: m},
-		{SessionUpdate: updateConfigOption, ConfigOptions: configOptions(m)},
+		{SessionUpdate: updateConfigOption, ConfigOptions: options},
 	}
 }
 
@@ -107,9 +140,22 @@ func (s *session) setMode(m wire.Mode) error {
 	if err := s.core.SetMode(id, m); err != nil {
 		return jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
 	}
-	for _, u := range modeUpdates(m) {
+	for _, u := range modeUpdates(m, s.configOptions(m)) {
 		s.send(u)
 	}
+	return nil
+}
+
+// setModel switches the session's conversation to a model profile for
+// its next turn (the next conversation /new starts takes it too).
+func (s *session) setModel(profile string) error {
+	s.mu.Lock()
+	id := s.coreID
+	s.mu.Unlock()
+	if err := s.core.SetModel(id, profile); err != nil {
+		return jsonrpc.Errorf(jsonrpc.InvalidParams, "%s", err.Error())
+	}
+	s.send(sessionUpdate{SessionUpdate: updateConfigOption, ConfigOptions: s.configOptions(s.mode())})
 	return nil
 }
 
@@ -126,13 +172,18 @@ func (a *Agent) sessionSetConfigOption(_ context.Context, p setConfigOptionReque
 	if err != nil {
 		return setConfigOptionResponse{}, err
 	}
-	if p.ConfigID != modeConfigID {
-		return setConfigOptionResponse{}, jsonrpc.Errorf(jsonrpc.InvalidParams, "unknown configId %q: agentls's session config option is %q", p.ConfigID, modeConfigID)
+	switch p.ConfigID {
+	case modeConfigID:
+		err = s.setMode(wire.Mode(p.Value))
+	case modelConfigID:
+		err = s.setModel(p.Value)
+	default:
+		err = jsonrpc.Errorf(jsonrpc.InvalidParams, "unknown configId %q: agentls's session config options are %q and %q", p.ConfigID, modeConfigID, modelConfigID)
 	}
-	if err := s.setMode(p.Value); err != nil {
+	if err != nil {
 		return setConfigOptionResponse{}, err
 	}
-	return setConfigOptionResponse{ConfigOptions: configOptions(s.mode())}, nil
+	return setConfigOptionResponse{ConfigOptions: s.configOptions(s.mode())}, nil
 }
 
 // liveSession is the session of id, or ACP's resource-not-found error.

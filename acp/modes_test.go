@@ -37,7 +37,7 @@ func TestSessionModesThroughTheSDKClient(t *testing.T) {
 		{Op: "setMode", Text: "plan"},
 		{Op: "prompt", Text: "rewrite it", Answers: []string{"allow_once", "reject_once"}},
 		{Op: "setConfigOption", Text: "auto-edit"},
-		{Op: "setConfigOption", ConfigID: "model", Text: "x"},
+		{Op: "setConfigOption", ConfigID: "thought_level", Text: "x"},
 		{Op: "setMode", Text: "yolo"},
 	}}
 	out := w.run(p)
@@ -51,7 +51,7 @@ func TestSessionModesThroughTheSDKClient(t *testing.T) {
 	if err := json.Unmarshal(out.Steps[1].Result, &started); err != nil {
 		t.Fatal(err)
 	}
-	if started.Modes.CurrentModeID != "ask" || len(started.Modes.AvailableModes) != 4 || len(started.ConfigOptions) != 1 || started.ConfigOptions[0].ID != "mode" || len(started.ConfigOptions[0].Options) != 4 {
+	if started.Modes.CurrentModeID != "ask" || len(started.Modes.AvailableModes) != 4 || len(started.ConfigOptions) != 2 || started.ConfigOptions[0].ID != "mode" || started.ConfigOptions[1].ID != "model" || len(started.ConfigOptions[0].Options) != 4 {
 		t.Fatalf("session/new answered %s", out.Steps[1].Result)
 	}
 	if len(out.Permissions) != 2 {

@@ -135,6 +135,7 @@ type updateQueue struct {
 func newUpdateQueue(s *session) *updateQueue {
 	u := &updateQueue{s: s, tr: newTranslator(s.approver()), out: make(chan struct{})}
 	u.tr.mode = s.mode()
+	u.tr.options = s.configOptions
 	u.cond = sync.NewCond(&u.mu)
 	go u.run()
 	return u

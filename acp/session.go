@@ -46,7 +46,7 @@ func (a *Agent) newSession(_ context.Context, p newSessionRequest) (newSessionRe
 	s := a.startSession(core.NewChat(""), p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
 	m := s.mode()
-	return newSessionResponse{SessionID: s.id, Modes: modeState(m), ConfigOptions: configOptions(m)}, nil
+	return newSessionResponse{SessionID: s.id, Modes: modeState(m), ConfigOptions: s.configOptions(m)}, nil
 }
 
 // loadSession replays a stored conversation as session/update, then answers.
@@ -81,7 +81,7 @@ func (a *Agent) loadSession(_ context.Context, p loadSessionRequest) (loadSessio
 	}
 	s.announce()
 	m := s.mode()
-	return loadSessionResponse{Modes: modeState(m), ConfigOptions: configOptions(m)}, nil
+	return loadSessionResponse{Modes: modeState(m), ConfigOptions: s.configOptions(m)}, nil
 }
 
 // resumeSession continues a stored conversation without replaying it.
@@ -96,7 +96,7 @@ func (a *Agent) resumeSession(_ context.Context, p loadSessionRequest) (loadSess
 	s := a.startSession(p.SessionID, p.Cwd, p.AdditionalDirectories, core)
 	s.announce()
 	m := s.mode()
-	return loadSessionResponse{Modes: modeState(m), ConfigOptions: configOptions(m)}, nil
+	return loadSessionResponse{Modes: modeState(m), ConfigOptions: s.configOptions(m)}, nil
 }
 
 // listSessions lists the stored conversations of cwd (the process's

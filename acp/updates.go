@@ -20,10 +20,13 @@ var toolStatuses = map[wire.ToolStatus]ToolCallStatus{
 // replay) into session/update. It is the only place this front reads
 // events; the events themselves (kinds, files, diffs) are the core's.
 type translator struct {
-	diffs  diffSource
-	status map[string]ToolCallStatus // last status sent per tool call
-	plan   planner                   // the plan the answer states (plan.go)
-	mode   wire.Mode                 // the session's mode as last said; a status event carrying another says it changed
+	// options are the session's config options with a mode (nil: the
+	// mode's alone).
+	options func(wire.Mode) []configOption
+	diffs   diffSource
+	status  map[string]ToolCallStatus // last status sent per tool call
+	plan    planner                   // the plan the answer states (plan.go)
+	mode    wire.Mode                 // the session's mode as last said; a status event carrying another says it changed
 }
 
 // diffSource gives the diff a write approval showed for a tool call.
@@ -49,7 +52,11 @@ func (t *translator) updates(e wire.Event) []sessionUpdate {
 	case wire.EventStatus:
 		if e.Mode != "" && t.mode != "" && e.Mode != t.mode {
 			t.mode = e.Mode // an accepted plan: plan is ask now
-			return modeUpdates(e.Mode)
+			opts := []configOption{modeOption(e.Mode)}
+			if t.options != nil {
+				opts = t.options(e.Mode)
+			}
+			return modeUpdates(e.Mode, opts)
 		}
 		return nil
 	case wire.EventToolCall:

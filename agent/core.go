@@ -314,12 +314,15 @@ func (c *Core) Tasks() []wire.TaskInfo {
 	return out
 }
 
-// NewChat cancels a session's tasks and returns a new empty session's id.
+// NewChat cancels a session's tasks and returns a new empty session's id,
+// which keeps the mode and model profile chosen for the old one.
 func (c *Core) NewChat(sessionID string) string {
+	id := session.NewID()
 	if sessionID != "" {
 		c.CancelSession(sessionID)
+		c.carryControl(sessionID, id)
 	}
-	return session.NewID()
+	return id
 }
 
 // Sessions lists the stored sessions of this workspace, newest first.

@@ -56,6 +56,21 @@ func (c *Core) saveControl(sessionID string) {
 	}
 }
 
+// carryControl gives a new session what was chosen for the one it
+// replaces (a front's "new chat"): the user's mode and model stay.
+func (c *Core) carryControl(from, to string) {
+	if session.CheckID(from) != nil {
+		return
+	}
+	c.mu.Lock()
+	chosen := *c.control(from)
+	c.controls[to] = &chosen
+	c.mu.Unlock()
+	if chosen != (session.Control{}) {
+		c.saveControl(to)
+	}
+}
+
 // defaultMode is the mode of a session nobody set one for: the one the
 // last SetMode without a session chose, else [agent] mode; c.mu is held.
 func (c *Core) defaultMode() wire.Mode {

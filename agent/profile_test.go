@@ -222,3 +222,27 @@ func TestSetModelRefusesAProfileTheConfigDoesNotDeclare(t *testing.T) {
 		t.Error("a bad session id was taken")
 	}
 }
+
+// A new chat started from a session keeps the mode and model chosen for
+// it; one started from nothing takes the configured ones.
+func TestANewChatKeepsTheModeAndModelOfTheOldOne(t *testing.T) {
+	f := profilesFixture(t, "")
+	old := f.core.NewChat("")
+	if err := f.core.SetMode(old, wire.ModeAutoEdit); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.core.SetModel(old, "oa"); err != nil {
+		t.Fatal(err)
+	}
+	next := f.core.NewChat(old)
+	if m, p := f.core.Mode(next), f.core.Profile(next); m != wire.ModeAutoEdit || p != "oa" {
+		t.Errorf("the new chat is %s on %q; want auto-edit on oa", m, p)
+	}
+	if saved, ok, _ := f.core.sessions.LoadControl(next); !ok || saved.Profile != "oa" {
+		t.Errorf("the new chat's choice was not saved: %+v %v", saved, ok)
+	}
+	fresh := f.core.NewChat("")
+	if m, p := f.core.Mode(fresh), f.core.Profile(fresh); m != wire.ModeAsk || p != config.DefaultProfile {
+		t.Errorf("a chat from nothing is %s on %q; want ask on default", m, p)
+	}
+}
