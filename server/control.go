@@ -125,6 +125,7 @@ func (s *Server) controlActions() []codeAction {
 		actions = append(actions, codeAction{Title: title, Kind: "source",
 			Command: commandFor(title, wire.SetModelCommand, wire.SetModelArgs{Profile: m.Profile})})
 	}
+	actions = append(actions, s.rewindActions(id)...)
 	rules, err := core.Rules((&workspace{s: s}).Folders())
 	if err != nil {
 		return actions

@@ -89,5 +89,6 @@ func (s *Server) commandRoutes() []route {
 		bindCommand(wire.SetModelCommand, s.cmdSetModel),
 		bindCommand(wire.RulesCommand, s.cmdRules),
 		bindCommand(wire.RevokeRuleCommand, s.cmdRevokeRule),
+		bindCommand(wire.RewindCommand, s.cmdRewind),
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/jsonrpc"
+	"github.com/agentls/agentls/wire"
 )
 
 // Options configure a Server. Zero values mean the defaults.
@@ -62,9 +63,10 @@ type Server struct {
 	cfg           *config.Config
 	core          *agent.Core
 	coreErr       error
-	cmdSession    string            // the session command-started tasks continue
-	loggedFails   map[string]string // server name -> last failure logged
-	exitCh        chan struct{}     // closed by the exit notification
+	cmdSession    string             // the session command-started tasks continue
+	rewindChanged *wire.RewindResult // the last agentls.rewind that kept files changed outside agentls: its forced action is offered
+	loggedFails   map[string]string  // server name -> last failure logged
+	exitCh        chan struct{}      // closed by the exit notification
 	exitCode      int
 	exited        bool
 	started       bool // initialized was handled

@@ -128,6 +128,7 @@ var (
 	SetModelCommand   = command[SetModelArgs, ModelResult]("agentls.setModel", "switches the model profile of the commands' session and of sessions not set since")
 	RulesCommand      = command[NoArgs, RulesResult]("agentls.rules", "lists the saved always-allow rules in a message")
 	RevokeRuleCommand = command[RuleArgs, RevokeRuleResult]("agentls.rules.revoke", "forgets a saved always-allow rule")
+	RewindCommand     = command[RewindArgs, SessionResult]("agentls.rewind", "rewinds the commands' session to before a turn in the background")
 )
 
 // Methods are every declared method and command, in declaration order.
@@ -337,6 +338,12 @@ type SetModelArgs struct {
 // RuleArgs are agentls.rules.revoke's arguments: [id].
 type RuleArgs struct {
 	ID string `arg:"id"`
+}
+
+// RewindArgs are agentls.rewind's arguments: [turn, force?].
+type RewindArgs struct {
+	Turn  int  `arg:"turn"`
+	Force bool `arg:"force,optional"`
 }
 
 // NoArgs are the arguments of a command that takes none: whatever a
