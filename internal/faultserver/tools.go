@@ -44,7 +44,7 @@ func addTools(s *mcp.Server) {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "log", Description: "Sends its text as a log message (notifications/message, level error), then answers logged."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
-			//lint:ignore SA1019 logging is MCP 2025-11-25's (the version -roots speaks); 2026-07-28 deprecates it
+			//lint:ignore SA1019 2026-07-28 deprecates logging; a client of that revision gets it at the level its request's _meta carries, one of 2025-11-25 at the level it set
 			req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "error", Logger: "faultserver", Data: in.Text})
 			return text("logged"), nil, nil
 		})
