@@ -3,6 +3,10 @@
 package mcp
 
 import (
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +20,8 @@ import (
 // and Streamable HTTP (its handler without sessions); the v1 TypeScript SDK's server-everything
 // (2025-11-25) on stdio and Streamable HTTP, and in its HTTP+SSE mode; the
 // Go SDK server held to 2025-11-25. Each row says the revision the server
-// answered with, and a tool call works on every one.
+// answered with, and a tool call works on every one; over HTTP, only the
+// 2026-07-28 server gets the Mcp-Method and Mcp-Name headers.
 func TestRevisionPerServer(t *testing.T) {
 	node := testenv.Tool(t, "node")
 	v2 := testenv.MCPv2Echo(t)
@@ -31,15 +36,17 @@ func TestRevisionPerServer(t *testing.T) {
 		Cwd: t.TempDir(), ConnectTimeout: revisionTimeout, ListTimeout: revisionTimeout, CallTimeout: revisionTimeout}
 	everythingStdio := config.Server{Name: "everything_stdio", Origin: config.User, Command: node, Args: []string{everything, "stdio", newMarker(t)},
 		Cwd: t.TempDir(), ConnectTimeout: revisionTimeout, ListTimeout: revisionTimeout, CallTimeout: revisionTimeout}
+	// Two HTTP servers behind proxies that note the routing headers.
+	v2Log, everythingLog := newHeaderLog(t, proxyTo(t, v2HTTP.Base)), newHeaderLog(t, proxyTo(t, everythingHTTP.Base))
 	servers := []config.Server{
 		v2Stdio,
-		remoteServer("v2_http", v2HTTP.URL, nil),
+		remoteServer("v2_http", v2Log.srv.URL+"/mcp", nil),
 		faultServer(t, "go_stdio"),
 		goHTTP.server("go_http", revisionTimeout),
 		faultServer(t, "go_legacy", "-roots"),
 		goHTTPSessions.server("go_http_sessions", revisionTimeout),
 		everythingStdio,
-		remoteServer("everything_http", everythingHTTP.URL, nil),
+		remoteServer("everything_http", everythingLog.srv.URL+"/mcp", nil),
 		remoteServer("everything_sse", everythingSSE.URL, nil),
 	}
 	for i := range servers {
@@ -72,6 +79,22 @@ func TestRevisionPerServer(t *testing.T) {
 		}
 		mustCall(t, r, w.name+"__"+w.tool, w.args, w.text)
 	}
+	// Mcp-Method and Mcp-Name go with 2026-07-28 requests only.
+	if got := v2Log.requests(); !strings.Contains(got, "POST tools/call echo") || !strings.Contains(got, "POST tools/list") {
+		t.Errorf("the 2026-07-28 server over HTTP got no routing headers:\n%s", got)
+	}
+	if got := everythingLog.requests(); strings.Contains(got, "tools/call") || !strings.Contains(got, "POST ") {
+		t.Errorf("the 2025-11-25 server over HTTP got routing headers (or nothing):\n%s", got)
+	}
+}
+
+// proxyTo is a reverse proxy to base (http://HOST:PORT).
+func proxyTo(t *testing.T, base string) http.Handler {
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return httputil.NewSingleHostReverseProxy(u)
 }
 
 // revisionTimeout bounds each step of these servers (node starts slowly

@@ -154,8 +154,8 @@ func TestRemoteUnsetVariable(t *testing.T) {
 }
 
 // headerLog is a reverse proxy to a real server that notes, per request,
-// the JSON-RPC method (Mcp-Method), the Authorization header and every
-// Mcp-Param-* header it got.
+// the routing headers (Mcp-Method, Mcp-Name), the Authorization header
+// and every Mcp-Param-* header it got.
 type headerLog struct {
 	mu   sync.Mutex
 	seen []string
@@ -166,6 +166,9 @@ func newHeaderLog(t *testing.T, next http.Handler) *headerLog {
 	l := &headerLog{}
 	l.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		line := req.Method + " " + req.Header.Get("Mcp-Method")
+		if n := req.Header.Get("Mcp-Name"); n != "" {
+			line += " " + n
+		}
 		if a := req.Header.Get("Authorization"); a != "" {
 			line += " Authorization=" + a
 		}
@@ -224,15 +227,15 @@ func TestRemoteParamHeadersOnlyToTheOrigin(t *testing.T) {
 		}
 	}
 	mustCall(t, r, "direct__region", `{"region":"eu-secret-1","text":"hi"}`, "eu-secret-1: hi")
-	if got := direct.requests(); !strings.Contains(got, "tools/call Authorization=Bearer s3cr3t-token-value Mcp-Param-Region=eu-secret-1") {
+	if got := direct.requests(); !strings.Contains(got, "POST tools/call region Authorization=Bearer s3cr3t-token-value Mcp-Param-Region=eu-secret-1") {
 		t.Errorf("the server's own origin did not get the parameter header; it got:\n%s", got)
 	}
 	call(t, r, "redirected__region", `{"region":"eu-secret-1","text":"hi"}`)
-	if got := redirecting.requests(); !strings.Contains(got, "tools/call Authorization=Bearer s3cr3t-token-value Mcp-Param-Region=eu-secret-1") {
+	if got := redirecting.requests(); !strings.Contains(got, "POST tools/call region Authorization=Bearer s3cr3t-token-value Mcp-Param-Region=eu-secret-1") {
 		t.Errorf("the configured origin did not get the call with its header; it got:\n%s", got)
 	}
 	got := other.requests()
-	if !strings.Contains(got, "POST tools/call") {
+	if !strings.Contains(got, "POST tools/call region") {
 		t.Fatalf("the redirect was not followed, so this shows nothing; the other origin got:\n%s", got)
 	}
 	if strings.Contains(got, "Mcp-Param-") || strings.Contains(got, "eu-secret-1") || strings.Contains(got, "Authorization") {
