@@ -1,7 +1,6 @@
 package acp
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,14 +10,6 @@ import (
 	"github.com/agentls/agentls/internal/testenv"
 )
 
-// v2Server is the TypeScript SDK v2 test server (2026-07-28) as MCP
-// server "v2", its tools allowed; it logs every request it gets to log.
-func v2Server(t *testing.T, log string) string {
-	script := testenv.MCPv2Server(t)
-	node := testenv.Tool(t, "node")
-	return fmt.Sprintf("[mcp.servers.v2]\ncommand = %q\nargs = [%q]\nenv = { MCP_V2_LOG = %q }\n\n[mcp.policy]\n\"v2__*\" = \"allow\"\n", node, script, log)
-}
-
 // TestATaskThroughACP drives agentls acp with the official ACP client: a
 // call a real 2026-07-28 server runs as a task is in_progress with the
 // task's status as its content (tool_call_update) until its result; a
@@ -27,7 +18,7 @@ func v2Server(t *testing.T, log string) string {
 func TestATaskThroughACP(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "requests.log")
-	w := newWorld(t, v2Server(t, log))
+	w := newWorld(t, testenv.MCPv2ServerConfig(t, log))
 	w.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "k1", Name: "v2__long", Input: `{"steps":2}`}}}, modeltest.Turn{Text: "ran"})
 	out := w.run(plan{Steps: []step{{Op: "initialize"}, {Op: "new", Cwd: w.root}, {Op: "prompt", Text: "run it"}}})
 	var progress []string

@@ -79,7 +79,11 @@ func (c *Core) taskEnded(m *mcpTask, res mcp.Result) {
 	}
 	note := fmt.Sprintf("The MCP call %s (tool call %s) that was still running as task %s of %s has %s. Its result:\n%s",
 		m.task.Tool, m.callID, m.task.ID, m.task.Server, how, text)
-	session.OpenTranscript(c.stateDir, m.session).Note(strings.ReplaceAll(note, "\n", "\n> "))
+	tr := session.OpenTranscript(c.stateDir, m.session)
+	tr.Note(strings.ReplaceAll(note, "\n", "\n> "))
+	if err := tr.Close(); err != nil {
+		c.logf("agent: transcript of %s: %v", m.session, err)
+	}
 	c.bg.mu.Lock()
 	if c.bg.finished == nil {
 		c.bg.finished = map[string][]string{}

@@ -118,7 +118,8 @@ func TestE2ECancellingATaskReachesTheServer(t *testing.T) {
 // TestE2EATaskOutlivesTheTurn: a task still working at the server's
 // call_timeout ends the call (the model is told it still runs) and the
 // turn; the core follows it on, and once it finishes its result is in
-// the transcript at once and in the next turn's first message. Another
+// the transcript at once and in the next turn's first message. The
+// question it asks after the turn is declined, never a card. Another
 // such task, left running, is cancelled on the server by cancelling the
 // agent task that started it, after that task ended.
 func TestE2EATaskOutlivesTheTurn(t *testing.T) {
@@ -126,8 +127,9 @@ func TestE2EATaskOutlivesTheTurn(t *testing.T) {
 	log := filepath.Join(dir, "requests.log")
 	release := filepath.Join(dir, "release")
 	f := newFixture(t, "anthropic", v2ServersWith(t, log, time.Second, allowRule("v2__*", "allow")))
-	f.model.Script(longTurn(`{"steps":1,"hold":"`+release+`"}`), modeltest.Turn{Text: "it runs on"})
-	res := f.run(t, RunRequest{Prompt: "run it"}, TaskIO{Events: &events{}})
+	f.model.Script(longTurn(`{"steps":1,"hold":"`+release+`","ask":"Which colour?"}`), modeltest.Turn{Text: "it runs on"})
+	ap := &formApprover{answer: answer{opt: wire.OptionAccept}, content: map[string]any{"color": "leak"}}
+	res := f.run(t, RunRequest{Prompt: "run it"}, TaskIO{Events: &events{}, Approver: ap})
 	if res.StopReason != wire.StopEndTurn {
 		t.Fatalf("result %+v", res)
 	}
@@ -143,6 +145,10 @@ func TestE2EATaskOutlivesTheTurn(t *testing.T) {
 		b, _ := os.ReadFile(transcript)
 		return strings.Contains(string(b), "task t-1 of v2 has finished. Its result:\n> finished 1 steps")
 	})
+	// Its question came after the turn: declined, no card held open.
+	if b, _ := os.ReadFile(transcript); !strings.Contains(string(b), `finished 1 steps; answer {"action":"decline"}`) || len(ap.asked()) != 0 {
+		t.Errorf("the task's question after the turn was not declined without a card (cards %+v):\n%s", ap.asked(), b)
+	}
 
 	f.model.Script(modeltest.Turn{Text: "noted"})
 	f.run(t, RunRequest{Prompt: "and now?", SessionID: res.SessionID}, TaskIO{Events: &events{}})

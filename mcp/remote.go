@@ -177,9 +177,13 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header[k] = vs
 		}
 	}
+	req = routeTask(req)
 	resp, err := t.base.RoundTrip(req)
 	if err == nil && req.Method == http.MethodPost {
 		t.lastPost.Store(int32(resp.StatusCode))
+	}
+	if err == nil && origin(req.URL) == t.origin {
+		liftTaskBody(resp) // a task result, kept for callOn (task_lift.go)
 	}
 	return resp, err
 }

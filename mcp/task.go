@@ -218,7 +218,7 @@ func (r *Registry) namespaced(server, tool string) string {
 
 // getTask sends tasks/get.
 func (c *conn) getTask(ctx context.Context, id string) (*taskState, error) {
-	ctx, cancel := context.WithTimeout(ctx, taskRequestTimeout)
+	ctx, cancel := context.WithTimeout(forTask(ctx, id), taskRequestTimeout)
 	defer cancel()
 	t, err := sdk.CallCustomMethod[*taskRef, *taskState](ctx, c.session, "tasks/get", &taskRef{TaskID: id})
 	if err != nil {
@@ -234,7 +234,7 @@ func (c *conn) getTask(ctx context.Context, id string) (*taskState, error) {
 // cancelTask sends tasks/cancel, whatever became of the call's context:
 // a cancel must reach the server after the caller gave up.
 func (c *conn) cancelTask(id string) {
-	ctx, cancel := context.WithTimeout(c.ctx, taskRequestTimeout)
+	ctx, cancel := context.WithTimeout(forTask(c.ctx, id), taskRequestTimeout)
 	defer cancel()
 	if _, err := sdk.CallCustomMethod[*taskRef, *ack](ctx, c.session, "tasks/cancel", &taskRef{TaskID: id}); err != nil && c.logf != nil {
 		c.logf("mcp: %s: tasks/cancel %s: %v", c.name, id, err)
@@ -273,7 +273,7 @@ func (c *conn) answerTask(ctx context.Context, t *taskState, l *CallListener, an
 		res, _ := c.elicitWith(ctx, l, &p)
 		responses[k] = res
 	}
-	uctx, cancel := context.WithTimeout(ctx, taskRequestTimeout)
+	uctx, cancel := context.WithTimeout(forTask(ctx, t.TaskID), taskRequestTimeout)
 	defer cancel()
 	if _, err := sdk.CallCustomMethod[*taskUpdate, *ack](uctx, c.session, "tasks/update", &taskUpdate{TaskID: t.TaskID, InputResponses: responses}); err != nil {
 		return fmt.Sprintf("tasks/update %s: %v", t.TaskID, err)

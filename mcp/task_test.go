@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentls/agentls/config"
+	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -70,6 +71,19 @@ func TestCancellingATaskReachesTheServer(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "requests.log")
 	r := startRegistry(t, []config.Server{v2Server(t, "v2", log)}, Options{})
+	res := cancelHeldTask(t, r, dir)
+	if !res.IsError || !strings.Contains(res.Text, "call cancelled (task t-1 was cancelled on the server)") {
+		t.Fatalf("result %+v", res)
+	}
+	if reqs := readLog(t, log); !strings.Contains(reqs, "tasks/cancel t-1\n") {
+		t.Errorf("no tasks/cancel reached the server:\n%s", reqs)
+	}
+}
+
+// cancelHeldTask calls long with a hold that never ends and cancels the
+// call once the task says it waits.
+func cancelHeldTask(t *testing.T, r *Registry, dir string) Result {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	held := make(chan struct{})
@@ -89,13 +103,7 @@ func TestCancellingATaskReachesTheServer(t *testing.T) {
 		t.Fatal("the task never reported it was waiting")
 	}
 	cancel()
-	res := <-done
-	if !res.IsError || !strings.Contains(res.Text, "call cancelled (task t-1 was cancelled on the server)") {
-		t.Fatalf("result %+v", res)
-	}
-	if reqs := readLog(t, log); !strings.Contains(reqs, "tasks/cancel t-1\n") {
-		t.Errorf("no tasks/cancel reached the server:\n%s", reqs)
-	}
+	return <-done
 }
 
 // TestATaskOutlivesItsCallTimeout: a task still working at call_timeout
@@ -157,5 +165,56 @@ func TestATasksQuestionGoesThroughTheListener(t *testing.T) {
 	}
 	if reqs := readLog(t, log); strings.Count(reqs, "tasks/update") != 2 || !strings.Contains(reqs, `tasks/update t-2 {"pick":{"action":"decline"}}`) {
 		t.Errorf("the server got:\n%s", reqs)
+	}
+}
+
+// TestATaskOverStreamableHTTP: the same server over Streamable HTTP, where
+// the task result comes in an HTTP response (JSON or an event stream)
+// the SDK reads itself: the task is followed to its result with its
+// progress, and a cancelled one gets tasks/cancel.
+func TestATaskOverStreamableHTTP(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "requests.log")
+	srv := testenv.MCPv2ServerHTTP(t, log)
+	r := startRegistry(t, []config.Server{remoteServer("v2", srv.URL, nil)}, Options{})
+	if info := serverInfo(t, r, "v2"); info.State != Connected {
+		t.Fatalf("state %s: %s", info.State, info.Error)
+	}
+	var prog progressLog
+	res := callListening(t, r, CallListener{Progress: prog.add}, "v2__long", `{"steps":2}`)
+	if res.IsError || res.Text != "finished 2 steps" {
+		t.Fatalf("result %+v", res)
+	}
+	if got := strings.Join(prog.messages(), " | "); got != "started | step 1 of 2 | step 2 of 2 | done" {
+		t.Errorf("progress %q", got)
+	}
+	// A progress notification first: the answer is an event stream, the
+	// task its last event.
+	var streamed progressLog
+	res = callListening(t, r, CallListener{Progress: streamed.add}, "v2__long", `{"steps":1,"stream":true}`)
+	if res.IsError || res.Text != "finished 1 steps" {
+		t.Fatalf("streamed: %+v", res)
+	}
+	// The SDK hands notifications to their handler on a goroutine of its
+	// own: the notification may come before or after the task's first status.
+	var statuses []string
+	notified := 0
+	for _, m := range streamed.messages() {
+		if m == "creating the task" {
+			notified++
+		} else {
+			statuses = append(statuses, m)
+		}
+	}
+	if got := strings.Join(statuses, " | "); got != "started | step 1 of 1 | done" || notified != 1 {
+		t.Errorf("streamed progress %q", streamed.messages())
+	}
+
+	res = cancelHeldTask(t, r, dir)
+	if !res.IsError || !strings.Contains(res.Text, "call cancelled (task t-3 was cancelled on the server)") {
+		t.Fatalf("result %+v", res)
+	}
+	if reqs := readLog(t, log); !strings.Contains(reqs, "tasks/cancel t-3\n") {
+		t.Errorf("no tasks/cancel reached the server:\n%s", reqs)
 	}
 }

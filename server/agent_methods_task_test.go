@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,14 +10,6 @@ import (
 	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 )
-
-// v2Server is the TypeScript SDK v2 test server (2026-07-28) as MCP
-// server "v2", its tools allowed; it logs every request it gets to log.
-func v2Server(t *testing.T, log string) string {
-	script := testenv.MCPv2Server(t)
-	node := testenv.Tool(t, "node")
-	return fmt.Sprintf("[mcp.servers.v2]\ncommand = %q\nargs = [%q]\nenv = { MCP_V2_LOG = %q }\n\n[mcp.policy]\n\"v2__*\" = \"allow\"\n", node, script, log)
-}
 
 func longCall(args string) modeltest.Turn {
 	return modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "c1", Name: "v2__long", Input: args}}}
@@ -49,7 +40,7 @@ func toolCallEvents(c *testClient) []toolCallEvent {
 func TestATaskOverLSP(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "requests.log")
-	e := newEnv(t, v2Server(t, log))
+	e := newEnv(t, testenv.MCPv2ServerConfig(t, log))
 	c := e.start(t)
 	c.initialize(e.root, caps(false, true, false))
 	c.waitState("v2", "connected")

@@ -78,6 +78,19 @@ func MCPv2EchoHTTP(t testing.TB) *HTTPServer {
 	})
 }
 
+// MCPv2ServerHTTP starts [MCPv2Server] over Streamable HTTP on a free
+// loopback port, logging the requests it gets to log, and stops it when
+// the test ends.
+func MCPv2ServerHTTP(t testing.TB, log string) *HTTPServer {
+	t.Helper()
+	node, script := Tool(t, "node"), MCPv2Server(t)
+	return startHTTPServer(t, "mcp-v2-server http", "/mcp", "listening on http://", func(port int) *exec.Cmd {
+		cmd := exec.Command(node, script, "http", fmt.Sprint(port))
+		cmd.Env = append(os.Environ(), "MCP_V2_LOG="+log)
+		return cmd
+	})
+}
+
 // startHTTPServer runs the command command(port) makes on a free port until
 // it prints ready, retrying on another port when it exits first (the port
 // was taken meanwhile); the server's endpoint is path on that port. The

@@ -5,6 +5,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,6 +65,15 @@ func MCPv2Server(t testing.TB) string {
 		Missing(t, "@modelcontextprotocol/server", "run scripts/setup.sh (npm ci in tools/node)")
 	}
 	return filepath.Join(RepoRoot(), "tools", "node", "mcp-v2-server.mjs")
+}
+
+// MCPv2ServerConfig is the TOML of [MCPv2Server] as the user's MCP
+// server "v2", its tools allowed, logging the requests it gets to log.
+func MCPv2ServerConfig(t testing.TB, log string) string {
+	t.Helper()
+	script := MCPv2Server(t)
+	return fmt.Sprintf("[mcp.servers.v2]\ncommand = %q\nargs = [%q]\nenv = { MCP_V2_LOG = %q }\n\n[mcp.policy]\n\"v2__*\" = \"allow\"\n",
+		Tool(t, "node"), script, log)
 }
 
 // Tool returns the path of a program on PATH.

@@ -1,4 +1,4 @@
-// A stdio MCP server on the official TypeScript SDK v2
+// An MCP server on the official TypeScript SDK v2
 // (@modelcontextprotocol/server), which speaks protocol revision
 // 2026-07-28 to a client that does and 2025-11-25 to one that does not.
 // agentls's tests drive it for what that revision changed for a client:
@@ -14,15 +14,20 @@
 //           per tasks/get, each with its status message, so its progress
 //           does not depend on time; with `hold` it stays working until
 //           that file exists; with `ask` it needs the user's answer
-//           (input_required, answered by tasks/update) before it ends.
+//           (input_required, answered by tasks/update) before it ends;
+//           with `stream` it sends a progress notification before the
+//           task (over HTTP its answer is then an event stream).
 //
-// Every request it gets is appended to the file named by MCP_V2_LOG, one
+// It serves stdio (node mcp-v2-server.mjs [anything]) or Streamable HTTP
+// (node mcp-v2-server.mjs http [PORT], see mcp-http.mjs). Every request it
+// gets is appended to the file named by MCP_V2_LOG, one
 // line each ("tools/call long", "tasks/cancel t-1", ...), so a test can
 // tell what reached the server.
 import fs from 'node:fs';
-import { McpServer, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { McpServer, createMcpHandler, inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
+import { serveHTTP } from './mcp-http.mjs';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const logFile = process.env.MCP_V2_LOG;
@@ -110,14 +115,20 @@ server.registerTool(
   'long',
   {
     description: 'A long job the server runs as a task (when the client supports tasks).',
-    inputSchema: z.object({ steps: z.number().int().optional(), hold: z.string().optional(), ask: z.string().optional() }),
+    inputSchema: z.object({ steps: z.number().int().optional(), hold: z.string().optional(), ask: z.string().optional(), stream: z.boolean().optional() }),
   },
-  async ({ steps, hold, ask }, ctx) => {
+  async ({ steps, hold, ask, stream }, ctx) => {
     const caps = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
     const declared = !!caps?.extensions?.[TASKS];
     log(`tools/call long tasks=${declared}`);
     if (!declared) {
       return { content: [{ type: 'text', text: 'ran without a task' }] };
+    }
+    const token = ctx.mcpReq._meta?.progressToken;
+    if (stream && token !== undefined) {
+      // A notification first: over Streamable HTTP the answer becomes an
+      // event stream, the task its last event.
+      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: 'creating the task' } });
     }
     const id = `t-${nextTask++}`;
     const t = { id, status: 'working', step: 0, steps: steps ?? 3, hold, ask, createdAt: new Date().toISOString(), message: 'started' };
@@ -176,5 +187,9 @@ server.server.setRequestHandler('tasks/cancel', { params: TaskId }, async ({ tas
 return server;
 }
 
-serveStdio(newServer);
+if (process.argv[2] === 'http') {
+  serveHTTP(createMcpHandler(newServer), Number(process.argv[3] || 0), 'mcp-v2-server');
+} else {
+  serveStdio(newServer);
+}
 log('ready');
