@@ -131,8 +131,9 @@ func (r *run) newCall(u model.Block, p tools.Plan) *call {
 }
 
 // Gate is the one gate of every tool call: Deny refuses, Ask asks the user
-// (approvals.go), Allow marks the call running.
-func (c *call) Gate(ctx context.Context, d trust.Decision, card wire.Approval) (string, error) {
+// (approvals.go) and keeps what an "always" answer keeps (rules.go), Allow
+// marks the call running.
+func (c *call) Gate(ctx context.Context, d trust.Decision, card wire.Approval, keep tools.Keep) (string, error) {
 	if d.Action == trust.Deny {
 		return "", &tools.Denied{Msg: "ERROR: denied by policy: " + d.Reason}
 	}
@@ -149,6 +150,7 @@ func (c *call) Gate(ctx context.Context, d trust.Decision, card wire.Approval) (
 		return "", nil
 	}
 	opt, err := c.r.approve(ctx, c, card)
+	c.r.core.keep(opt, card, keep) // reject_always is kept though the call is refused
 	if err == nil {
 		c.running = true
 		if card.Kind == wire.ApprovalPlan {

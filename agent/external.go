@@ -160,7 +160,7 @@ func (c *Core) callOutside(ctx context.Context, ec ExternalCall, t tools.Tool, i
 	}
 	r.tr.Note(fmt.Sprintf("%s called %s", trust.Visible(ec.Client), ec.Tool))
 	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Mode: r.mode, SandboxRead: c.cfg.Sandbox.Read,
-		Secrets: c.secrets, Policy: c.policy, Store: c.store, Logf: c.logf}
+		Secrets: c.secrets, Policy: c.policy, Store: c.store}
 	if c.cfg.Model.APIKeyEnv != "" {
 		env.HideEnv = []string{c.cfg.Model.APIKeyEnv}
 	}

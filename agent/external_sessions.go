@@ -42,7 +42,7 @@ func (t sessionsTool) Run(ctx context.Context, _ *tools.Env, call tools.Call, _ 
 		Kind: wire.ApprovalRead, Tool: SessionsToolName, Title: "List your agentls sessions of this workspace?",
 		Detail:  "the id, title (the first line of its first prompt), turns and last update of each stored session of " + trust.Visible(t.c.root),
 		Options: []wire.ApprovalOption{tools.AllowOnce, tools.RejectOnce},
-	}); err != nil {
+	}, tools.Keep{}); err != nil {
 		return tools.Result{}, err
 	}
 	list, err := t.c.Sessions()
@@ -89,7 +89,7 @@ func (t transcriptTool) Run(ctx context.Context, _ *tools.Env, call tools.Call, 
 		Kind: wire.ApprovalRead, Tool: TranscriptToolName, Title: "Read the transcript of agentls session " + a.SessionID + "?",
 		Detail:  trust.Visible(path) + "\n\nthe whole conversation (secrets redacted) goes to the client",
 		Options: []wire.ApprovalOption{tools.AllowOnce, tools.RejectOnce},
-	}); err != nil {
+	}, tools.Keep{}); err != nil {
 		return tools.Result{}, err
 	}
 	b, err := os.ReadFile(path)

@@ -189,7 +189,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 	ck := newTurnCheckpoint(c.sessions, r.task.SessionID, turn, c.logf)
 	ck.landed = r.task.landed
 	env := &tools.Env{Workspace: r.ws, Registry: c.reg, MaxBytes: c.cfg.MCP.ResultMaxBytes, Mode: r.mode, SandboxRead: c.cfg.Sandbox.Read,
-		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r, Logf: c.logf,
+		Secrets: c.secrets, Policy: c.policy, Store: c.store, Search: r,
 		Checkpoint: ck}
 	env.HideEnv = c.keyEnvs()
 

@@ -7,9 +7,42 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentls/agentls/agent/tools"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
+
+// keep saves what the "always" option the user chose of card keeps: a
+// workspace rule (allow_always, reject_always) or an MCP tool's
+// always-allow bound to its definition. The gate that offered the card is
+// the one place this happens; an option the card did not offer keeps
+// nothing.
+func (c *Core) keep(opt string, card wire.Approval, k tools.Keep) {
+	if opt == "" || !slices.ContainsFunc(card.Options, func(o wire.ApprovalOption) bool { return o.OptionID == opt }) {
+		return
+	}
+	var rule *trust.Rule
+	switch {
+	case opt == string(wire.OptionAllowAlways) && k.Allow != nil:
+		rule = k.Allow
+	case opt == string(wire.OptionRejectAlways) && k.Deny != nil:
+		rule = k.Deny
+	case opt == string(wire.OptionAllowAlways) && k.Tool != "":
+		if c.store == nil {
+			c.logf("agent: cannot remember \"always allow %s\": no trust store", k.Tool)
+		} else if err := c.store.AllowAlways(k.Tool, k.DefinitionHash); err != nil {
+			c.logf("agent: remember \"always allow %s\": %v", k.Tool, err)
+		}
+		return
+	default:
+		return
+	}
+	if c.store == nil {
+		c.logf("agent: cannot remember the rule %q: no trust store", rule.ID())
+	} else if err := c.store.AddRule(k.Root, *rule); err != nil {
+		c.logf("agent: remember the rule %q: %v", rule.ID(), err)
+	}
+}
 
 // Rules lists the saved "always allow" rules of the workspace folders
 // (every workspace's in the store when folders is empty), for

@@ -79,11 +79,10 @@ func runCommand(ctx context.Context, env *Env, call Call, a *runCommandArgs) (st
 	offer := offeredRule(env, rule, rerr)
 	dr, derr := trust.DenyCommandRule(classify, a.Shell)
 	deny := offeredDeny(env, dr, derr)
-	opt, err := call.Gate(ctx, d, wire.Approval{
+	_, err = call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalCommand, Tool: "run_command", Title: "Run command?", Detail: detail,
 		Command: argv, Cwd: dir.Path, Rule: ruleID(offer), Options: ruleOptions(offer, deny),
-	})
-	saveRule(env, opt, root, offer, deny)
+	}, Keep{Root: root, Allow: offer, Deny: deny})
 	if err != nil {
 		return "", err
 	}

@@ -40,6 +40,20 @@ func ruleID(r *trust.Rule) string {
 	return r.ID()
 }
 
+// Keep is what a card's "always" options keep when the user picks one.
+// The gate that put the card saves it (Call.Gate), so no tool stores a
+// rule or an always-allow itself, and what is kept is only what the card
+// offered. The zero Keep keeps nothing.
+type Keep struct {
+	// Root is the workspace folder Allow and Deny are rules of.
+	Root string
+	// Allow is kept on allow_always, Deny on reject_always (nil: not offered).
+	Allow, Deny *trust.Rule
+	// Tool is an MCP tool whose allow_always is kept bound to its
+	// DefinitionHash: a changed definition asks again.
+	Tool, DefinitionHash string
+}
+
 // offeredRule is the rule a card may offer: none in plan mode (nothing
 // there may be allowed), none without a store to keep it.
 func offeredRule(env *Env, r trust.Rule, err error) *trust.Rule {
@@ -56,21 +70,6 @@ func offeredDeny(env *Env, r trust.Rule, err error) *trust.Rule {
 		return nil
 	}
 	return &r
-}
-
-// saveRule keeps the rule the user chose "Always allow" (r) or "Always
-// deny" (deny) for.
-func saveRule(env *Env, opt, root string, r, deny *trust.Rule) {
-	switch {
-	case opt == string(wire.OptionAllowAlways) && r != nil:
-	case opt == string(wire.OptionRejectAlways) && deny != nil:
-		r = deny
-	default:
-		return
-	}
-	if err := env.Store.AddRule(root, *r); err != nil {
-		env.logf("agent: remember the rule %q: %v", r.ID(), err)
-	}
 }
 
 // denied is the decision for a call a saved deny rule refuses.
@@ -125,6 +124,6 @@ func decideWrite(env *Env, t target) (trust.Decision, *trust.Rule, *trust.Rule, 
 
 // gate hands d to the call's gate; only whether the call may go on matters.
 func gate(ctx context.Context, call Call, d trust.Decision, card wire.Approval) error {
-	_, err := call.Gate(ctx, d, card)
+	_, err := call.Gate(ctx, d, card, Keep{})
 	return err
 }

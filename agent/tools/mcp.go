@@ -105,27 +105,20 @@ func (m *mcpTool) Run(ctx context.Context, env *Env, call Call, in json.RawMessa
 	// copy events carry.
 	title, detail := mcpCallCard(t, in)
 	options := []wire.ApprovalOption{AllowOnce, allowAlways(t.Name), RejectOnce}
+	keep := Keep{Tool: t.Name, DefinitionHash: t.DefinitionHash}
 	if destructive(t) {
 		// A tool its own server calls destructive asks every time: an
 		// "always" could not be kept anyway (ClassifyCall asks for it over
 		// any allow), and stored it would cover the tool the day the
 		// server drops the hint.
-		options = []wire.ApprovalOption{AllowOnce, RejectOnce}
+		options, keep = []wire.ApprovalOption{AllowOnce, RejectOnce}, Keep{}
 	}
-	opt, err := call.Gate(ctx, d, wire.Approval{
+	_, err := call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalMCPCall, Title: title, Detail: detail, Server: t.Server, Tool: t.ServerTool, Arguments: in,
 		Options: options,
-	})
+	}, keep)
 	if err != nil {
 		return Result{}, err
-	}
-	if opt == string(wire.OptionAllowAlways) {
-		// Bound to the definition hash: a changed definition asks again.
-		if env.Store == nil {
-			env.logf("agent: cannot remember \"always allow %s\": no trust store", t.Name)
-		} else if err := env.Store.AllowAlways(t.Name, t.DefinitionHash); err != nil {
-			env.logf("agent: remember \"always allow %s\": %v", t.Name, err)
-		}
 	}
 	// What the server sends during the call; the loop drops whatever
 	// arrives after the call ended.

@@ -46,7 +46,7 @@ func proposePlan(ctx context.Context, env *Env, call Call, a *proposePlanArgs) (
 	_, err := call.Gate(ctx, trust.Decision{Action: trust.Ask, Reason: "a plan is accepted only by the user"}, wire.Approval{
 		Kind: wire.ApprovalPlan, Tool: ProposePlanName, Title: "Accept this plan?",
 		Detail: trust.VisibleText(a.Plan), Options: []wire.ApprovalOption{AcceptPlan, KeepPlan},
-	})
+	}, Keep{})
 	var d *Denied
 	if errors.As(err, &d) {
 		return "", &Denied{Msg: d.Msg + ": the user did not accept the plan. The session stays in plan mode: keep planning (read more, or ask the user what to change) and propose a new plan."}

@@ -56,7 +56,7 @@ func listResources(ctx context.Context, env *Env, call Call, a *listResourcesArg
 		}
 		if len(ask) == 0 {
 			// Nothing to ask: allowed, the call acts now.
-			call.Gate(ctx, trust.Decision{Action: trust.Allow}, wire.Approval{})
+			call.Gate(ctx, trust.Decision{Action: trust.Allow}, wire.Approval{}, Keep{})
 			return keep
 		}
 		var detail []string
@@ -69,7 +69,7 @@ func listResources(ctx context.Context, env *Env, call Call, a *listResourcesArg
 		if len(ask) == 1 {
 			card.Server = ask[0]
 		}
-		if _, err := call.Gate(ctx, trust.Decision{Action: trust.Ask}, card); err != nil {
+		if _, err := call.Gate(ctx, trust.Decision{Action: trust.Ask}, card, Keep{}); err != nil {
 			for _, server := range ask {
 				hidden = append(hidden, server+" (listing them was not allowed)")
 			}

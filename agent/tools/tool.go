@@ -73,8 +73,9 @@ type Call interface {
 	// Gate applies d before the call acts: Deny refuses with a *Denied,
 	// Ask puts card to the user (one approval at a time) and returns the
 	// option chosen, Allow marks the call running. A nil error means the
-	// call may go on.
-	Gate(ctx context.Context, d trust.Decision, card wire.Approval) (optionID string, err error)
+	// call may go on. When the user picks an "always" option of the card,
+	// the gate saves what keep says that option keeps.
+	Gate(ctx context.Context, d trust.Decision, card wire.Approval, keep Keep) (optionID string, err error)
 	// Progress reports a running call's progress (an MCP server's
 	// notifications/progress). Nothing is reported once the call ended.
 	Progress(msg string)
@@ -107,13 +108,12 @@ type Env struct {
 	// Policy is the MCP call policy (nil, or returning nil: no rules, so
 	// everything asks).
 	Policy func() *trust.Policy
-	// Store keeps "always allow" answers and the workspace's saved rules;
-	// nil: none apply and none can be kept.
+	// Store holds the workspace's saved rules the decisions read (the gate
+	// saves new ones, Keep); nil: none apply, and no card offers "always".
 	Store  *trust.Store
 	Search Searcher // nil: search_tools has nothing to search
 	// Checkpoint records files before the agent changes them; nil: none.
 	Checkpoint Checkpointer
-	Logf       func(format string, args ...any)
 }
 
 func (env *Env) mode() wire.Mode {
@@ -128,12 +128,6 @@ func (env *Env) policy() *trust.Policy {
 		return nil
 	}
 	return env.Policy()
-}
-
-func (env *Env) logf(format string, args ...any) {
-	if env.Logf != nil {
-		env.Logf(format, args...)
-	}
 }
 
 // Denied is a gate's refusal; Msg goes to the model as the call's result.

@@ -36,7 +36,7 @@ func newToolTest(t *testing.T) *toolTest {
 	return tt
 }
 
-func (tt *toolTest) Gate(_ context.Context, d trust.Decision, card wire.Approval) (string, error) {
+func (tt *toolTest) Gate(_ context.Context, d trust.Decision, card wire.Approval, _ Keep) (string, error) {
 	switch d.Action {
 	case trust.Deny:
 		return "", &Denied{"ERROR: denied by policy: " + d.Reason}

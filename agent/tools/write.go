@@ -137,11 +137,10 @@ func (a *editFileArgs) apply(text string) string {
 // same text when the write goes through it).
 func gateWrite(ctx context.Context, env *Env, call Call, t target, tool, title, detail string, diff *wire.FileDiff) error {
 	d, offer, deny, root := decideWrite(env, t)
-	opt, err := call.Gate(ctx, d, wire.Approval{
+	_, err := call.Gate(ctx, d, wire.Approval{
 		Kind: wire.ApprovalWrite, Tool: tool, Title: title, Detail: detail, Diff: diff,
 		Rule: ruleID(offer), Options: ruleOptions(offer, deny),
-	})
-	saveRule(env, opt, root, offer, deny)
+	}, Keep{Root: root, Allow: offer, Deny: deny})
 	return err
 }
 

@@ -110,3 +110,32 @@ func TestUsesSeesMethodsFieldsAndAliases(t *testing.T) {
 		t.Errorf("Uses = %s, want %s (the test file's trust.Open must not count)", got, want)
 	}
 }
+
+// "Always" answers are kept by the gate that offered the card (package
+// agent's Core.keep, through tools.Keep), never by a tool or a front: no
+// tool can save a rule its card did not offer, and there is one place to
+// read what an "always" keeps.
+func TestOnlyTheGateKeepsAnAlwaysAnswer(t *testing.T) {
+	keeping := []string{
+		"github.com/agentls/agentls/trust.Store.AddRule",
+		"github.com/agentls/agentls/trust.Store.AllowAlways",
+	}
+	uses, err := Uses(RepoRoot(), append([]string{"./agent/tools", "./agent/session", "./agent/prompt", "./mcp/..."}, fronts...), []string{"github.com/agentls/agentls/trust"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range keeping {
+		if at, ok := uses[name]; ok {
+			t.Errorf("%s: %s is called outside package agent's gate: return a tools.Keep with the card instead", at, name)
+		}
+	}
+	inAgent, err := Uses(RepoRoot(), []string{"./agent"}, []string{"github.com/agentls/agentls/trust"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range keeping {
+		if _, ok := inAgent[name]; !ok {
+			t.Errorf("package agent does not call %s: the gate keeps nothing, or the check reads the wrong package", name)
+		}
+	}
+}
