@@ -36,7 +36,7 @@ func (a *Agent) prompt(ctx context.Context, p promptRequest) (promptResponse, er
 	if cmd, arg, ok := slashCommand(text); ok {
 		return s.runCommand(ctx, cmd, arg)
 	}
-	if ref, problem, ok := s.promptCommand(text); ok {
+	if ref, problem, ok := s.core.PromptCommand(text); ok {
 		return s.runPrompt(ctx, ref, problem)
 	}
 	return s.runTurn(ctx, agent.RunRequest{Prompt: text})

@@ -247,6 +247,15 @@ func (c *chat) command(ctx context.Context, text string) bool {
 		for _, cmd := range chatCommands {
 			fmt.Fprintf(c.out, "  %-16s %s\n", cmd[0], cmd[1])
 		}
+		for _, p := range c.core.Prompts() {
+			if name := p.CommandName(); name != "" {
+				usage := "/" + name
+				if u := p.ArgumentsUsage(); u != "" {
+					usage += " " + u
+				}
+				fmt.Fprintf(c.out, "  %-16s %s\n", trust.Visible(usage), oneLine(p.CommandDescription()))
+			}
+		}
 	case "/new":
 		c.session = c.core.NewChat(c.session)
 		c.total = wire.Usage{}
@@ -279,7 +288,16 @@ func (c *chat) command(ctx context.Context, text string) bool {
 			fmt.Fprintf(c.out, "  %-20s %-16s %d tool(s)\n", oneLine(s.Name), s.State, len(s.Tools))
 		}
 	default:
-		c.say("%s is not a command: /help lists them", oneLine(name))
+		// An MCP prompt of a connected server: "/server.prompt args".
+		if ref, problem, ok := c.core.PromptCommand(text); ok {
+			if problem != "" {
+				fmt.Fprintf(c.out, "agentls: %s\n", oneLine(problem))
+				return false
+			}
+			c.turn(ctx, agent.RunRequest{MCPPrompt: ref, SessionID: c.session})
+			return false
+		}
+		c.say("%s is not a command: /help lists them (an MCP server's prompts too, once it is connected)", oneLine(name))
 	}
 	return false
 }

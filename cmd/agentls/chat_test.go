@@ -1,12 +1,16 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/internal/testenv"
 )
 
 // TestChatOnARealTerminal is a conversation in `agentls chat` in a tmux
@@ -168,6 +172,72 @@ func TestChatRewind(t *testing.T) {
 	reqs := e.model.Requests()
 	if last := string(reqs[len(reqs)-1].Body); !strings.Contains(last, "first edit please") || strings.Contains(last, "second edit please") {
 		t.Errorf("the prompt after /rewind carries the forked-away turn:\n%s", last)
+	}
+	term.keys("C-d")
+	term.exitsWith0()
+}
+
+// TestChatRunsMCPPromptsAsSlashCommands: in `agentls chat` on a real
+// terminal, the real server-everything's prompts are / commands: /help
+// lists them with their arguments once the server is connected, one
+// missing its required argument says what it takes without a turn, and
+// one with its arguments runs after its prompts/get card (allowed in
+// place), the model getting the prompt's message as the user's turn; a
+// plain follow-up continues the same session.
+func TestChatRunsMCPPromptsAsSlashCommands(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	everything := testenv.NodeBin(t, "mcp-server-everything")
+	f, err := os.OpenFile(e.config, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(f, "[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\"]\n", everything)
+	f.Close()
+	e.model.Script(modeltest.Turn{Text: "Lyon: sunny."}, modeltest.Turn{Text: "Tomorrow too."})
+	term := onTerminal(t, e, "chat", 160, 60)
+	term.wait("/help for commands", true)
+	// The servers connect in the background: /mcp until it says so.
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		term.keys("-l", "/mcp")
+		term.keys("Enter")
+		time.Sleep(300 * time.Millisecond)
+		if regexp.MustCompile(`everything\s+connected`).MatchString(term.tm("capture-pane", "-p", "-t", "run")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server-everything did not connect:\n%s", term.tm("capture-pane", "-p", "-t", "run"))
+		}
+	}
+	term.keys("C-l")
+	term.keys("-l", "/help")
+	term.keys("Enter")
+	screen := term.wait("/everything.simple-prompt", true)
+	for _, want := range []string{"/everything.args-prompt city=... [state=...]", "MCP prompt of everything: Arguments Prompt"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("/help lacks %q:\n%s", want, screen)
+		}
+	}
+	term.keys("-l", "/everything.args-prompt")
+	term.keys("Enter")
+	term.wait("agentls: the prompt args-prompt of everything needs city: give city=... [state=...]", true)
+
+	term.keys("-l", `/everything.args-prompt city=Lyon state="Auvergne Rhône"`)
+	term.keys("Enter")
+	term.wait("deny:", false)
+	term.keys("y", "Enter")
+	term.wait("Lyon: sunny.", true)
+	term.keys("-l", "and tomorrow?")
+	term.keys("Enter")
+	term.wait("Tomorrow too.", true)
+	reqs := e.model.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d model requests, want 2 (the prompt missing its argument runs no turn)", len(reqs))
+	}
+	if got := reqs[0].LastUserText(); got != "What's weather in Lyon, Auvergne Rhône?" {
+		t.Errorf("the prompt's turn sent %q, want the prompt's message", got)
+	}
+	if body := string(reqs[1].Body); !strings.Contains(body, "What's weather in Lyon") || !strings.Contains(body, "Lyon: sunny.") {
+		t.Errorf("the follow-up is not in the prompt's session:\n%s", body)
 	}
 	term.keys("C-d")
 	term.exitsWith0()
