@@ -186,6 +186,49 @@ async function rules(vscode, client) {
   return out;
 }
 
+/**
+ * rewind goes back to before a turn of the current session: a quick pick of
+ * its turns (agent/turns), then agent/rewind, whose files go back through
+ * the editor's buffers (so undo keeps the agent's text); files changed
+ * outside agentls since are named in a modal and kept unless "Overwrite
+ * them" is chosen. The next prompt continues from before that turn.
+ */
+async function rewind(vscode, client, ui) {
+  const sessionId = ui.state.sessionId;
+  if (!sessionId) {
+    vscode.window.showInformationMessage('agentls: nothing to rewind yet: run a task first.');
+    return null;
+  }
+  const res = await client.sendRequest('agent/turns', { sessionId });
+  const turns = (res && res.turns) || [];
+  if (turns.length === 0) {
+    vscode.window.showInformationMessage(`agentls: no turn to rewind in session ${sessionId}.`);
+    return null;
+  }
+  const picked = await vscode.window.showQuickPick(
+    turns.map((t) => ({ label: `${t.turn}. ${t.prompt}`, description: `${(t.files || []).length} file(s)`, detail: (t.files || []).join(', '), turn: t.turn })),
+    { title: 'agentls: go back to before which turn?' });
+  if (!picked) return null;
+  let out = await client.sendRequest('agent/rewind', { sessionId, turn: picked.turn });
+  const changed = out.changed || [];
+  if (changed.length > 0 && (out.restored || []).length === 0) {
+    const overwrite = { title: 'Overwrite them' };
+    const choice = await vscode.window.showWarningMessage(
+      `agentls: going back to before turn ${picked.turn} would overwrite ${changed.length} file(s) changed outside agentls since.`,
+      { modal: true, detail: changed.join('\n') + '\n\nKeep them and nothing is restored.' }, overwrite);
+    if (choice !== overwrite) {
+      vscode.window.showInformationMessage('agentls: kept the changed files: nothing was rewound.');
+      return out;
+    }
+    out = await client.sendRequest('agent/rewind', { sessionId, turn: picked.turn, force: true });
+  }
+  const not = (out.notRestored || []).map((f) => `${f.path} (${f.why})`);
+  const msg = `agentls: ${out.message}${not.length ? `; not restored: ${not.join(', ')}` : ''}. What you ask next continues from before turn ${picked.turn}.`;
+  if (not.length) vscode.window.showWarningMessage(msg);
+  else vscode.window.showInformationMessage(msg);
+  return out;
+}
+
 /** COMMANDS maps the palette command ids of package.json to their functions. */
 const COMMANDS = {
   'agentls.runSelection': runSelection,
@@ -197,6 +240,7 @@ const COMMANDS = {
   'agentls.showEvents': (vscode, client, ui) => ui.view.channel.show(true),
   'agentls.chooseMode': setMode,
   'agentls.showRules': rules,
+  'agentls.rewindSession': rewind,
 };
 
 /** registerCommands registers COMMANDS; errors become error messages, never unhandled rejections. */
@@ -212,4 +256,4 @@ function registerCommands(vscode, client, ui) {
     }));
 }
 
-module.exports = { registerCommands, COMMANDS, MODES, setMode, rules, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };
+module.exports = { registerCommands, COMMANDS, MODES, setMode, rules, rewind, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };

@@ -272,3 +272,49 @@ test('mode and rules: a command card saves its rule, the palette sets plan mode 
   const left = await w.ls.conn.sendRequest('agent/rules', {});
   assert.deepEqual(left.rules, []);
 });
+
+test('rewind: the palette lists the turns, names a file changed outside agentls (kept, then overwritten), and puts the buffer back through the editor', async (t) => {
+  const w = await world(t, [
+    { ToolCalls: [
+      { ID: 'call_1', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: REWRITTEN }) },
+      { ID: 'c1', Name: 'run_command', Input: JSON.stringify({ command: 'touch made.txt' }) },
+    ] },
+    { Text: 'Added Sum and made.txt.' },
+  ]);
+  if (!w) return;
+  w.stub.answers.inputBox = () => 'add Sum';
+  w.stub.answers.diff = (d) => w.stub.vscode.commands.executeCommand('agentls.acceptEdit', d.right);
+  const modals = [];
+  let overwrite = false;
+  w.stub.answers.warning = (message, options, buttons) => {
+    modals.push({ message, detail: options && options.detail, buttons: buttons.map((b) => b.title) });
+    return buttons.find((b) => b.title === (overwrite ? 'Overwrite them' : 'Allow once'));
+  };
+  const first = await run(w);
+  assert.equal(first.stopReason, 'end_turn', JSON.stringify(first));
+  assert.equal(w.ls.docs.get(w.uri).getText(), REWRITTEN);
+  const made = path.join(w.ls.ws, 'made.txt');
+  assert.ok(fs.existsSync(made), 'the command ran');
+  fs.writeFileSync(made, 'the user wrote this\n');
+
+  const picks = [];
+  w.stub.answers.quickPick = (items) => { picks.push(items.map((i) => `${i.label} · ${i.description}`)); return items[0]; };
+  const kept = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.rewindSession'), 20000, 'agentls.rewindSession');
+  assert.deepEqual(picks[0], ['1. add Sum · 2 file(s)']);
+  assert.deepEqual(kept.changed, [made], JSON.stringify(kept));
+  assert.equal(modals.length, 2, `the command's card, then the rewind's: ${JSON.stringify(modals)}`);
+  assert.match(modals[1].message, /before turn 1 would overwrite 1 file\(s\) changed outside agentls/);
+  assert.match(modals[1].detail, /made\.txt/);
+  assert.equal(w.ls.docs.get(w.uri).getText(), REWRITTEN, 'keeping the changed file restored nothing');
+  assert.equal(fs.readFileSync(made, 'utf8'), 'the user wrote this\n');
+
+  overwrite = true;
+  const done = await withTimeout(w.stub.vscode.commands.executeCommand('agentls.rewindSession'), 20000, 'agentls.rewindSession');
+  assert.match(done.message, /rewound to before turn 1: 2 file\(s\) restored/, JSON.stringify(done));
+  assert.equal(w.ls.docs.get(w.uri).getText(), ORIGINAL, 'the buffer is back as before the turn');
+  assert.match(w.ls.edits[w.ls.edits.length - 1].label, /^agentls: rewind .*main\.go$/, 'through workspace/applyEdit, so undo has the agent\'s text');
+  assert.equal(fs.readFileSync(path.join(w.ls.ws, 'main.go'), 'utf8'), ORIGINAL, 'main.go on disk was never written');
+  assert.ok(!fs.existsSync(made), 'the file the turn created is gone');
+  const info = w.stub.calls.filter((c) => c.fn === 'showInformationMessage').map((c) => c.args[0]);
+  assert.ok(info.some((m) => /continues from before turn 1/.test(m)), JSON.stringify(info));
+});
