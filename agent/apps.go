@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/agentls/agentls/agent/session"
@@ -21,13 +22,13 @@ import (
 // appOffered is the App of a completed call of the model's own to an MCP
 // tool that offers one, or nil. A call an App or an outside client made
 // is never given one (an App does not open Apps).
-func (r *run) appOffered(name string, status wire.ToolStatus, isErr bool) *wire.AppRef {
+func (r *run) appOffered(name string, status wire.ToolStatus, isErr bool, structured json.RawMessage) *wire.AppRef {
 	if isErr || status != wire.StatusCompleted || r.client != "" || r.core.reg == nil {
 		return nil
 	}
 	for _, t := range r.core.reg.Tools() {
 		if t.Name == name && t.UI != "" {
-			return &wire.AppRef{Server: t.Server, Tool: t.ServerTool, ResourceURI: t.UI}
+			return &wire.AppRef{Server: t.Server, Tool: t.ServerTool, ResourceURI: t.UI, StructuredContent: redactJSON(structured)}
 		}
 	}
 	return nil
@@ -60,6 +61,19 @@ func (c *Core) App(ctx context.Context, p wire.AppParams) (wire.AppResult, error
 	return wire.AppResult{ResourceURI: app.URI, HTML: app.HTML, PrefersBorder: app.PrefersBorder,
 		CSP: wire.AppCSP{ConnectDomains: nonNil(app.CSP.ConnectDomains), ResourceDomains: nonNil(app.CSP.ResourceDomains),
 			FrameDomains: nonNil(app.CSP.FrameDomains)}}, nil
+}
+
+// redactJSON is b with secrets redacted, or nil when redaction left it
+// no longer JSON.
+func redactJSON(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return nil
+	}
+	out := json.RawMessage(trust.Redact(string(b)))
+	if !json.Valid(out) {
+		return nil
+	}
+	return out
 }
 
 func nonNil(s []string) []string {
@@ -103,5 +117,5 @@ func (c *Core) AppCall(ctx context.Context, p wire.AppCallParams, io TaskIO) wir
 	}
 	client := fmt.Sprintf("the App %s of %s", p.ResourceURI, p.Server)
 	res := c.callOutside(ctx, ExternalCall{Client: client, SessionID: p.SessionID, Tool: name, Input: p.Arguments}, *tool, io)
-	return wire.AppCallResult{Text: res.Text, IsError: res.IsError, Status: res.Status}
+	return wire.AppCallResult{Text: res.Text, IsError: res.IsError, Status: res.Status, StructuredContent: res.Structured}
 }

@@ -41,8 +41,12 @@ func TestE2EAppOfAToolResult(t *testing.T) {
 	f.model.Script(call, modeltest.Turn{Text: "done"})
 	res := f.run(t, RunRequest{Prompt: "what time is it"}, TaskIO{Events: ev, Approver: &answer{opt: string(wire.OptionAllowOnce)}, ShowsApps: true})
 	trs := ev.ofType(string(wire.EventToolResult))
-	if len(trs) != 1 || trs[0].UI == nil || *trs[0].UI != (wire.AppRef{Server: "basic", Tool: "get-time", ResourceURI: "ui://get-time/mcp-app.html"}) {
+	if len(trs) != 1 || trs[0].UI == nil {
 		t.Fatalf("tool_result: %+v", trs)
+	}
+	if ui := trs[0].UI; ui.Server != "basic" || ui.Tool != "get-time" || ui.ResourceURI != "ui://get-time/mcp-app.html" ||
+		!strings.HasPrefix(string(ui.StructuredContent), `{"time":"20`) {
+		t.Fatalf("tool_result ui: %+v (%s)", ui, ui.StructuredContent)
 	}
 	for _, e := range ev.ofType(string(wire.EventStatus)) {
 		if strings.Contains(e.Message, "cannot show") {
@@ -80,7 +84,7 @@ func TestE2EAppOfAToolResult(t *testing.T) {
 	yes := &answer{opt: string(wire.OptionAllowOnce)}
 	got = f.core.AppCall(context.Background(), wire.AppCallParams{SessionID: res.SessionID, Server: "basic",
 		ResourceURI: "ui://get-time/mcp-app.html", Tool: "get-time"}, TaskIO{Approver: yes})
-	if got.IsError || got.Status != wire.StatusCompleted || !strings.Contains(got.Text, "T") || len(yes.asked()) != 1 {
+	if got.IsError || got.Status != wire.StatusCompleted || !strings.HasPrefix(string(got.StructuredContent), `{"time":"20`) || len(yes.asked()) != 1 {
 		t.Fatalf("allowed App call: %+v", got)
 	}
 	// Another server's tool, or a UI no tool offers: refused before any card.

@@ -59,6 +59,7 @@ func (r *run) callTool(ctx context.Context, env *tools.Env, u model.Block, plan 
 	}
 	r.journal.Done(u.ID)
 	o.Text += r.afterTool(ctx, c, o)
+	c.structured = o.Structured
 	return c.finish(o.Text, o.IsError, o.Status, o.Images...)
 }
 

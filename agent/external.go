@@ -41,6 +41,9 @@ type ExternalResult struct {
 	Text    string // what the client gets: capped, never redacted beyond what the tool does for the model
 	IsError bool
 	Status  wire.ToolStatus
+	// Structured is an MCP result's structuredContent (redacted), which an
+	// App calling the tool renders.
+	Structured json.RawMessage
 }
 
 // externalBuiltins are the built-ins an outside client may call, by name.
@@ -170,19 +173,20 @@ func (c *Core) callOutside(ctx context.Context, ec ExternalCall, t tools.Tool, i
 		u.Input = json.RawMessage("{}")
 	}
 	b := r.callTool(cctx, env, u, t.Plan(env, u.Input))
-	return ExternalResult{Text: b.Content, IsError: b.IsError, Status: seen.status}
+	return ExternalResult{Text: b.Content, IsError: b.IsError, Status: seen.status, Structured: seen.structured}
 }
 
 // finalStatus passes a call's events on and keeps the status of its
 // tool_result, the call's last event.
 type finalStatus struct {
-	next   EventSink
-	status wire.ToolStatus
+	next       EventSink
+	status     wire.ToolStatus
+	structured json.RawMessage
 }
 
 func (f *finalStatus) Event(e wire.Event) {
 	if e.Type == wire.EventToolResult {
-		f.status = e.Status
+		f.status, f.structured = e.Status, e.Structured
 	}
 	if f.next != nil {
 		f.next.Event(e)

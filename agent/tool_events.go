@@ -27,6 +27,7 @@ type callEvents struct {
 	args                json.RawMessage
 	locations           []string
 	announced           bool
+	structured          json.RawMessage // the MCP result's structuredContent, for an App
 }
 
 // event is a tool_call of this call with status s. Every one carries the
@@ -54,8 +55,9 @@ func (c *callEvents) status(s wire.ToolStatus) {
 func (c *callEvents) finish(out string, isErr bool, status wire.ToolStatus, images ...model.Image) model.Block {
 	c.status(status)
 	preview := tools.CapText(out, previewMax)
-	app := c.r.appOffered(c.tool, status, isErr)
-	c.r.emit(wire.Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr, Images: wireImages(images), UI: app})
+	app := c.r.appOffered(c.tool, status, isErr, c.structured)
+	c.r.emit(wire.Event{Type: wire.EventToolResult, ToolCallID: c.id, Status: status, Output: trust.Redact(preview), IsError: isErr,
+		Images: wireImages(images), UI: app, Structured: redactJSON(c.structured)})
 	c.r.tr.ToolResult(status, preview)
 	c.r.tellApp(c.tool, app)
 	return model.Block{Type: "tool_result", ToolUseID: c.id, Content: out, IsError: isErr, Images: images}

@@ -60,7 +60,13 @@ func convertResult(server string, res *sdk.CallToolResult, lim resultLimits) Res
 		r.Images = images
 		return r
 	}
-	return Result{Text: capText(text, lim.text), Images: images}
+	r := Result{Text: capText(text, lim.text), Images: images}
+	if res.StructuredContent != nil {
+		if b, err := json.Marshal(res.StructuredContent); err == nil && len(b) <= lim.text {
+			r.Structured = b
+		}
+	}
+	return r
 }
 
 // resultLimits are the caps on one result: its text, and its images.

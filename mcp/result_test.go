@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -39,9 +40,12 @@ func TestConvertResult(t *testing.T) {
 				&sdk.EmbeddedResource{Resource: &sdk.ResourceContents{URI: "x://b", MIMEType: "application/zip", Blob: make([]byte, 2*1024*1024)}},
 				&sdk.ResourceLink{URI: "x://l"}}}, 200,
 			Result{Text: "inside\n[resource x://b: application/zip, 2.0 MB]\n[resource link: x://l]"}},
-		{"structured content is used when there is no content",
+		{"structured content is used when there is no content, and kept for an App",
 			&sdk.CallToolResult{StructuredContent: map[string]any{"n": 1}}, 100,
-			Result{Text: `{"n":1}`}},
+			Result{Text: `{"n":1}`, Structured: json.RawMessage(`{"n":1}`)}},
+		{"structured content beside text is kept for an App only",
+			&sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "now"}}, StructuredContent: map[string]any{"time": "now"}}, 100,
+			Result{Text: "now", Structured: json.RawMessage(`{"time":"now"}`)}},
 		{"isError becomes an ERROR line naming the server",
 			&sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "bad input"}}}, 100,
 			Result{Text: "ERROR: srv: bad input", IsError: true}},

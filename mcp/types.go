@@ -86,7 +86,11 @@ type ServerInfo struct {
 type Result struct {
 	Text    string
 	IsError bool
-	Images  []Image
+	// Structured is the result's structuredContent as the server sent it
+	// (JSON), for an MCP App to render; never sent to the model but as
+	// Text says.
+	Structured json.RawMessage
+	Images     []Image
 	// Task is set when the server runs the call as a task that was still
 	// working at call_timeout: Text says so, and Registry.AwaitTask
 	// follows it on.

@@ -37,7 +37,8 @@ type AppCallParams struct {
 // AppCallResult is how an App's call ended: the text the model would
 // have got, and its status (denied when the card was refused).
 type AppCallResult struct {
-	Text    string     `json:"text"`
-	IsError bool       `json:"isError"`
-	Status  ToolStatus `json:"status"`
+	Text              string          `json:"text"`
+	IsError           bool            `json:"isError"`
+	Status            ToolStatus      `json:"status"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 }

@@ -261,6 +261,10 @@ type Event struct {
 	// MCP Apps extension): a client that shows Apps reads it with
 	// agent/mcp/app.
 	UI *AppRef `json:"ui,omitempty"`
+	// Structured is an MCP result's structuredContent (redacted), on a
+	// tool_result: the App's StructuredContent carries it on the LSP
+	// event; agent/mcp/appCall answers it.
+	Structured json.RawMessage `json:"-"`
 	// Images come with a tool_result: the images the model was shown, each
 	// also named in Output ("[image: image/png, 3 KB, 20x20]"). They are
 	// not part of the LSP event; ACP's tool_call_update carries them.
@@ -273,6 +277,9 @@ type AppRef struct {
 	Server      string `json:"server"`
 	Tool        string `json:"tool"`
 	ResourceURI string `json:"resourceUri"`
+	// StructuredContent is the result's structuredContent (redacted),
+	// which an App renders; absent when the server sent none.
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 }
 
 // Image is an image of a tool result: its type and its bytes in base64.

@@ -131,7 +131,7 @@ func (m *mcpTool) Run(ctx context.Context, env *Env, call Call, in json.RawMessa
 	if ctx.Err() != nil {
 		return Result{}, ctx.Err()
 	}
-	return Result{Text: res.Text, IsError: res.IsError, Images: modelImages(res.Images), Task: res.Task}, nil
+	return Result{Text: res.Text, IsError: res.IsError, Images: modelImages(res.Images), Task: res.Task, Structured: res.Structured}, nil
 }
 
 // modelImages are an MCP result's images as a tool_result carries them to

@@ -66,6 +66,8 @@ type Result struct {
 	// Task is an MCP call's task still running on its server past
 	// call_timeout (Text says so): the core follows it on.
 	Task *mcp.Task
+	// Structured is an MCP result's structuredContent, for an MCP App.
+	Structured json.RawMessage
 }
 
 // Call is the loop's side of one tool call, handed to Tool.Run.
@@ -147,6 +149,8 @@ type Outcome struct {
 	Status  wire.ToolStatus
 	Images  []model.Image
 	Task    *mcp.Task // Result.Task
+	// Structured is Result.Structured, for an MCP App (never the model's).
+	Structured json.RawMessage
 }
 
 // Run runs one call of t with its plan's timeout and turns what it
@@ -168,19 +172,19 @@ func outcome(ctx context.Context, res Result, err error, max int) Outcome {
 	var d *Denied
 	switch {
 	case err == nil && res.IsError:
-		return Outcome{capText(res.Text, max), true, wire.StatusFailed, res.Images, nil}
+		return Outcome{capText(res.Text, max), true, wire.StatusFailed, res.Images, nil, nil}
 	case err == nil:
-		return Outcome{capText(res.Text, max), false, wire.StatusCompleted, res.Images, res.Task}
+		return Outcome{capText(res.Text, max), false, wire.StatusCompleted, res.Images, res.Task, res.Structured}
 	case errors.As(err, &d):
-		return Outcome{d.Msg, true, wire.StatusDenied, nil, nil}
+		return Outcome{d.Msg, true, wire.StatusDenied, nil, nil, nil}
 	case ctx.Err() != nil && errors.Is(context.Cause(ctx), context.Canceled):
-		return Outcome{Cancelled, true, wire.StatusCancelled, nil, nil}
+		return Outcome{Cancelled, true, wire.StatusCancelled, nil, nil, nil}
 	}
 	msg := err.Error()
 	if !strings.HasPrefix(msg, "ERROR:") {
 		msg = "ERROR: " + msg
 	}
-	return Outcome{capText(msg, max), true, wire.StatusFailed, nil, nil}
+	return Outcome{capText(msg, max), true, wire.StatusFailed, nil, nil, nil}
 }
 
 // CapText cuts s to max bytes (on a rune boundary) with a marker saying how
