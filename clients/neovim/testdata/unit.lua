@@ -230,6 +230,17 @@ lib.main(function()
     })
 
   for _, ev in ipairs({
+    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "long", status = "running" },
+    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "long", status = "running", message = "step 1 of 3" },
+    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "long", status = "running", message = "step 2\nof 3" },
+  }) do
+    ev.taskId, ev.sessionId = "t12", "s12"
+    transcript.on_event(ev)
+  end
+  check("a running call's line shows its latest progress",
+    lib.lines(transcript.find("s12")), { "# agentls session s12", "", "## task t12", "", "> v2 · long (running: step 2 ⏎ of 3)", "" })
+
+  for _, ev in ipairs({
     { type = "reasoning", delta = "First thought.\nSec" },
     { type = "reasoning", delta = "ond thought." },
     { type = "text", delta = "The answer." },

@@ -67,6 +67,10 @@ test('the page asks for ready, streams an answer as Markdown, and shows the tool
   assert.equal(card.tagName, 'DETAILS', 'a tool call folds');
   assert.equal(card.byClass('status')[0].textContent, 'running');
   assert.equal(card.byClass('duration').length, 0, 'no time while it runs');
+  // Progress (a server's, or the status of the task it runs the call as).
+  w.on(ev('tool_call', { toolCallId: 'c1', tool: 'read_file', title: 'read_file main.go', arguments: { path: 'main.go' }, status: 'running', message: 'step 1 of 3', at: 1200 }));
+  card = w.byKind('tool')[0];
+  assert.equal(card.byClass('message')[0].textContent, 'step 1 of 3', 'a running call shows its progress');
   card.open = true; // the user unfolds it
   w.on(ev('tool_call', { toolCallId: 'c1', tool: 'read_file', title: 'read_file main.go', arguments: { path: 'main.go' }, status: 'completed', at: 1420 }));
   w.on(ev('tool_result', { toolCallId: 'c1', status: 'completed', output: 'package main\n', isError: false, at: 1425 }));

@@ -205,7 +205,13 @@ local function render(b, ev)
       end
     end
     calls[str(ev.toolCallId)] = label
-    block(b, key, string.format("%s (%s)", label, str(ev.status)), under)
+    local state = str(ev.status)
+    if state == "running" and str(ev.message) ~= "" then
+      -- Progress (a server's, or the status of the task it runs the call
+      -- as): the call's line says the latest.
+      state = state .. ": " .. one_line(ev.message, M.preview_chars)
+    end
+    block(b, key, string.format("%s (%s)", label, state), under)
   elseif ev.type == "tool_result" then
     local mark = ev.isError and "error" or (str(ev.status) ~= "" and str(ev.status) or "done")
     local label = calls[str(ev.toolCallId)]
