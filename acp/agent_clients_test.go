@@ -3,6 +3,7 @@ package acp
 import (
 	"bufio"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,19 +51,38 @@ func TestClientConfigsStartTheAgent(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatalf("start %s %v: %v", entry.Command, entry.Args, err)
 			}
+			// Read the answer before Wait: Wait closes the pipe once the
+			// process exits, and agentls exits as soon as stdin ends, so a
+			// Wait running beside the read could close it before the line
+			// was read (the answer then reads as "").
+			line := make(chan string, 1)
 			done := make(chan error, 1)
-			go func() { done <- cmd.Wait() }()
-			sc := bufio.NewScanner(out)
+			go func() {
+				sc := bufio.NewScanner(out)
+				sc.Scan()
+				line <- sc.Text()
+				io.Copy(io.Discard, out)
+				done <- cmd.Wait()
+			}()
+			var first string
+			select {
+			case first = <-line:
+			case <-time.After(30 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("%s %v did not answer initialize in 30 s", entry.Command, entry.Args)
+			}
 			var res struct {
 				Result initializeResponse `json:"result"`
 			}
-			if !sc.Scan() || json.Unmarshal(sc.Bytes(), &res) != nil || res.Result.AgentInfo.Name != "agentls" {
-				t.Errorf("%s %v did not answer initialize as agentls: %q", entry.Command, entry.Args, sc.Text())
+			if json.Unmarshal([]byte(first), &res) != nil || res.Result.AgentInfo.Name != "agentls" {
+				t.Errorf("%s %v did not answer initialize as agentls: %q", entry.Command, entry.Args, first)
 			}
 			select {
 			case <-done:
 			case <-time.After(30 * time.Second):
 				cmd.Process.Kill()
+				<-done
 				t.Errorf("agentls acp did not exit when stdin ended")
 			}
 		})
