@@ -266,3 +266,23 @@ test('the page: a strict Content-Security-Policy, scripts by nonce from the exte
   attach(second.vscode, conn, { extensionUri: second.vscode.Uri.file('/ext') });
   assert.notEqual(/'nonce-([^']+)'/.exec(second.openView(VIEW_ID).webviewView.webview.html)[1], nonce, 'a fresh nonce per page');
 });
+
+test('/rewind: the quick pick of the turns, then the file the turn made is gone and the chat says the next message continues from before it', async (t) => {
+  const w = await chatWorld(t, [
+    { ToolCalls: [{ ID: 'call_1', Name: 'run_command', Input: JSON.stringify({ command: 'touch made.txt' }) }] },
+    { Text: 'Made it.' },
+  ]);
+  if (!w) return;
+  w.type('make the file');
+  await w.until(() => w.kind('approval').length === 1, 'the card');
+  w.kind('approval')[0].all((e) => e.tagName === 'BUTTON' && e.textContent === 'Allow once')[0].click();
+  await w.idle('the turn', 1);
+  const made = path.join(w.ls.ws, 'made.txt');
+  assert.ok(fs.existsSync(made), 'the command ran');
+  const picks = [];
+  w.stub.answers.quickPick = (items) => { picks.push(items.map((i) => i.label)); return items[0]; };
+  w.type('/rewind');
+  await w.until(() => w.kind('notice').some((n) => /^Rewound to before turn 1: 1 file\(s\) restored\. What you send next continues from before turn 1/.test(n.textContent)), 'the rewind notice');
+  assert.deepEqual(picks, [['1. make the file']]);
+  assert.ok(!fs.existsSync(made), 'the file the turn created is gone');
+});

@@ -14,6 +14,7 @@ test('parse: slash commands and mentions', () => {
     ['  /compact  ', { command: 'compact', rest: '' }],
     ['/fault.greet name=Ada', { command: 'fault.greet', rest: 'name=Ada' }],
     ['/sessions', { command: 'sessions', rest: '' }],
+    ['/rewind', { command: 'rewind', rest: '' }],
     // Not a command: a path, an unknown word. The model gets it as typed.
     ['/usr/bin is odd', { prompt: '/usr/bin is odd', mentions: none }],
     ['/unknown', { prompt: '/unknown', mentions: none }],

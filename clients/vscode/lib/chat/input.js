@@ -1,6 +1,6 @@
 'use strict';
 // What the user typed in the chat, read: a slash command (/new, /compact,
-// /mcp, /sessions, /SERVER.PROMPT for an MCP server's prompt), or a prompt
+// /mcp, /sessions, /rewind, /SERVER.PROMPT for an MCP server's prompt), or a prompt
 // with mentions that attach context: @selection (the active editor's
 // selection), @file (the active editor's file), @file:PATH (a workspace
 // file, for the model to read) and #diagnostics (the active file's
@@ -11,6 +11,7 @@ const BUILTIN = Object.freeze([
   { name: 'compact', description: "summarize older turns to fit the model's window" },
   { name: 'mcp', description: 'the MCP servers: state, tools, trust' },
   { name: 'sessions', description: 'past sessions to reopen' },
+  { name: 'rewind', description: 'go back to before a turn: its files and later ones put back' },
 ]);
 
 // A prompt command's name: /SERVER.PROMPT, as ACP offers them.

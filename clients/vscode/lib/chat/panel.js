@@ -294,6 +294,17 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
       const { sessions } = await client.sendRequest('agent/sessions', {});
       post({ type: 'sessions', sessions: sessions || [] });
     },
+    // /rewind is the palette's agentls: Rewind to before a turn (its quick
+    // pick of the turns, its modal for files changed outside agentls).
+    async rewind() {
+      const res = await vscode.commands.executeCommand('agentls.rewindSession');
+      if (!res) return;
+      if ((res.changed || []).length > 0 && (res.restored || []).length === 0) {
+        notice('Kept the files changed outside agentls: nothing was rewound.');
+        return;
+      }
+      notice(`${res.message[0].toUpperCase()}${res.message.slice(1)}. What you send next continues from before turn ${res.turn} (the conversation above still shows the later turns; the session file keeps them).`);
+    },
   };
 
   async function send(text) {
