@@ -93,8 +93,9 @@ func (s *session) login(ctx context.Context, name string) string {
 
 func ptr[T any](v T) *T { return &v }
 
-// mcpList is the server list, one line per server and tool, with the
-// policy column the core fills (the same decision a call gets).
+// mcpList is the server list, one line per server (with the MCP revision
+// it speaks) and tool, with the policy column the core fills (the same
+// decision a call gets).
 func (s *session) mcpList(context.Context) string {
 	rows := s.core.ServerList()
 	if len(rows) == 0 {
@@ -102,7 +103,11 @@ func (s *session) mcpList(context.Context) string {
 	}
 	var b strings.Builder
 	for _, r := range rows {
-		fmt.Fprintf(&b, "- %s (%s, %s)", r.Name, r.Origin, r.State)
+		fmt.Fprintf(&b, "- %s (%s, %s", r.Name, r.Origin, r.State)
+		if r.Revision != "" {
+			fmt.Fprintf(&b, ", MCP %s over %s", r.Revision, r.Transport)
+		}
+		b.WriteString(")")
 		if r.Error != "" {
 			fmt.Fprintf(&b, ": %s", r.Error)
 		}

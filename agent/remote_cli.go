@@ -81,7 +81,7 @@ func ProbeRemote(ctx context.Context, srv config.Server, roots []string, tokensP
 		fmt.Fprintf(out, "not connected: %s: %s\n", info.State, info.Error)
 		return false
 	}
-	fmt.Fprintf(out, "connected over %s: %d tools\n", info.Transport, len(info.Tools))
+	fmt.Fprintf(out, "connected over %s, MCP %s: %d tools\n", info.Transport, info.Revision, len(info.Tools))
 	ok = true
 	for _, t := range info.Tools {
 		in := args(t.InputSchema)

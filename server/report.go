@@ -9,7 +9,8 @@ import (
 )
 
 // serverReport renders the server list as Markdown for agentls.mcp.list:
-// the literal command line, state, error, stderr tail and each tool's policy.
+// the literal command line, state, the MCP revision it speaks, error, stderr
+// tail and each tool's policy.
 func serverReport(rows []wire.Server) string {
 	var b strings.Builder
 	b.WriteString("# agentls MCP servers\n\n")
@@ -25,6 +26,9 @@ func serverReport(rows []wire.Server) string {
 			}
 		} else {
 			fmt.Fprintf(&b, "- command: `%s`\n", trust.ShellQuote(r.Command))
+		}
+		if r.Revision != "" {
+			fmt.Fprintf(&b, "- speaks: MCP %s over %s\n", r.Revision, r.Transport)
 		}
 		if len(r.EnvKeys) > 0 {
 			fmt.Fprintf(&b, "- env: %s\n", strings.Join(r.EnvKeys, ", "))

@@ -177,7 +177,9 @@ func TestMCPListCommandWritesTheReport(t *testing.T) {
 		t.Errorf("servers = %+v", res.Servers)
 	}
 	b, err := os.ReadFile(res.Path)
-	if err != nil || !strings.Contains(string(b), "fs__list_allowed_directories") || !strings.Contains(string(b), files) {
+	// server-filesystem is on the v1 TypeScript SDK: MCP 2025-11-25.
+	if err != nil || !strings.Contains(string(b), "fs__list_allowed_directories") || !strings.Contains(string(b), files) ||
+		!strings.Contains(string(b), "- speaks: MCP 2025-11-25 over stdio\n") {
 		t.Errorf("report %s: %v\n%s", res.Path, err, b)
 	}
 }

@@ -9,14 +9,15 @@
 //
 // Tools: echo {message} answers "Echo: MESSAGE"; region {region, text} carries
 // region in the Mcp-Param-Region header on Streamable HTTP (x-mcp-header) and
-// answers "REGION: TEXT". It is a test fixture, never for real use.
+// answers "REGION: TEXT". Prompt: hello. It is a test fixture, never for
+// real use.
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { serveHTTP } from './mcp-http.mjs';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
 
 function newServer() {
-  const server = new McpServer({ name: 'agentls-v2-fixture', version: '1.0.0' }, { capabilities: { tools: {} } });
+  const server = new McpServer({ name: 'agentls-v2-fixture', version: '1.0.0' }, { capabilities: { tools: {}, prompts: {} } });
   server.registerTool('echo', {
     description: 'Echoes back the message',
     inputSchema: z.object({ message: z.string().describe('the text to echo') }),
@@ -28,6 +29,8 @@ function newServer() {
       text: z.string(),
     }),
   }, async ({ region, text }) => ({ content: [{ type: 'text', text: `${region}: ${text}` }] }));
+  server.registerPrompt('hello', { description: 'A prompt without arguments' },
+    async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'Say hello.' } }] }));
   return server;
 }
 
