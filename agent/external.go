@@ -173,6 +173,13 @@ func (c *Core) callOutside(ctx context.Context, ec ExternalCall, t tools.Tool, i
 		u.Input = json.RawMessage("{}")
 	}
 	b := r.callTool(cctx, env, u, t.Plan(env, u.Input))
+	// A task's events end with done, whatever ran it: the fronts end the
+	// task's progress and status there (docs/protocol.md section 3).
+	reason := wire.StopEndTurn
+	if cctx.Err() != nil {
+		reason = wire.StopCancelled
+	}
+	r.emit(wire.Event{Type: wire.EventDone, StopReason: reason, Usage: &wire.Usage{}})
 	return ExternalResult{Text: b.Content, IsError: b.IsError, Status: seen.status, Structured: seen.structured}
 }
 

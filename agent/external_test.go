@@ -96,6 +96,12 @@ func TestAnOutsideEditLandsInTheBufferOnlyWhenAccepted(t *testing.T) {
 	if res.IsError || res.Status != wire.StatusCompleted {
 		t.Fatalf("accepted edit: %+v", res)
 	}
+	ev := &events{}
+	f.core.CallTool(context.Background(), ExternalCall{Client: "hermes (MCP, stdio connection 1)", SessionID: sess, Tool: "read_document", Input: json.RawMessage(`{"path":"a.txt"}`)},
+		TaskIO{Events: ev, Workspace: f.ws})
+	if all := ev.list(); len(all) == 0 || all[len(all)-1].Type != wire.EventDone || all[len(all)-1].StopReason != wire.StopEndTurn {
+		t.Errorf("an outside call's events = %+v, want them to end with done (the fronts end the task's status there)", all)
+	}
 	if text, _ := f.ws.OpenText(path); text != "new\n" {
 		t.Errorf("buffer after the accepted edit = %q, want %q", text, "new\n")
 	}
@@ -144,5 +150,41 @@ func TestCallToolRefusesWhatIsNotOffered(t *testing.T) {
 	}
 	if names := ExternalToolNames(); slices.Contains(names, "search_tools") || !slices.Contains(names, "read_document") {
 		t.Errorf("ExternalToolNames = %v", names)
+	}
+}
+
+// TestAnOutsideCallIsATaskTheUserCanCancel: while its card waits, the
+// outside call is listed by agent/tasks under the client's name, and
+// cancelling that task ends the call as cancelled, nothing written.
+func TestAnOutsideCallIsATaskTheUserCanCancel(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	asked := make(chan struct{})
+	ap := approverFunc(func(ctx context.Context, a wire.Approval) (string, error) {
+		close(asked)
+		<-ctx.Done()
+		return "", ctx.Err()
+	})
+	done := make(chan ExternalResult, 1)
+	go func() {
+		done <- f.core.CallTool(context.Background(), ExternalCall{Client: "claude-code (MCP, stdio connection 1)", SessionID: NewExternalSession(), Tool: "write_file",
+			Input: json.RawMessage(`{"path":"new.txt","content":"x"}`)}, TaskIO{Approver: ap, Workspace: f.ws})
+	}()
+	<-asked
+	tasks := f.core.Tasks()
+	if len(tasks) != 1 || tasks[0].Prompt != "claude-code (MCP, stdio connection 1): write_file" || tasks[0].State != wire.TaskAwaitingApproval {
+		t.Fatalf("agent/tasks while the card waits = %+v, want the outside call, awaiting approval, under the client's name", tasks)
+	}
+	if !f.core.Cancel(tasks[0].TaskID) {
+		t.Fatal("Cancel found no task")
+	}
+	res := <-done
+	if res.Status != wire.StatusCancelled || !res.IsError {
+		t.Errorf("cancelled outside call = %+v, want status cancelled", res)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "new.txt")); !os.IsNotExist(err) {
+		t.Errorf("the cancelled write happened: %v", err)
+	}
+	if len(f.core.Tasks()) != 0 {
+		t.Errorf("the task is still listed after it ended: %+v", f.core.Tasks())
 	}
 }

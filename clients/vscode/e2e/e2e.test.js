@@ -200,7 +200,9 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     `[mcp.servers.fault]\ncommand = "${path.join(bin, 'faultserver')}"\nargs = ["-marker", "${dir}"]\n`);
   const config = path.join(dir, 'config.toml');
   fs.writeFileSync(config,
-    `[model]\nprovider = "openai"\nname = "fake-model"\nbase_url = "${model.url}/v1"\napi_key_env = "AGENTLS_TEST_KEY"\n`);
+    `[model]\nprovider = "openai"\nname = "fake-model"\nbase_url = "${model.url}/v1"\napi_key_env = "AGENTLS_TEST_KEY"\n` +
+    // The editor is an MCP server for an outside agent too (issue 29).
+    '[serve]\nmcp = true\n');
   const userData = path.join(dir, 'user-data');
   const extensions = path.join(dir, 'extensions');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -348,6 +350,60 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     assert.ok(text.includes(path.join(bin, 'faultserver')), `the row shows the literal command: ${text}`);
     await shot('a-mcp-quick-pick');
     await page.keyboard.press('Escape');
+  });
+
+  // An outside agent (issue 29): the official MCP TypeScript SDK's client
+  // connects to the endpoint this VS Code's agentls published, with its
+  // token, and proposes edits that are reviewed in the diff editor.
+  let outside;
+  await step('an outside agent connects over MCP', async () => {
+    const sdk = path.join(ROOT, 'tools', 'node', 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client');
+    const { Client } = require(path.join(sdk, 'index.js'));
+    const { StreamableHTTPClientTransport } = require(path.join(sdk, 'streamableHttp.js'));
+    const published = path.join(dir, 'state', 'agentls', 'mcp-serve');
+    const file = await waitUntil(() => fs.existsSync(published) && fs.readdirSync(published).find((f) => f.endsWith('.json')), 20000, 'the published MCP endpoint');
+    const endpoint = JSON.parse(fs.readFileSync(path.join(published, file), 'utf8'));
+    assert.equal((fs.statSync(endpoint.tokenFile).mode & 0o777), 0o600, 'the token file is the user\'s alone');
+    const noToken = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+    assert.equal(noToken.status, 401, 'a request without the token is refused');
+    const token = fs.readFileSync(endpoint.tokenFile, 'utf8').trim();
+    outside = new Client({ name: 'claude-code', version: '1' });
+    await outside.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    cleanups.push(() => outside.close());
+    const { tools } = await outside.listTools();
+    const names = tools.map((x) => x.name);
+    for (const want of ['propose_edit', 'open_file', 'list_open_documents', 'read_document', 'run_command']) {
+      assert.ok(names.includes(want), `the editor offers ${want}: ${names}`);
+    }
+    const docs = await outside.callTool({ name: 'list_open_documents', arguments: {} });
+    assert.ok(docs.content[0].text.includes(path.join(ws, 'main.go')), docs.content[0].text);
+  });
+
+  await step("an outside agent's edit accepted in the diff editor", async () => {
+    const call = outside.callTool({ name: 'propose_edit', arguments: { path: 'main.go', old_text: 'total += x', new_text: 'total += x // from outside' } });
+    await diffEditor.waitFor({ timeout: 30000 });
+    await diffEditor.locator('.editor.modified .view-line', { hasText: 'total += x // from outside' }).waitFor();
+    await page.locator('.notifications-toasts', { hasText: 'claude-code (MCP, HTTP' }).first().waitFor({ timeout: 10000 });
+    await shot('a-outside-diff');
+    await titleAction("Accept the agent's edit").click();
+    await diffEditor.waitFor({ state: 'detached', timeout: 10000 });
+    const res = await withTimeout(call, 30000, 'the propose_edit result');
+    assert.ok(!res.isError, `accepted: ${res.content[0].text}`);
+    await page.locator('.editor-instance .view-line', { hasText: 'total += x // from outside' }).first().waitFor();
+  });
+
+  await step("an outside agent's edit rejected in the diff editor", async () => {
+    const before = await outside.callTool({ name: 'read_document', arguments: { path: 'main.go' } });
+    const call = outside.callTool({ name: 'propose_edit', arguments: { path: 'main.go', content: 'package gone\n' } });
+    await diffEditor.waitFor({ timeout: 30000 });
+    await titleAction("Reject the agent's edit").click();
+    await diffEditor.waitFor({ state: 'detached', timeout: 10000 });
+    const res = await withTimeout(call, 30000, 'the propose_edit result');
+    assert.ok(res.isError && /denied/.test(res.content[0].text), `rejected: ${res.content[0].text}`);
+    const after = await outside.callTool({ name: 'read_document', arguments: { path: 'main.go' } });
+    assert.equal(after.content[0].text, before.content[0].text, 'the buffer is unchanged');
+    assert.equal(await page.locator('.editor-instance .view-line', { hasText: 'package gone' }).count(), 0);
   });
 
   await step('cancel', async () => {
