@@ -64,6 +64,7 @@ type Core struct {
 	store        *trust.Store
 	stateDir     string
 	root         string
+	wroteLive    bool // this process wrote the workspace's live session (live.go)
 	logf         func(format string, args ...any)
 	sessions     session.Store
 	secrets      tools.Secrets // what read tools ask about
@@ -344,6 +345,7 @@ func (c *Core) Close() {
 	c.mu.Unlock()
 	c.cancel()
 	c.wg.Wait()
+	c.dropLive()
 	if c.ownsRegistry && c.reg != nil {
 		if err := c.reg.Close(); err != nil {
 			c.logf("agentls: closing MCP servers: %v", err)

@@ -51,6 +51,9 @@ func (s *Server) cmdRun(_ context.Context, a wire.RunArgs) (wire.TaskStarted, er
 		p.SessionID = s.cmdSession
 		s.mu.Unlock()
 	}
+	if p.SessionID == "" {
+		p.SessionID = s.joinLiveChat()
+	}
 	req, line, err := s.runRequest(p)
 	if err != nil {
 		return wire.TaskStarted{}, err
@@ -71,7 +74,13 @@ func (s *Server) runInBackground(req agent.RunRequest, line int) (wire.TaskStart
 		if r.SessionID != "" {
 			s.mu.Lock()
 			s.cmdSession = r.SessionID
+			core, editor := s.core, s.clientName
 			s.mu.Unlock()
+			if core != nil {
+				if err := core.SetLive(r.SessionID, agent.FrontLSP, editor); err != nil {
+					s.logMessage(logWarning, "agentls: recording the workspace's live session (for agentls chat to join): "+err.Error())
+				}
+			}
 		}
 		typ := logInfo
 		switch r.StopReason {
@@ -302,4 +311,28 @@ func (s *Server) cmdMCPLogin(_ context.Context, a wire.ServerArgs) (wire.ServerS
 // when absent.
 func (s *Server) cmdMCPRevoke(ctx context.Context, a wire.RevokeArgs) (wire.RevokeResult, error) {
 	return s.mcpRevoke(ctx, wire.RevokeParams{Server: a.Server, All: a.Server == ""})
+}
+
+// joinLiveChat is the session of an `agentls chat` running on this
+// workspace, for a command task that has no session yet (the chat and
+// Helix's code actions then share it), or "". The editor is told.
+func (s *Server) joinLiveChat() string {
+	core, err := s.ensureCore()
+	if err != nil {
+		return ""
+	}
+	l, ok := core.LiveSession(agent.FrontChat)
+	if !ok {
+		return ""
+	}
+	s.mu.Lock()
+	if s.cmdSession != "" {
+		id := s.cmdSession
+		s.mu.Unlock()
+		return id
+	}
+	s.cmdSession = l.SessionID
+	s.mu.Unlock()
+	s.logMessage(logInfo, "agentls: continuing session "+l.SessionID+" of the agentls chat running in this workspace (agentls.newChat starts another)")
+	return l.SessionID
 }

@@ -48,6 +48,8 @@ type helixWorld struct {
 	dir, ws, file, log string
 	model              *modeltest.Server
 	scr                *screen
+	env                map[string]string // Helix's environment, for another program on the same workspace
+	helix              string            // the shell command that started Helix
 }
 
 func startHelix(t *testing.T, text string, turns ...modeltest.Turn) *helixWorld {
@@ -122,7 +124,8 @@ api_key_env = "AGENTLS_TEST_KEY"
 	}
 	// Registered before the screen, so it runs after the tmux server is killed.
 	t.Cleanup(func() { testenv.WaitNoProcesses(t, dir, 10*time.Second) })
-	w.scr = startScreen(t, "cd "+shellQuote(w.ws)+" && "+shellLine(env, hx, "-vv", "--log", w.log, w.file+":3"))
+	w.env, w.helix = env, "cd "+shellQuote(w.ws)+" && "+shellLine(env, hx, "-vv", "--log", w.log, w.file+":3")
+	w.scr = startScreen(t, w.helix)
 	t.Cleanup(func() {
 		if t.Failed() {
 			if b, err := os.ReadFile(w.log); err == nil {
@@ -410,4 +413,75 @@ func TestHelixKeepsWhatWasTypedInABufferAgentlsWasNotToldAbout(t *testing.T) {
 		t.Errorf("after a refused :w notes.txt on disk = %q, want the agent's edit kept", b)
 	}
 	quit(t, scr)
+}
+
+// TestHelixAndATerminalChatShareTheSession: a Helix user with `agentls
+// chat` in a terminal beside it on the same workspace has one
+// conversation. A code action's task in Helix; then `agentls chat` (no
+// flags) says it joins the session of Helix's language server and shows
+// it, and a follow-up there carries Helix's turn; Helix's next code action
+// carries the chat's turn. Helix restarted while the chat runs: its first
+// code action continues the chat's session, not a new one.
+func TestHelixAndATerminalChatShareTheSession(t *testing.T) {
+	w := startHelixWith(t, map[string]string{"main.go": "package main\n\n// agent: explain main\nfunc main() {}\n"},
+		modeltest.Turn{Text: "It is an empty main."},
+		modeltest.Turn{Text: "Nothing else, from the chat."},
+		modeltest.Turn{Text: "Helix again, after the chat."},
+		modeltest.Turn{Text: "A new Helix, same session."},
+	)
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`It is an empty main\.`), 20*time.Second, "the task's summary")
+
+	chat := &screen{t: t, tmux: w.scr.tmux, socket: w.scr.socket}
+	agentls := filepath.Join(w.dir, "bin", "agentls")
+	w.scr.run("new-session", "-d", "-x", "160", "-y", "50", "-s", "chat", "cd "+shellQuote(w.ws)+" && "+shellLine(w.env, agentls, "chat")+"; sleep 30")
+	chatKeys := func(keys ...string) { chat.run(append([]string{"send-keys", "-t", "chat"}, keys...)...) }
+	chatScreen := func(want string) string {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			scr := chat.run("capture-pane", "-p", "-S", "-200", "-t", "chat")
+			if strings.Contains(scr, want) {
+				return scr
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no %q in the chat:\n%s", want, scr)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	scr := chatScreen("this is the session of helix's language server in this workspace")
+	for _, want := range []string{"› explain main", "It is an empty main."} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the chat does not show Helix's turn %q:\n%s", want, scr)
+		}
+	}
+	chatKeys("-l", "anything else?")
+	chatKeys("Enter")
+	chatScreen("Nothing else, from the chat.")
+	reqs := waitRequests(t, w.model, 2, 20*time.Second)
+	if body := string(reqs[1].Body); !strings.Contains(body, "explain main") || !strings.Contains(body, "It is an empty main.") {
+		t.Errorf("the chat's turn does not carry Helix's:\n%s", body)
+	}
+
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`Helix again, after the chat\.`), 20*time.Second, "the second task's summary")
+	reqs = waitRequests(t, w.model, 3, 20*time.Second)
+	if body := string(reqs[2].Body); !strings.Contains(body, "anything else?") || !strings.Contains(body, "Nothing else, from the chat.") {
+		t.Errorf("Helix's next task does not carry the chat's turn:\n%s", body)
+	}
+
+	// Helix quits and starts again while the chat runs: its first code
+	// action continues the chat's session.
+	quit(t, w.scr)
+	w.scr.run("respawn-pane", "-k", "-t", "hx", w.helix)
+	w.scr.waitFor(regexp.MustCompile(`agent: explain main`), 15*time.Second, "Helix to show main.go again")
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`A new Helix, same session\.`), 20*time.Second, "the restarted Helix's summary")
+	reqs = waitRequests(t, w.model, 4, 20*time.Second)
+	if body := string(reqs[3].Body); !strings.Contains(body, "anything else?") || !strings.Contains(body, "Helix again, after the chat.") {
+		t.Errorf("the restarted Helix's task started a new session, not the chat's:\n%s", body)
+	}
+	quit(t, w.scr)
+	chatKeys("C-d")
 }

@@ -59,6 +59,16 @@ func cmdChat(args []string) int {
 		return code
 	}
 	c := newChat(core, root, os.Stdin, os.Stdout)
+	if id == "" {
+		// A language server on this workspace (Helix's code actions) is
+		// in a session: the chat joins it, so both share the conversation.
+		if l, ok := core.LiveSession(agent.FrontLSP); ok {
+			id, c.joined = l.SessionID, strings.TrimSpace(strings.TrimPrefix(l.Front, agent.FrontLSP))
+			if c.joined == "" {
+				c.joined = "an editor"
+			}
+		}
+	}
 	return c.run(ctx, id)
 }
 
@@ -98,6 +108,7 @@ type chat struct {
 	session string     // "" until the first turn starts one
 	total   wire.Usage // the session's tokens in this chat
 	cost    prices
+	joined  string // the editor whose language server's session the chat joined at start
 }
 
 func newChat(core *agent.Core, root string, in *os.File, out *os.File) *chat {
@@ -120,6 +131,9 @@ func (c *chat) run(ctx context.Context, session string) int {
 	c.say("agentls chat in %s · model %s · /help for commands · Ctrl-C cancels a turn, Ctrl-D ends the chat", oneLine(c.root), oneLine(c.core.Config().Model.Name))
 	if session != "" {
 		c.resume(session)
+	}
+	if c.joined != "" {
+		c.say("── this is the session of %s's language server in this workspace: its code actions and what you type here share it (/new starts another)", oneLine(c.joined))
 	}
 	interrupted := false
 	for {
@@ -184,6 +198,9 @@ func (c *chat) turn(ctx context.Context, req agent.RunRequest) {
 	sink.finish()
 	res := task.Result()
 	c.session = res.SessionID
+	if err := c.core.SetLive(c.session, agent.FrontChat, ""); err != nil {
+		c.say("agentls: recording the workspace's live session (for an editor's code actions to join): %s", oneLine(err.Error()))
+	}
 	c.total.InputTokens += res.Usage.InputTokens
 	c.total.OutputTokens += res.Usage.OutputTokens
 	c.total.CacheReadTokens += res.Usage.CacheReadTokens
