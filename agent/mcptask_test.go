@@ -167,3 +167,26 @@ func TestE2EATaskOutlivesTheTurn(t *testing.T) {
 		t.Errorf("no tasks/cancel reached the server:\n%s", reqs)
 	}
 }
+
+// TestE2EATasksQuestionIsACard: a task that needs the user's answer while
+// its turn runs (input_required on tasks/get) puts it on the same card as
+// any server's question (the server named, Decline last); the answer goes
+// back with tasks/update and the task ends with it.
+func TestE2EATasksQuestionIsACard(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "requests.log")
+	f := newFixture(t, "anthropic", v2ServersWith(t, log, 0, allowRule("v2__*", "allow")))
+	f.model.Script(longTurn(`{"steps":1,"ask":"Which colour?"}`), modeltest.Turn{Text: "done"})
+	fa := &formApprover{answer: answer{opt: wire.OptionAccept}, content: map[string]any{"color": "teal"}}
+	f.run(t, RunRequest{Prompt: "run it"}, TaskIO{Events: &events{}, Approver: fa})
+	cards := fa.asked()
+	if len(cards) != 1 || cards[0].Kind != wire.ApprovalElicitation || cards[0].Server != "v2" || cards[0].Title != "v2 asks: Which colour?" ||
+		cards[0].Options[len(cards[0].Options)-1].OptionID != wire.OptionDecline {
+		t.Fatalf("cards %+v", cards)
+	}
+	if trs := f.model.Requests()[1].ToolResults(); len(trs) != 1 || trs[0].Content != `finished 1 steps; answer {"color":"teal"}` {
+		t.Fatalf("tool result %+v", trs)
+	}
+	if reqs := readFileT(t, log); !strings.Contains(reqs, `tasks/update t-1 {"pick":{"action":"accept","content":{"color":"teal"}}}`) {
+		t.Errorf("the server got:\n%s", reqs)
+	}
+}
