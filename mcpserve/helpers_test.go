@@ -2,7 +2,6 @@ package mcpserve
 
 import (
 	"context"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,13 +9,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/testenv"
+	"github.com/agentls/agentls/mcpserve/mcpservetest"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -63,58 +62,19 @@ func (c *cards) shown() []wire.Approval {
 	return slices.Clone(c.seen)
 }
 
-// bearer adds the token to every request.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-// connect is an official SDK client named name connected over t at
-// revision version ("" = the SDK's newest).
 func connect(t *testing.T, tr sdk.Transport, name, version string) *sdk.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil)
-	cs, err := c.Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("connect %s: %v", name, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcpservetest.Connect(t, tr, name, version, nil)
 }
 
 func toolNames(t *testing.T, cs *sdk.ClientSession) []string {
 	t.Helper()
-	var names []string
-	for tool, err := range cs.Tools(context.Background(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, tool.Name)
-	}
-	return names
+	return mcpservetest.Tools(t, cs)
 }
 
-// call calls a tool and returns its text and isError.
 func call(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any) (string, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("call %s: %v", name, err)
-	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String(), res.IsError
+	return mcpservetest.Call(t, cs, name, args)
 }
 
 // agentlsCmd is the real agentls with args, its state and config in w.

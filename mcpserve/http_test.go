@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentls/agentls/agent"
+	"github.com/agentls/agentls/mcpserve/mcpservetest"
 )
 
 // listen serves w's disk over HTTP with ap answering the cards.
@@ -116,7 +117,7 @@ func TestHTTPProposeEditThroughTheCard(t *testing.T) {
 			w := newWorld(t)
 			ap := &cards{opt: "reject_once"}
 			l := w.listen(t, ap)
-			cs := connect(t, &sdk.StreamableClientTransport{Endpoint: l.URL, HTTPClient: &http.Client{Transport: bearer{l.Token()}}}, "claude-code", version)
+			cs := connect(t, &sdk.StreamableClientTransport{Endpoint: l.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: l.Token()}}}, "claude-code", version)
 			if got := cs.InitializeResult().ProtocolVersion; got != version {
 				t.Errorf("negotiated %s, want %s", got, version)
 			}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 )
@@ -19,6 +20,9 @@ import (
 // is its own POST, so a call waiting on a card holds up no other. It ends
 // when in ends (the session is then deleted) or ctx does.
 func Proxy(ctx context.Context, e Endpoint, in io.Reader, out io.Writer) error {
+	if err := loopbackURL(e.URL); err != nil {
+		return err
+	}
 	token, err := e.ReadToken()
 	if err != nil {
 		return fmt.Errorf("mcpserve: the editor session's token: %w", err)
@@ -259,4 +263,18 @@ func (p *proxy) fail(msg []byte, why string) {
 	}
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32603, "message": "agentls: " + why}})
 	p.write(b)
+}
+
+// loopbackURL refuses an endpoint that is not http on this machine's
+// loopback: the token goes nowhere else, whatever a file says.
+func loopbackURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "http" {
+		return fmt.Errorf("mcpserve: the published endpoint %q is not an http URL", raw)
+	}
+	switch u.Hostname() {
+	case "127.0.0.1", "::1", "localhost":
+		return nil
+	}
+	return fmt.Errorf("mcpserve: the published endpoint %q is not on loopback: the token is sent only to 127.0.0.1", raw)
 }

@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -49,5 +50,16 @@ func TestStdioProxiesToTheEditorSession(t *testing.T) {
 				t.Errorf("read_document through the proxy = %q (error %v)", text, isErr)
 			}
 		})
+	}
+}
+
+// TestProxySendsTheTokenOnlyToLoopback: an endpoint file naming another
+// host is refused before the token is read or anything is sent.
+func TestProxySendsTheTokenOnlyToLoopback(t *testing.T) {
+	for _, u := range []string{"http://example.com/mcp", "https://127.0.0.1:1/mcp", "http://127.0.0.1.example.com:80/mcp"} {
+		err := Proxy(t.Context(), Endpoint{URL: u, TokenFile: "/nonexistent"}, strings.NewReader(""), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), "endpoint") {
+			t.Errorf("Proxy to %s = %v, want it refused", u, err)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcpserve"
+	"github.com/agentls/agentls/mcpserve/mcpservetest"
 )
 
 // TestMCPServeDrivesTheEditor is issue 29 in a real Neovim: with [serve]
@@ -59,10 +60,10 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			httpc := connectMCP(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: bearer{token, tr}}}, "claude-code")
+			httpc := connectMCP(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: token, Next: tr}}}, "claude-code")
 			// A 2025-11-25 client watching the document as a resource.
 			updated := make(chan string, 16)
-			watcher := connectMCPWith(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: bearer{token, tr}}}, "watcher", "2025-11-25",
+			watcher := mcpservetest.Connect(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: token, Next: tr}}}, "watcher", "2025-11-25",
 				&sdk.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
 					select {
 					case updated <- r.Params.URI:
@@ -243,65 +244,22 @@ func waitFile(t *testing.T, path string, done <-chan map[string]any) {
 	t.Fatalf("no %s after %s", path, nvimBound)
 }
 
-// bearer adds the token to every request it sends through next.
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
-
 func connectMCP(t *testing.T, tr sdk.Transport, name string) *sdk.ClientSession {
 	t.Helper()
-	return connectMCPWith(t, tr, name, "", nil)
-}
-
-// connectMCPWith connects at revision version ("": the SDK's newest).
-func connectMCPWith(t *testing.T, tr sdk.Transport, name, version string, opts *sdk.ClientOptions) *sdk.ClientSession {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, opts).Connect(ctx, tr, &sdk.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("%s connects: %v", name, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
+	return mcpservetest.Connect(t, tr, name, "", nil)
 }
 
 func mcpTools(t *testing.T, cs *sdk.ClientSession) []string {
 	t.Helper()
-	var names []string
-	for tool, err := range cs.Tools(context.Background(), nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, tool.Name)
-	}
-	return names
+	return mcpservetest.Tools(t, cs)
 }
 
 // mcpCall calls a tool, failing unless its isError is wantErr.
 func mcpCall(t *testing.T, cs *sdk.ClientSession, name string, args map[string]any, wantErr bool) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
+	text, isErr := mcpservetest.Call(t, cs, name, args)
+	if isErr != wantErr {
+		t.Errorf("%s(%v) = %q, isError %v, want %v", name, args, text, isErr, wantErr)
 	}
-	var b strings.Builder
-	for _, c := range res.Content {
-		if tc, ok := c.(*sdk.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	if res.IsError != wantErr {
-		t.Errorf("%s(%v) = %q, isError %v, want %v", name, args, b.String(), res.IsError, wantErr)
-	}
-	return b.String()
+	return text
 }
