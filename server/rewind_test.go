@@ -97,6 +97,17 @@ func (b *bufferEditor) answer(method string, params json.RawMessage) (any, error
 	return defaultAnswer(method, params)
 }
 
+// startWithBuffers starts a server and an initialized client whose
+// editor side is a bufferEditor.
+func startWithBuffers(t *testing.T) (*env, *testClient, *bufferEditor) {
+	e := newEnv(t, "")
+	c := e.start(t)
+	ed := newBufferEditor(c)
+	c.setAnswer(ed.answer)
+	c.initialize(e.root, caps(true, false, false))
+	return e, c, ed
+}
+
 // offsetOf is the byte offset of an LSP position in ASCII text.
 func offsetOf(text string, p position) int {
 	off := 0
@@ -119,11 +130,7 @@ func offsetOf(text string, p position) int {
 // files on disk go back byte for byte, a file a turn created is removed,
 // and the next prompt continues from before the turn.
 func TestRewindRestoresThroughTheEditorsBuffer(t *testing.T) {
-	e := newEnv(t, "")
-	c := e.start(t)
-	ed := newBufferEditor(c)
-	c.setAnswer(ed.answer)
-	c.initialize(e.root, caps(true, false, false))
+	e, c, ed := startWithBuffers(t)
 	open := filepath.Join(e.root, "open.txt")
 	disk := filepath.Join(e.root, "disk.txt")
 	created := filepath.Join(e.root, "sub", "created.txt")
@@ -224,11 +231,7 @@ func TestRewindRestoresThroughTheEditorsBuffer(t *testing.T) {
 // rewind still runs in plan mode (it is not a call of the model's), puts
 // back what an earlier ask-mode turn wrote, and leaves the mode as it was.
 func TestRewindInPlanMode(t *testing.T) {
-	e := newEnv(t, "")
-	c := e.start(t)
-	ed := newBufferEditor(c)
-	c.setAnswer(ed.answer)
-	c.initialize(e.root, caps(true, false, false))
+	e, c, _ := startWithBuffers(t)
 	file := filepath.Join(e.root, "a.txt")
 	writeFile(t, file, "before\n")
 	e.model.Script(

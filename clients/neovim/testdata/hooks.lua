@@ -15,14 +15,7 @@ lib.main(function()
     on_choice(nil)
   end
   lib.wait_attached(bufnr)
-  local result
-  agentls.run({ prompt = "clean the build", bufnr = bufnr, document = false, on_result = function(res, err)
-    result = res or { error = err and err.message }
-  end })
-  lib.wait(30000, function()
-    return result ~= nil
-  end, "the agent/run result")
-  R.result = result
+  R.result = lib.run(bufnr, "clean the build")
   local function conv()
     local b = agentls.transcript_buffer()
     return b and table.concat(lib.lines(b), "\n") or ""

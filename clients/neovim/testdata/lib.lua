@@ -47,6 +47,19 @@ function M.note(s)
   table.insert(M.result.notes, s)
 end
 
+--- run runs a task on bufnr without its document (agentls.run) and
+--- returns the agent/run result, or {error} when it failed.
+function M.run(bufnr, prompt)
+  local result
+  require("agentls").run({ prompt = prompt, bufnr = bufnr, document = false, on_result = function(res, err)
+    result = res or { error = err and err.message }
+  end })
+  M.wait(30000, function()
+    return result ~= nil
+  end, "the agent/run result of " .. prompt)
+  return result
+end
+
 --- lines returns a buffer's lines.
 function M.lines(bufnr)
   return vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)

@@ -37,14 +37,7 @@ lib.main(function()
   lib.wait_attached(bufnr)
 
   local function run(prompt)
-    local result
-    agentls.run({ prompt = prompt, bufnr = bufnr, document = false, on_result = function(res, err)
-      result = res or { error = err and err.message }
-    end })
-    lib.wait(30000, function()
-      return result ~= nil
-    end, "the agent/run result of " .. prompt)
-    return result
+    return lib.run(bufnr, prompt)
   end
   R.first = run("first turn")
   R.second = run("second turn")
