@@ -192,6 +192,12 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     { Text: 'Thinking it over', Hang: true },
     // The reopened session's next turn.
     { Text: 'Picking up where we left off.' },
+    // Plan mode (issue 27): the model tries to write; refused without a card.
+    { ToolCalls: [{ ID: 'call_p1', Name: 'write_file', Input: JSON.stringify({ path: 'main.go', content: RENAMED }) }] },
+    { Text: 'Only planned.' },
+    // Back in ask mode: a command whose card offers its rule.
+    { ToolCalls: [{ ID: 'call_r1', Name: 'run_command', Input: JSON.stringify({ command: 'echo e2e-rule' }) }] },
+    { Text: 'Ran the check.' },
   ]);
   cleanups.push(() => model.close());
 
@@ -552,5 +558,62 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     const [req] = await requestFor('Go on.');
     assert.ok(req.assistantTexts.includes(FIRST_ANSWER), 'the reopened session continues with its history');
     assert.equal(await chat.locator('.item.assistant').last().locator('.md').innerText(), 'Picking up where we left off.');
+  });
+
+  // Control over the agent (issue 27): the mode, a saved rule, a rewind.
+  await step('plan mode from the palette: the status bar and the chat say so, and a write is refused without a card', async () => {
+    await runCommand('agentls: Set mode');
+    const plan = page.locator('.quick-input-list .monaco-list-row', { hasText: /^plan/ }).first();
+    await plan.waitFor({ timeout: 10000 });
+    await shot('a-mode-quick-pick');
+    await plan.click();
+    await page.locator('.statusbar-item', { hasText: 'agentls [plan]' }).first().waitFor({ timeout: 10000 });
+    await chat.locator('#mode', { hasText: 'mode: plan' }).waitFor({ timeout: 10000 });
+    const cards = await chat.locator('.item.approval').count();
+    await say('Rename Sum to Total.');
+    await turnDone(6);
+    assert.equal(await chat.locator('.item.approval').count(), cards, 'plan mode shows no card');
+    assert.match(await chat.locator('details.item.tool').last().locator('summary').innerText(), /write_file[\s\S]*(denied|failed)/);
+    assert.equal(await page.locator('.editor-instance .view-line', { hasText: 'func Total' }).count(), 0, 'the buffer is unchanged');
+    assert.equal(onDisk(), DOUBLED);
+    await runCommand('agentls: Set mode');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^ask/ }).first().click();
+    await chat.locator('#mode', { hasText: 'mode: ask' }).waitFor({ timeout: 10000 });
+  });
+
+  await step('rules: Always allow on a command card, listed and forgotten from the palette', async () => {
+    await say('Run the check.');
+    const card = chat.locator('.item.approval').last();
+    const always = card.locator('button', { hasText: 'Always allow' });
+    await always.waitFor({ timeout: 30000 });
+    assert.match(await always.innerText(), /run `echo e2e-rule` without asking/);
+    await shot('a-rule-on-the-card');
+    await always.click();
+    await turnDone(7);
+    await runCommand('agentls: Saved always-allow rules');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'command: echo e2e-rule' }).first();
+    await row.waitFor({ timeout: 10000 });
+    await shot('a-rules-quick-pick');
+    await row.click();
+    await page.locator('.notifications-toasts', { hasText: 'forgot the rule command: echo e2e-rule' }).waitFor({ timeout: 10000 });
+  });
+
+  await step('rewind from the chat: the turn picked, its edit undone in the buffer, undo brings it back', async () => {
+    await say('/rewind');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: 'Make Sum double each element.' }).first();
+    await row.waitFor({ timeout: 10000 });
+    assert.match(await row.innerText(), /1 file\(s\)/);
+    await shot('a-rewind-quick-pick');
+    await row.click();
+    await chat.locator('.item.notice', { hasText: 'Rewound to before turn 2: 1 file(s) restored' }).waitFor({ timeout: 20000 });
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-line', { hasText: 'total += x' }).waitFor({ timeout: 10000 });
+    assert.equal(await editor.locator('.view-line', { hasText: 'total += 2 * x' }).count(), 0, 'the buffer is back as before turn 2');
+    await waitUntil(() => onDisk() === REWRITTEN, 5000, 'the rewound buffer on disk (autosave)');
+    // The rewind went through the buffer: undo has the agent's text.
+    await editor.locator('.view-line', { hasText: 'total += x' }).click();
+    await page.keyboard.press(`${mod}+Z`);
+    await editor.locator('.view-line', { hasText: 'total += 2 * x' }).waitFor({ timeout: 10000 });
+    await shot('a-rewind-undone');
   });
 });

@@ -71,12 +71,19 @@ class TaskTracker {
   constructor() {
     this.tasks = new Map(); // taskId -> {taskId, sessionId, activity}
     this.mode = 'ask'; // the session's mode, as the last status or done event (or agent/setMode) said it
+    this.modeListeners = [];
+  }
+
+  /** onModeChange calls fn(mode) whenever the mode changes (the chat view's indicator follows the palette). */
+  onModeChange(fn) {
+    this.modeListeners.push(fn);
   }
 
   /** setMode records the mode agent/setMode answered; reports whether it changed. */
   setMode(mode) {
     if (typeof mode !== 'string' || !mode || mode === this.mode) return false;
     this.mode = mode;
+    for (const fn of this.modeListeners) fn(mode);
     return true;
   }
 

@@ -261,6 +261,9 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
     }
   }
 
+  // A mode set from the palette (or a plan accepted in a card) shows here too.
+  if (ui.view && ui.view.tracker) ui.view.tracker.onModeChange(() => { refreshStatus().catch(() => {}); });
+
   const COMMANDS = {
     async new() {
       const params = ui.state.sessionId ? { sessionId: ui.state.sessionId } : {};
@@ -332,8 +335,11 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
     notice('Reopened this session: what you send next continues it.');
   }
 
+  // The status of the chat's session (of the sessions to come before its
+  // first turn): the mode set from the palette is that session's.
   async function refreshStatus() {
-    const st = await client.sendRequest('agent/status', {});
+    const params = { sessionId: ui.state.sessionId || undefined };
+    const st = await client.sendRequest('agent/status', params);
     post({ type: 'status', model: st.model, mode: st.mode });
   }
 
