@@ -61,6 +61,13 @@ func startHelix(t *testing.T, text string, turns ...modeltest.Turn) *helixWorld 
 // text becomes the workspace's path. Helix opens main.go at line 3.
 func startHelixWith(t *testing.T, files map[string]string, turns ...modeltest.Turn) *helixWorld {
 	t.Helper()
+	return startHelixConfig(t, files, "", turns...)
+}
+
+// startHelixConfig is startHelixWith with extra user config for agentls
+// ("{{model}}" in it becomes the fake model's URL).
+func startHelixConfig(t *testing.T, files map[string]string, extraConfig string, turns ...modeltest.Turn) *helixWorld {
+	t.Helper()
 	hx := testenv.Editor(t, "hx")
 	testenv.Tool(t, "tmux")
 	agentls := testenv.Agentls(t)
@@ -97,7 +104,7 @@ provider = "openai"
 name = "fake-model"
 base_url = "`+w.model.URL()+`/v1"
 api_key_env = "AGENTLS_TEST_KEY"
-`)
+`+strings.ReplaceAll(extraConfig, "{{model}}", w.model.URL()))
 
 	// The Helix config is what a user gets from the script, with the command
 	// pointing at this test's agentls.

@@ -60,6 +60,13 @@ end, {
   desc = "agentls: the session's mode: plan (read-only), ask, auto-edit or autopilot (no argument: pick one)",
 })
 
+cmd("AgentModel", function(o)
+  require("agentls").set_model(o.args)
+end, {
+  nargs = "?",
+  desc = "agentls: the session's model for its next turn: a profile of the user config (no argument: pick one)",
+})
+
 cmd("AgentRules", function()
   require("agentls").rules()
 end, { desc = "agentls: the saved \"always allow\" rules of the workspace (pick one to forget it)" })

@@ -169,6 +169,24 @@ async function setMode(vscode, client, ui) {
   return res;
 }
 
+/**
+ * chooseModel picks one of the user config's model profiles (agent/status)
+ * and switches the current session to it for its next turn (agent/setModel;
+ * the sessions to come when there is none); the chat view's header follows.
+ */
+async function chooseModel(vscode, client, ui) {
+  const st = await client.sendRequest('agent/status', { sessionId: ui.state.sessionId });
+  const now = (st.model && st.model.profile) || 'default';
+  const items = (st.profiles || []).filter((m) => !m.error).map((m) => ({
+    label: m.profile, description: `${m.name} (${m.provider})`, detail: m.profile === now ? 'the current model' : undefined }));
+  const picked = await vscode.window.showQuickPick(items, { title: `agentls: model for the next turn (now ${now})` });
+  if (!picked) return null;
+  const res = await client.sendRequest('agent/setModel', { profile: picked.label, sessionId: ui.state.sessionId });
+  if (ui.chat && ui.chat.refreshStatus) await ui.chat.refreshStatus();
+  vscode.window.showInformationMessage(`agentls: model ${res.model.profile} (${res.model.name}) from the next turn`);
+  return res;
+}
+
 /** rules lists the saved "always allow" rules (agent/rules) and forgets the one picked (agent/rules/revoke). */
 async function rules(vscode, client) {
   const res = await client.sendRequest('agent/rules', {});
@@ -239,6 +257,7 @@ const COMMANDS = {
   'agentls.openTranscript': openTranscript,
   'agentls.showEvents': (vscode, client, ui) => ui.view.channel.show(true),
   'agentls.chooseMode': setMode,
+  'agentls.chooseModel': chooseModel,
   'agentls.showRules': rules,
   'agentls.rewindSession': rewind,
 };
@@ -256,4 +275,4 @@ function registerCommands(vscode, client, ui) {
     }));
 }
 
-module.exports = { registerCommands, COMMANDS, MODES, setMode, rules, rewind, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };
+module.exports = { registerCommands, COMMANDS, MODES, setMode, chooseModel, rules, rewind, runSelection, cancelTask, cancellable, newChat, compactSession, openTranscript, directiveOf, promptFrom };

@@ -40,6 +40,7 @@ async function chatWorld(t, turns, { extraConfig = '', selection = [ORIGINAL.ind
   const bins = binaries(t);
   if (!bins) return null;
   const model = await fakeModel(t, bins, turns);
+  if (typeof extraConfig === 'function') extraConfig = extraConfig(model.url);
   const ls = await startAgentls(t, bins, { files: { 'main.go': ORIGINAL }, modelUrl: model.url, extraConfig });
   const uri = ls.open('main.go');
   const stub = stubVscode({ editor: fakeEditor(uri, 'go', ORIGINAL, selection[0], selection[1]) });
@@ -286,3 +287,36 @@ test('/rewind: the quick pick of the turns, then the file the turn made is gone 
   assert.deepEqual(picks, [['1. make the file']]);
   assert.ok(!fs.existsSync(made), 'the file the turn created is gone');
 });
+
+test('the model picker: agentls: Choose model switches the chat\'s session to a profile of the config, its header says so, and the next turn goes to that provider\'s wire with the tool turn carried over', async (t) => {
+  // The profile points at the same fake model, on Anthropic's wire.
+  const w = await chatWorld(t, [
+    { ToolCalls: [{ ID: 'call_m1', Name: 'read_file', Input: JSON.stringify({ path: 'main.go' }) }] },
+    { Text: FIRST_ANSWER },
+    { Text: 'Claude read it too.' },
+  ], { extraConfig: (url) => `\n[model.profiles.claude]\nprovider = "anthropic"\nname = "fake-claude"\nbase_url = "${url}"\n` });
+  if (!w) return;
+  w.type('What does main.go do?');
+  await w.idle('the first turn', 1);
+  w.stub.answers.quickPick = (items) => {
+    w.picked = items.map((i) => `${i.label} ${i.description}`);
+    return items.find((i) => i.label === 'claude');
+  };
+  const set = await waitUntilDone(w.stub.vscode.commands.executeCommand('agentls.chooseModel'));
+  assert.equal(set.model.profile, 'claude', JSON.stringify(set));
+  assert.deepEqual(w.picked, ['default fake-model (openai-compatible)', 'claude fake-claude (anthropic)']);
+  await w.until(() => w.$('model').textContent === 'claude: fake-claude (anthropic)', `the header names the profile (${w.$('model').textContent})`);
+  w.type('And you?');
+  await w.idle('the second turn', 2);
+  const reqs = await w.model.requests();
+  assert.equal(reqs.length, 3);
+  assert.deepEqual(reqs.map((r) => r.format), ['chat-completions', 'chat-completions', 'anthropic-messages']);
+  assert.equal(reqs[2].toolResults.length, 1, JSON.stringify(reqs[2].toolResults));
+  assert.match(reqs[2].toolResults[0].Content, /package main/);
+  assert.deepEqual(reqs[2].assistantTexts, [FIRST_ANSWER]);
+  assert.equal(w.$('model').textContent, 'claude: fake-claude (anthropic)', 'the header after the turn');
+});
+
+function waitUntilDone(p) {
+  return Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error('agentls.chooseModel did not answer')), 10000))]);
+}

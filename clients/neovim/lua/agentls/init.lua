@@ -462,6 +462,57 @@ function M.set_mode(mode, bufnr, on_done)
   vim.ui.select(M.modes, { prompt = "agentls mode (now " .. status.mode() .. ")" }, set)
 end
 
+--- set_model switches the current session to a model profile for its
+--- next turn (agent/setModel), or the sessions to come when there is none
+--- yet (:AgentModel); profile nil picks one of agent/status's profiles with
+--- vim.ui.select. on_done(result) once agentls answered.
+function M.set_model(profile, bufnr, on_done)
+  local client = client_or_warn(bufnr)
+  if not client then
+    return
+  end
+  local function set(p)
+    if not p then
+      return
+    end
+    lsp.request(client, "agent/setModel", { profile = p, sessionId = transcript.current }, function(err, res)
+      if err then
+        vim.notify("agentls: agent/setModel: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        return
+      end
+      local m = res.model or {}
+      vim.notify("agentls: model " .. tostring(m.profile) .. " (" .. tostring(m.name) .. ") from the next turn", vim.log.levels.INFO)
+      if on_done then
+        on_done(res)
+      end
+    end, bufnr)
+  end
+  if profile and profile ~= "" then
+    return set(profile)
+  end
+  lsp.request(client, "agent/status", { sessionId = transcript.current }, function(err, res)
+    if err then
+      vim.notify("agentls: agent/status: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      return
+    end
+    local now = res.model and res.model.profile or "default"
+    local usable = {}
+    for _, m in ipairs(res.profiles or {}) do
+      if not m.error or m.error == "" then
+        table.insert(usable, m)
+      end
+    end
+    vim.ui.select(usable, {
+      prompt = "agentls model (now " .. now .. ")",
+      format_item = function(m)
+        return m.profile .. "  " .. m.provider .. " " .. m.name
+      end,
+    }, function(m)
+      set(m and m.profile)
+    end)
+  end, bufnr)
+end
+
 --- rules lists the saved "always allow" rules of the workspace
 --- (agent/rules) and offers to forget one (agent/rules/revoke) with
 --- vim.ui.select (:AgentRules). on_done(revoked or nil) at the end.

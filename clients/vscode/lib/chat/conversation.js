@@ -210,7 +210,7 @@
         return [add(conv, { kind: 'notice', text: str(msg.text), tone: msg.tone === 'error' ? 'error' : 'info' }).id];
       case 'status':
         conv.model = msg.model && typeof msg.model === 'object'
-          ? { provider: str(msg.model.provider), name: str(msg.model.name), error: str(msg.model.error) } : null;
+          ? { profile: str(msg.model.profile), provider: str(msg.model.provider), name: str(msg.model.name), error: str(msg.model.error) } : null;
         conv.mode = str(msg.mode);
         return ['header'];
       default:

@@ -118,6 +118,7 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
       turn = null;
       refreshCommands();
     }
+    if (ev.type === 'done') refreshStatus().catch(() => {}); // the session's model, as it is now
     for (const l of listeners) l(ev);
   }
 
@@ -420,7 +421,7 @@ function chatPanel(vscode, client, ui, { reviews, extensionUri, log = () => {} }
     return () => listeners.delete(fn);
   };
 
-  return { provider, onEvent, owns, ask, answer, send, openSession, subscribe, post, ensureSession, sessionId: () => ui.state.sessionId, disposables, VIEW_ID };
+  return { provider, onEvent, owns, ask, answer, send, openSession, subscribe, post, ensureSession, refreshStatus, sessionId: () => ui.state.sessionId, disposables, VIEW_ID };
 }
 
 module.exports = { chatPanel, page, lspDiagnostic, VIEW_ID, SCRIPTS, CHAT_COMMANDS };

@@ -150,7 +150,9 @@
     function renderHeader() {
       const m = conv.model;
       const model = $('model');
-      model.textContent = m ? (m.error ? `no model: ${m.error}` : `${m.name} (${m.provider})`) : '';
+      // The profile is named when it is not [model] itself.
+      const profile = m && m.profile && m.profile !== 'default' ? `${m.profile}: ` : '';
+      model.textContent = m ? (m.error ? `no model: ${m.error}` : `${profile}${m.name} (${m.provider})`) : '';
       $('mode').textContent = conv.mode ? `mode: ${conv.mode}` : '';
       $('meter').textContent = conversation.meterText(conv.meter);
       $('busy').textContent = conv.busy ? 'working…' : '';
