@@ -73,6 +73,7 @@ type taskState struct {
 	Status         string                     `json:"status"`
 	StatusMessage  string                     `json:"statusMessage,omitempty"`
 	PollIntervalMs *float64                   `json:"pollIntervalMs,omitempty"`
+	TTLMs          *float64                   `json:"ttlMs,omitempty"` // null or absent: unlimited
 	Result         json.RawMessage            `json:"result,omitempty"`
 	Error          *jsonrpc.Error             `json:"error,omitempty"`
 	InputRequests  map[string]json.RawMessage `json:"inputRequests,omitempty"`
@@ -114,6 +115,14 @@ func taskOf(res *sdk.CallToolResult) *taskState {
 	return &t
 }
 
+// expired reports whether the task, not done yet, is past its ttlMs
+// counted from when agentls first saw it (the extension counts from its
+// createdAt and lets a client stop relying on it then; agentls's own clock
+// is used, so a server's clock set wrong cannot end a task early).
+func (t *taskState) expired(seen, now time.Time) bool {
+	return t.TTLMs != nil && now.After(seen.Add(time.Duration(*t.TTLMs*float64(time.Millisecond))))
+}
+
 // pollInterval is the wait before the next tasks/get.
 func (t *taskState) pollInterval() time.Duration {
 	if t.PollIntervalMs == nil {
@@ -132,10 +141,16 @@ func (r *Registry) followTask(ctx, cctx context.Context, srv *server, c *conn, t
 	namespaced := r.namespaced(name, tool)
 	answered := map[string]bool{}
 	shown := ""
+	seen := time.Now()
 	for {
 		if t.StatusMessage != "" && t.StatusMessage != shown && l != nil && l.Progress != nil {
 			shown = t.StatusMessage
 			l.Progress(Progress{Message: t.StatusMessage, Task: t.TaskID})
+		}
+		if (t.Status == taskWorking || t.Status == taskInputRequired) && t.expired(seen, time.Now()) {
+			// Past its ttlMs the server may drop it at any time: a task
+			// that never ends is not followed for ever.
+			return errorResult(name, fmt.Sprintf("task %s of %s is still %s past its time to live (ttlMs %g); agentls stopped following it", t.TaskID, tool, t.Status, *t.TTLMs))
 		}
 		switch t.Status {
 		case taskCompleted:

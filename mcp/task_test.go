@@ -218,3 +218,16 @@ func TestATaskOverStreamableHTTP(t *testing.T) {
 		t.Errorf("no tasks/cancel reached the server:\n%s", reqs)
 	}
 }
+
+// TestATaskPastItsTimeToLiveIsNotFollowedForEver: a task still working
+// past its ttlMs (counted from when agentls got it), which the server may
+// drop at any time,
+// ends the call saying so instead of being polled without end.
+func TestATaskPastItsTimeToLiveIsNotFollowedForEver(t *testing.T) {
+	dir := t.TempDir()
+	r := startRegistry(t, []config.Server{v2Server(t, "v2", filepath.Join(dir, "requests.log"))}, Options{})
+	res := call(t, r, "v2__long", `{"hold":"`+filepath.Join(dir, "never")+`","ttl":300}`)
+	if !res.IsError || !strings.Contains(res.Text, "task t-1 of long is still working past its time to live (ttlMs 300); agentls stopped following it") {
+		t.Fatalf("result %+v", res)
+	}
+}

@@ -16,7 +16,8 @@
 //           that file exists; with `ask` it needs the user's answer
 //           (input_required, answered by tasks/update) before it ends;
 //           with `stream` it sends a progress notification before the
-//           task (over HTTP its answer is then an event stream).
+//           task (over HTTP its answer is then an event stream); ttl is
+//           its ttlMs (default 10 minutes).
 //
 // It serves stdio (node mcp-v2-server.mjs [anything]) or Streamable HTTP
 // (node mcp-v2-server.mjs http [PORT], see mcp-http.mjs). Every request it
@@ -78,7 +79,7 @@ function taskView(t) {
     status: t.status,
     createdAt: t.createdAt,
     lastUpdatedAt: new Date().toISOString(),
-    ttlMs: 600000,
+    ttlMs: t.ttl,
     pollIntervalMs: 20,
   };
   if (t.message) v.statusMessage = t.message;
@@ -115,9 +116,9 @@ server.registerTool(
   'long',
   {
     description: 'A long job the server runs as a task (when the client supports tasks).',
-    inputSchema: z.object({ steps: z.number().int().optional(), hold: z.string().optional(), ask: z.string().optional(), stream: z.boolean().optional() }),
+    inputSchema: z.object({ steps: z.number().int().optional(), hold: z.string().optional(), ask: z.string().optional(), stream: z.boolean().optional(), ttl: z.number().int().optional() }),
   },
-  async ({ steps, hold, ask, stream }, ctx) => {
+  async ({ steps, hold, ask, stream, ttl }, ctx) => {
     const caps = ctx.mcpReq.envelope?.['io.modelcontextprotocol/clientCapabilities'];
     const declared = !!caps?.extensions?.[TASKS];
     log(`tools/call long tasks=${declared}`);
@@ -131,7 +132,7 @@ server.registerTool(
       await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: 'creating the task' } });
     }
     const id = `t-${nextTask++}`;
-    const t = { id, status: 'working', step: 0, steps: steps ?? 3, hold, ask, createdAt: new Date().toISOString(), message: 'started' };
+    const t = { id, status: 'working', step: 0, steps: steps ?? 3, hold, ask, ttl: ttl ?? 600000, createdAt: new Date().toISOString(), message: 'started' };
     tasks.set(id, t);
     return { resultType: 'task', ...taskView(t) };
   },
