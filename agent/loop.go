@@ -14,6 +14,7 @@ import (
 	"github.com/agentls/agentls/agent/prompt"
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 )
@@ -74,6 +75,14 @@ func (r *run) emit(e wire.Event) {
 		e.Mode = r.mode()
 		m := r.core.ModelOf(r.task.SessionID)
 		e.Profile, e.Model = m.Profile, m.Name
+		if e.Type == wire.EventDone && e.Usage != nil {
+			// The turn's cost at the model's price ([prices]), for the
+			// editors' status lines; none for a model without a price.
+			if p, ok := config.PriceOf(r.core.cfg.Prices, m.Name); ok {
+				cost := p.Cost(e.Usage.InputTokens, e.Usage.OutputTokens, e.Usage.CacheReadTokens, e.Usage.CacheWriteTokens)
+				e.Cost = &cost
+			}
+		}
 	}
 	if r.io.Events != nil {
 		r.io.Events.Event(e)

@@ -80,6 +80,7 @@ type DoneEvent struct {
 	StopReason StopReason `json:"stopReason"`
 	Text       string     `json:"text"`
 	Usage      Usage      `json:"usage"`
+	Cost       *float64   `json:"cost,omitempty"` // US dollars at the model's price; absent without one
 	Error      string     `json:"error,omitempty"`
 	Message    string     `json:"message,omitempty"`
 	Mode       Mode       `json:"mode"`
@@ -113,7 +114,7 @@ func EventParams(e Event) any {
 	case EventStatus:
 		return &StatusEvent{EventHeader: h, Message: e.Message, Mode: e.Mode, Profile: e.Profile, Model: e.Model}
 	case EventDone:
-		d := &DoneEvent{EventHeader: h, StopReason: e.StopReason, Text: e.Text, Error: e.Message, Message: e.Message, Mode: e.Mode, Profile: e.Profile, Model: e.Model}
+		d := &DoneEvent{EventHeader: h, StopReason: e.StopReason, Text: e.Text, Error: e.Message, Message: e.Message, Mode: e.Mode, Profile: e.Profile, Model: e.Model, Cost: e.Cost}
 		if e.Usage != nil {
 			d.Usage = *e.Usage
 		}

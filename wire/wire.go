@@ -246,6 +246,9 @@ type Event struct {
 	StopReason StopReason      `json:"stopReason,omitempty"`
 	Text       string          `json:"text,omitempty"`
 	Usage      *Usage          `json:"usage,omitempty"`
+	// Cost is what the turn's Usage cost in US dollars at the model's
+	// price ([prices]), on done events; absent when the model has none.
+	Cost *float64 `json:"cost,omitempty"`
 	// Mode is the session's mode, on status and done events.
 	Mode Mode `json:"mode,omitempty"`
 	// Profile and Model name the session's model profile and its model's

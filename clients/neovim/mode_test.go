@@ -2,6 +2,9 @@ package neovim_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -25,7 +28,21 @@ func TestModeAndRules(t *testing.T) {
 				modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "w1", Name: "write_file", Input: string(write)}}},
 				modeltest.Turn{Text: "could not write"},
 			)
+			// A price for the fake model: the usage component shows the cost.
+			f, err := os.OpenFile(w.configPath(), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("\n[prices.\"fake-model\"]\ninput = 3\noutput = 15\ncache_read = 0.3\n")
+			f.Close()
 			res := w.runNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "mode.lua"))
+			// require('agentls').usage(): the last turn's tokens, cache
+			// share and cost, then the session's (two turns of one session).
+			usage := regexp.MustCompile(`^[0-9,]+ in \([0-9]+% cache\) · [0-9,]+ out · \$[0-9.]+ · session [0-9,]+ in, [0-9,]+ out, \$[0-9.]+$`)
+			first, after := fmt.Sprint(res["usage_first"]), fmt.Sprint(res["usage_after"])
+			if !usage.MatchString(first) || !usage.MatchString(after) || first == after {
+				t.Errorf("usage() after the first task %q and the second %q, want the turn's tokens and cost, then the session's growing", first, after)
+			}
 			cards, _ := res["cards"].([]any)
 			if len(cards) != 1 {
 				t.Fatalf("cards %v: want only the command's (the write in plan mode asks nothing)", cards)

@@ -35,6 +35,7 @@ lib.main(function()
   end
   R.first = run("run the check")
   R.statusline_ask = agentls.statusline()
+  R.usage_first = agentls.usage()
 
   vim.cmd("AgentMode plan")
   lib.wait(10000, function()
@@ -44,6 +45,7 @@ lib.main(function()
 
   R.second = run("rewrite the greeting")
   R.statusline_after = agentls.statusline()
+  R.usage_after = agentls.usage()
   R.lines = lib.lines(bufnr)
 
   local revoked

@@ -66,12 +66,56 @@ function formatOne(ev, who, state) {
   }
 }
 
+/** dollars writes a cost as agentls chat does: "$0.0123", "$0.123", "$1.23". */
+function dollars(c) {
+  if (c < 0.01) return `$${c.toFixed(4)}`;
+  if (c < 1) return `$${c.toFixed(3)}`;
+  return `$${c.toFixed(2)}`;
+}
+
 /** TaskTracker follows which tasks run and what each is doing, from events. */
 class TaskTracker {
   constructor() {
     this.tasks = new Map(); // taskId -> {taskId, sessionId, activity}
     this.mode = 'ask'; // the session's mode, as the last status or done event (or agent/setMode) said it
     this.modeListeners = [];
+    this.last = null; // the last turn's {usage, cost, sessionId}, from its done event
+    this.sessions = new Map(); // sessionId -> {input, output, cost} summed over the done events seen
+  }
+
+  /** addUsage records a done event's usage and cost; reports whether it had any. */
+  addUsage(ev) {
+    const u = ev.usage && typeof ev.usage === 'object' ? ev.usage : null;
+    if (!u) return false;
+    const n = (v) => (Number.isFinite(v) && v > 0 ? v : 0);
+    const cost = Number.isFinite(ev.cost) ? ev.cost : undefined;
+    const sid = typeof ev.sessionId === 'string' ? ev.sessionId : '';
+    this.last = { usage: u, cost, sessionId: sid };
+    const s = this.sessions.get(sid) || { input: 0, output: 0, cost: undefined };
+    s.input += n(u.inputTokens);
+    s.output += n(u.outputTokens);
+    if (cost !== undefined) s.cost = (s.cost || 0) + cost;
+    this.sessions.set(sid, s);
+    return true;
+  }
+
+  /**
+   * usageText is the last turn's tokens, cache share and cost, then its
+   * session's: "2,893 in (44% cache) · 24 out · $0.0091 · session 5,023 in, 36 out, $0.016"; '' before a turn ended.
+   */
+  usageText() {
+    if (!this.last) return '';
+    const u = this.last.usage;
+    const n = (v) => (Number.isFinite(v) && v > 0 ? v : 0);
+    const th = (v) => Math.floor(n(v)).toLocaleString('en-US');
+    let s = `${th(u.inputTokens)} in`;
+    if (n(u.inputTokens) > 0) s += ` (${Math.round((100 * n(u.cacheReadTokens)) / n(u.inputTokens))}% cache)`;
+    s += ` · ${th(u.outputTokens)} out`;
+    if (this.last.cost !== undefined) s += ` · ${dollars(this.last.cost)}`;
+    const ses = this.sessions.get(this.last.sessionId);
+    s += ` · session ${th(ses.input)} in, ${th(ses.output)} out`;
+    if (ses.cost !== undefined) s += `, ${dollars(ses.cost)}`;
+    return s;
   }
 
   /** onModeChange calls fn(mode) whenever the mode changes (the chat view's indicator follows the palette). */
@@ -91,7 +135,10 @@ class TaskTracker {
   update(ev) {
     if (!ev || typeof ev.taskId !== 'string') return false;
     const modeChanged = (ev.type === 'status' || ev.type === 'done') && this.setMode(ev.mode);
-    if (ev.type === 'done') return this.tasks.delete(ev.taskId) || modeChanged;
+    if (ev.type === 'done') {
+      const used = this.addUsage(ev);
+      return this.tasks.delete(ev.taskId) || modeChanged || used;
+    }
     const task = this.tasks.get(ev.taskId) || { taskId: ev.taskId, sessionId: ev.sessionId, activity: 'thinking' };
     const before = task.activity;
     switch (ev.type) {
@@ -147,8 +194,17 @@ class TaskTracker {
 function eventView(vscode) {
   const channel = vscode.window.createOutputChannel('agentls events');
   const item = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+  // The last turn's tokens, cache share and cost (and its session's), once a turn ended.
+  const usage = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 9);
   const tracker = new TaskTracker();
   const refresh = () => {
+    const used = tracker.usageText();
+    if (used) {
+      usage.text = `$(graph) ${used}`;
+      usage.tooltip = 'agentls: the last turn: input tokens (the share read from the provider\'s cache), output tokens and cost at the model\'s price ([prices]); then the session\'s so far';
+      usage.command = 'agentls.showEvents';
+      usage.show();
+    }
     item.text = tracker.statusText();
     const t = tracker.latest();
     item.tooltip = t ? `agentls task ${t.taskId}: ${t.activity} (click to cancel)` : 'agentls: no task running (click for the event stream)';
@@ -162,7 +218,7 @@ function eventView(vscode) {
     if (text) channel.append(text);
     if (tracker.update(ev)) refresh();
   };
-  return { onEvent, tracker, channel, item, refresh };
+  return { onEvent, tracker, channel, item, usage, refresh };
 }
 
 module.exports = { formatEvent, TaskTracker, eventView, preview, REASONING_MARK };

@@ -25,7 +25,8 @@ async function world(t, turns, files = { 'main.go': ORIGINAL }) {
   const bins = binaries(t);
   if (!bins) return null;
   const model = await fakeModel(t, bins, turns);
-  const ls = await startAgentls(t, bins, { files, modelUrl: model.url });
+  // A price for the fake model, so the done events carry a cost.
+  const ls = await startAgentls(t, bins, { files, modelUrl: model.url, extraConfig: '\n[prices."fake-model"]\ninput = 3\noutput = 15\ncache_read = 0.3\n' });
   const uri = ls.open('main.go');
   // The cursor on the directive line, nothing selected.
   const line = ORIGINAL.indexOf('// agent:');
@@ -98,6 +99,8 @@ test('run on the directive line: the write opens a diff editor, Accept lands the
   assert.match(w.events.text, /accepted in the diff editor/);
   assert.match(w.events.text, /Added Sum\./);
   await waitUntil(() => w.bar.text === '$(hubot) agentls', 5000, 'the status bar to go idle');
+  assert.match(w.stub.items[1].text, /^\$\(graph\) [\d,]+ in \(\d+% cache\) · [\d,]+ out · \$[\d.]+ · session [\d,]+ in, [\d,]+ out, \$[\d.]+$/,
+    "the usage item shows the turn's tokens, cache share and cost");
   assert.ok(w.bar.history.some((h) => /^\$\(sync~spin\) agentls: calling write_file/.test(h)),
     `the status bar showed the tool call: ${JSON.stringify(w.bar.history)}`);
 });

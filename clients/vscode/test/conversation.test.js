@@ -91,7 +91,11 @@ test('the page asks for ready, streams an answer as Markdown, and shows the tool
   const answer = w.byKind('assistant')[0];
   assert.equal(answer.byClass('md')[0].textContent, 'Reading it with read_file:', 'the deltas make one answer');
   assert.equal(answer.all((e) => e.tagName === 'CODE')[0].textContent, 'read_file');
-  assert.equal(w.$('meter').textContent, '2.0k of 128k tokens (2%) · cache 25%');
+  assert.equal(w.$('meter').textContent, '2.0k of 128k tokens (2%) · cache 25%', 'no cost for a model without a price');
+  // A model with a price: the turn's cost, and the session's summed.
+  w.on(ev('done', { stopReason: 'end_turn', text: '', cost: 0.0091, usage: { inputTokens: 2000, outputTokens: 40, cacheReadTokens: 500, cacheWriteTokens: 0, contextTokens: 2040, contextWindow: 128000 } }));
+  w.on(ev('done', { stopReason: 'end_turn', text: '', cost: 0.0072, usage: { inputTokens: 2000, outputTokens: 40, cacheReadTokens: 1000, cacheWriteTokens: 0, contextTokens: 2100, contextWindow: 128000 } }));
+  assert.equal(w.$('meter').textContent, '2.1k of 128k tokens (2%) · cache 50% · $0.0072 · session $0.016');
   assert.equal(w.$('cancel').disabled, true);
   assert.equal(w.$('send').disabled, false);
 });

@@ -187,6 +187,19 @@ test('events', async (t) => {
     tr.update({ taskId: 't1', type: 'done', stopReason: 'cancelled' });
     assert.equal(tr.statusText(), '$(hubot) agentls');
   });
+  await t.test("the usage item: the last turn's tokens, cache share and cost, then its session's", () => {
+    const s = stubVscode();
+    const view = eventView(s.vscode);
+    assert.equal(s.items[1].visible, false, 'nothing before a turn ended');
+    view.onEvent({ taskId: 't1', sessionId: 's1', type: 'done', stopReason: 'end_turn', cost: 0.0091,
+      usage: { inputTokens: 2893, outputTokens: 24, cacheReadTokens: 1273, cacheWriteTokens: 0 } });
+    view.onEvent({ taskId: 't2', sessionId: 's1', type: 'done', stopReason: 'end_turn', cost: 0.0072,
+      usage: { inputTokens: 2130, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    assert.equal(s.items[1].visible, true);
+    assert.equal(s.items[1].text, '$(graph) 2,130 in (0% cache) · 12 out · $0.0072 · session 5,023 in, 36 out, $0.016');
+    view.onEvent({ taskId: 't3', sessionId: 's2', type: 'done', stopReason: 'end_turn', usage: { inputTokens: 1000, outputTokens: 1, cacheReadTokens: 0 } });
+    assert.equal(s.items[1].text, '$(graph) 1,000 in (0% cache) · 1 out · session 1,000 in, 1 out', 'a model without a price: tokens only');
+  });
   await t.test('the status bar item cancels while a task runs and shows events when idle', () => {
     const s = stubVscode();
     const view = eventView(s.vscode);

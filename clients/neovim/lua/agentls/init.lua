@@ -646,6 +646,13 @@ function M.statusline()
   return status.text()
 end
 
+--- usage is a statusline component of the last turn's tokens, cache share
+--- and cost, and the session's so far ("" before a turn ended). Use it as
+--- %{v:lua.require'agentls'.usage()}.
+function M.usage()
+  return status.usage()
+end
+
 --- session is the id of the session the commands continue (or nil).
 function M.session()
   return transcript.current

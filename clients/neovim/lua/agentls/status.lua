@@ -44,6 +44,7 @@ function M.on_event(ev)
   end
   if ev.type == "done" then
     tasks[ev.taskId] = nil
+    M.add_usage(ev)
     redraw()
     return
   end
@@ -80,6 +81,67 @@ function M.running()
     n = n + 1
   end
   return n
+end
+
+-- last is the last turn's usage and cost; sessions sums them per session
+-- (what this Neovim saw).
+local last, last_session = nil, nil
+local sessions = {}
+
+--- add_usage records a done event's usage and cost.
+function M.add_usage(ev)
+  local u = type(ev.usage) == "table" and ev.usage or nil
+  if not u then
+    return
+  end
+  last = { usage = u, cost = type(ev.cost) == "number" and ev.cost or nil }
+  last_session = ev.sessionId or "?"
+  local s = sessions[last_session] or { input = 0, output = 0, cost = nil }
+  s.input = s.input + (tonumber(u.inputTokens) or 0)
+  s.output = s.output + (tonumber(u.outputTokens) or 0)
+  if last.cost then
+    s.cost = (s.cost or 0) + last.cost
+  end
+  sessions[last_session] = s
+end
+
+local function thousands(n)
+  local s = tostring(math.floor(tonumber(n) or 0))
+  local out = s:reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  return (out:gsub("^,", ""))
+end
+
+local function dollars(c)
+  if c < 0.01 then
+    return string.format("$%.4f", c)
+  elseif c < 1 then
+    return string.format("$%.3f", c)
+  end
+  return string.format("$%.2f", c)
+end
+
+--- usage is the last turn's tokens, cache share and cost, then the
+--- session's: "" before any turn ended.
+function M.usage()
+  if not last then
+    return ""
+  end
+  local u = last.usage
+  local input = tonumber(u.inputTokens) or 0
+  local text = thousands(input) .. " in"
+  if input > 0 then
+    text = text .. string.format(" (%d%% cache)", math.floor(100 * (tonumber(u.cacheReadTokens) or 0) / input + 0.5))
+  end
+  text = text .. " · " .. thousands(u.outputTokens) .. " out"
+  if last.cost then
+    text = text .. " · " .. dollars(last.cost)
+  end
+  local s = sessions[last_session]
+  text = text .. " · session " .. thousands(s.input) .. " in, " .. thousands(s.output) .. " out"
+  if s.cost then
+    text = text .. ", " .. dollars(s.cost)
+  end
+  return text
 end
 
 --- forget drops every task (the client exited).

@@ -33,7 +33,8 @@
       sessionId: '',
       busy: false,
       taskId: '',
-      meter: null, // {contextTokens, contextWindow, inputTokens, cacheReadTokens, outputTokens}
+      meter: null, // {contextTokens, contextWindow, inputTokens, cacheReadTokens, outputTokens, cost?, sessionCost?}
+      sessionCost: undefined, // the session's cost so far (the done events' cost), when the model has a price
       model: null, // {provider, name, error}
       mode: '',
       next: 1,
@@ -122,7 +123,14 @@
         conv.busy = false;
         conv.taskId = '';
         const u = ev.usage && typeof ev.usage === 'object' ? ev.usage : null;
-        if (u) conv.meter = meterOf(u);
+        if (u) {
+          conv.meter = meterOf(u);
+          if (Number.isFinite(ev.cost) && ev.cost >= 0) {
+            conv.sessionCost = (conv.sessionCost || 0) + ev.cost;
+            conv.meter.cost = ev.cost;
+            conv.meter.sessionCost = conv.sessionCost;
+          }
+        }
         const ids = ['meter'];
         if (ev.stopReason && ev.stopReason !== 'end_turn') {
           ids.push(add(conv, { kind: 'end', stopReason: str(ev.stopReason), error: str(ev.error || ev.message), usage: u }).id);
@@ -218,7 +226,11 @@
     }
   }
 
-  /** meterText is the context meter's line: "1.2k of 128k tokens (1%) · cache 40%", or ''. */
+  /**
+   * meterText is the context meter's line: "1.2k of 128k tokens (1%) · cache 40%",
+   * then the turn's and the session's cost when the model has a price
+   * (" · $0.0091 · session $0.016"), or ''.
+   */
   function meterText(m) {
     if (!m || !m.contextTokens) return '';
     const k = (n) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10000 ? 0 : 1)}k` : String(n));
@@ -226,6 +238,8 @@
     if (m.contextWindow) s += ` of ${k(m.contextWindow)} tokens (${Math.round((100 * m.contextTokens) / m.contextWindow)}%)`;
     else s += ' tokens';
     if (m.inputTokens) s += ` · cache ${Math.round((100 * m.cacheReadTokens) / m.inputTokens)}%`;
+    const usd = (c) => (c < 0.01 ? `$${c.toFixed(4)}` : c < 1 ? `$${c.toFixed(3)}` : `$${c.toFixed(2)}`);
+    if (Number.isFinite(m.cost)) s += ` · ${usd(m.cost)} · session ${usd(m.sessionCost)}`;
     return s;
   }
 
