@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -115,7 +116,8 @@ func (c *cancelOnClose) Close() error {
 // origin (scheme, host and port) and to no other: not to the POST endpoint
 // an SSE server names on another host, not across a redirect. Requests to
 // another origin also lose any Authorization and the Mcp-Param-* headers
-// (call arguments) the SDK set. The request
+// (call arguments) the SDK set, and an Mcp-Session-Id goes only to the
+// origin that issued it. The request
 // is cloned; the SDK's own headers are left alone. It also notes the status
 // of the last POST, to decide on the SSE fallback: the SDK opens with
 // server/discover, which a 2025-11-25 server refuses, and then initialize,
@@ -125,6 +127,9 @@ type headerTransport struct {
 	origin   string
 	headers  http.Header
 	lastPost atomic.Int32
+
+	mu       sync.Mutex
+	sessions map[string]string // Mcp-Session-Id -> the origin that issued it
 }
 
 func newHeaderTransport(u *url.URL, headers map[string]string) *headerTransport {
@@ -156,17 +161,10 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		// Another origin (an SSE POST endpoint elsewhere, a redirect, an
 		// authorization server): never an access token or a configured
 		// header, whoever set it.
-		if req.Header.Get("Authorization") != "" || t.carries(req.Header) {
+		if t.carries(req.Header) {
 			req = req.Clone(req.Context())
-			req.Header.Del("Authorization")
-			for k := range t.headers {
-				req.Header.Del(k)
-			}
-			// A tool's arguments that 2026-07-28 mirrors into headers
-			// (x-mcp-header) are for the server's origin: the HTTP
-			// client copies them onto a redirect to anywhere.
 			for k := range req.Header {
-				if paramHeader(k) {
+				if t.originOnly(k) {
 					req.Header.Del(k)
 				}
 			}
@@ -177,8 +175,11 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			req.Header[k] = vs
 		}
 	}
-	req = routeTask(req)
+	req = t.sessionTo(routeTask(req))
 	resp, err := t.base.RoundTrip(req)
+	if err == nil {
+		t.issued(req, resp)
+	}
 	if err == nil && req.Method == http.MethodPost {
 		t.lastPost.Store(int32(resp.StatusCode))
 	}
@@ -188,20 +189,65 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// carries reports whether h has one of the configured headers or a
-// parameter header.
+// carries reports whether h has a header that only the server's origin
+// may get (originOnly).
 func (t *headerTransport) carries(h http.Header) bool {
-	for k := range t.headers {
-		if _, ok := h[k]; ok {
-			return true
-		}
-	}
 	for k := range h {
-		if paramHeader(k) {
+		if t.originOnly(k) {
 			return true
 		}
 	}
 	return false
+}
+
+// originOnly reports whether a header (its canonical name) goes to the
+// server's origin only, whoever set it: a configured header, an
+// Authorization, and the Mcp-Param-* headers (a tool's arguments that
+// 2026-07-28 mirrors into headers, x-mcp-header). Go's HTTP client copies
+// all but Authorization and Cookie onto a redirect to anywhere.
+func (t *headerTransport) originOnly(name string) bool {
+	name = http.CanonicalHeaderKey(name)
+	if _, ok := t.headers[name]; ok {
+		return true
+	}
+	return name == "Authorization" || paramHeader(name)
+}
+
+// sessionTo drops req's Mcp-Session-Id unless the origin req goes to is
+// the one that issued that id: for a 2025-11-25 server without
+// Authorization the session id is the credential (whoever holds it acts
+// in the session), and Go's HTTP client copies it onto a redirect to
+// anywhere. An id no answer issued is dropped too.
+func (t *headerTransport) sessionTo(req *http.Request) *http.Request {
+	id := req.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		return req
+	}
+	t.mu.Lock()
+	issuer, ok := t.sessions[id]
+	t.mu.Unlock()
+	if ok && issuer == origin(req.URL) {
+		return req
+	}
+	req = req.Clone(req.Context())
+	req.Header.Del("Mcp-Session-Id")
+	return req
+}
+
+// issued notes the origin that answered with a session id.
+func (t *headerTransport) issued(req *http.Request, resp *http.Response) {
+	id := resp.Header.Get("Mcp-Session-Id")
+	if id == "" {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.sessions == nil {
+		t.sessions = map[string]string{}
+	}
+	if _, ok := t.sessions[id]; !ok {
+		t.sessions[id] = origin(req.URL)
+	}
 }
 
 // paramHeader reports whether a header name (canonical, as http.Header

@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -240,5 +242,52 @@ func TestRemoteParamHeadersOnlyToTheOrigin(t *testing.T) {
 	}
 	if strings.Contains(got, "Mcp-Param-") || strings.Contains(got, "eu-secret-1") || strings.Contains(got, "Authorization") {
 		t.Errorf("a parameter header or the credential reached another origin through a redirect:\n%s", got)
+	}
+}
+
+// TestRemoteSessionIDOnlyToTheOrigin: a 2025-11-25 server over Streamable
+// HTTP with no Authorization (server-everything) is reached through an
+// origin that serves the session itself but redirects tools/call, carrying
+// the Mcp-Session-Id that origin handed out, to another origin. For
+// such a server the session id is the credential: whoever holds it acts as
+// this client in that session. The other origin must never see it. Seen
+// failing with "POST /mcp <the session id>" at the other origin.
+func TestRemoteSessionIDOnlyToTheOrigin(t *testing.T) {
+	everything := testenv.EverythingHTTP(t, "streamableHttp")
+	target, _ := url.Parse(everything.Base)
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	other := newRecorder(t, "Mcp-Session-Id", proxy)
+	first := newRecorder(t, "Mcp-Session-Id", http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		if strings.Contains(string(body), `"method":"tools/call"`) {
+			http.Redirect(w, req, other.srv.URL+req.URL.Path, http.StatusTemporaryRedirect)
+			return
+		}
+		proxy.ServeHTTP(w, req)
+	}))
+	r := startRegistry(t, []config.Server{remoteServer("redirected", first.srv.URL+"/mcp", nil)}, Options{})
+	info := serverInfo(t, r, "redirected")
+	if info.State != Connected || info.Revision != "2025-11-25" {
+		t.Fatalf("this test needs a 2025-11-25 server (a session id): %s %s %s", info.State, info.Revision, info.Error)
+	}
+	call(t, r, "redirected__echo", `{"message":"b"}`)
+	var session string
+	for _, req := range first.requests() {
+		if f := strings.Fields(req); len(f) == 3 {
+			session = f[2]
+		}
+	}
+	if session == "" {
+		t.Fatalf("the server never got a session id back, so this shows nothing: %q", first.requests())
+	}
+	got := other.requests()
+	if len(got) == 0 {
+		t.Fatalf("the redirect was not followed, so this shows nothing (first origin: %q)", first.requests())
+	}
+	for _, req := range got {
+		if strings.Contains(req, session) || len(strings.Fields(req)) > 2 {
+			t.Errorf("the session id reached another origin through a redirect: %q", req)
+		}
 	}
 }
