@@ -107,6 +107,13 @@ func (c *Core) SetMode(sessionID string, m wire.Mode) error {
 	if _, err := wire.ParseMode(string(m)); err != nil {
 		return err
 	}
+	return c.choose(sessionID, func() { c.mode = m }, func(ctl *session.Control) { ctl.Mode = m })
+}
+
+// choose records what the user chose: for a session (set, then saved
+// with it), or with sessionID "" for every session not set since (all).
+// Both run with c.mu held.
+func (c *Core) choose(sessionID string, all func(), set func(*session.Control)) error {
 	if sessionID != "" {
 		if err := session.CheckID(sessionID); err != nil {
 			return err
@@ -114,11 +121,11 @@ func (c *Core) SetMode(sessionID string, m wire.Mode) error {
 	}
 	c.mu.Lock()
 	if sessionID == "" {
-		c.mode = m
+		all()
 		c.mu.Unlock()
 		return nil
 	}
-	c.control(sessionID).Mode = m
+	set(c.control(sessionID))
 	c.mu.Unlock()
 	c.saveControl(sessionID)
 	return nil

@@ -98,25 +98,11 @@ func (c *Core) SetModel(sessionID, name string) error {
 	if _, ok := c.cfg.Profile(name); !ok {
 		return fmt.Errorf("unknown model profile %q: expected one of %q (declared as [model.profiles.NAME] in the user config)", name, c.cfg.ProfileNames())
 	}
-	if sessionID != "" {
-		if err := session.CheckID(sessionID); err != nil {
-			return err
-		}
-	}
 	pm, _ := c.profile(name)
 	if _, err := pm.resolve(); err != nil && pm.provider == nil {
 		return fmt.Errorf("model profile %q cannot be used: %w", name, err)
 	}
-	c.mu.Lock()
-	if sessionID == "" {
-		c.profileName = name
-		c.mu.Unlock()
-		return nil
-	}
-	c.control(sessionID).Profile = name
-	c.mu.Unlock()
-	c.saveControl(sessionID)
-	return nil
+	return c.choose(sessionID, func() { c.profileName = name }, func(ctl *session.Control) { ctl.Profile = name })
 }
 
 // resolve is the profile's model as its table resolves it (no request).
