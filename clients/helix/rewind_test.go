@@ -31,8 +31,10 @@ func TestHelixRewindByCodeAction(t *testing.T) {
 	writeFile(t, notes, "notes: before\n")
 	scr := w.scr
 	scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "add a function Sum`), 30*time.Second)
-	scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once`), 30*time.Second)
-	scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once`), 30*time.Second)
+	// Each card by its file: the second comes once the first is answered,
+	// and a menu opened before then still lists the first.
+	scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once: Overwrite \S*main\.go\?`), 30*time.Second)
+	scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once: Overwrite \S*notes\.txt\?`), 30*time.Second)
 	scr.waitFor(regexp.MustCompile(`func Sum\(xs \[\]int\) int \{`), 20*time.Second, "the edit in the buffer")
 	waitRequests(t, w.model, 2, 20*time.Second)
 	deadline := time.Now().Add(10 * time.Second)
