@@ -27,6 +27,7 @@ const SHOTS = path.join(HERE, 'screenshots');
 const CHROMIUM = process.env.AGENTLS_CHROMIUM || '/usr/bin/chromium';
 const CODE_SERVER = path.join(HERE, 'node_modules', '.bin', 'code-server');
 const VSCE = path.join(EXT, 'node_modules', '.bin', 'vsce');
+const APP_SERVER = path.join(ROOT, 'tools', 'node', 'node_modules', '.bin', 'mcp-server-basic-vanillajs');
 
 const ORIGINAL = 'package main\n\n// agent: add a function Sum\nfunc main() {}\n';
 const REWRITTEN = 'package main\n\n// Sum adds up xs.\nfunc Sum(xs []int) int {\n\ttotal := 0\n\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n\treturn total\n}\n\nfunc main() {}\n';
@@ -43,6 +44,7 @@ function missing() {
   if (!fs.existsSync(CODE_SERVER)) lacks.push('code-server (run clients/vscode/e2e/install.sh)');
   try { require.resolve('playwright-core'); } catch { lacks.push('playwright-core (run clients/vscode/e2e/install.sh)'); }
   if (!fs.existsSync(VSCE)) lacks.push('vsce (npm ci in clients/vscode)');
+  if (!fs.existsSync(APP_SERVER)) lacks.push('mcp-server-basic-vanillajs (npm ci in tools/node)');
   if (spawnSync('go', ['version']).error) lacks.push('go');
   return lacks.join(', ');
 }
@@ -198,6 +200,9 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     // Back in ask mode: a command whose card offers its rule.
     { ToolCalls: [{ ID: 'call_r1', Name: 'run_command', Input: JSON.stringify({ command: 'echo e2e-rule' }) }] },
     { Text: 'Ran the check.' },
+    // An MCP App: the real App server's get-time, whose result the App shows.
+    { ToolCalls: [{ ID: 'call_app', Name: 'basic__get-time', Input: '{}' }] },
+    { Text: 'The App beside shows the server time.' },
   ]);
   cleanups.push(() => model.close());
 
@@ -205,10 +210,12 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
   fs.writeFileSync(path.join(ws, '.agentls', 'config.toml'),
     `[mcp.servers.fault]\ncommand = "${path.join(bin, 'faultserver')}"\nargs = ["-marker", "${dir}"]\n`);
   const config = path.join(dir, 'config.toml');
+  // A user server: the real MCP App server on npm (its args carry dir for the leak check).
   fs.writeFileSync(config,
     `[model]\nprovider = "openai"\nname = "fake-model"\nbase_url = "${model.url}/v1"\napi_key_env = "AGENTLS_TEST_KEY"\n` +
     // The editor is an MCP server for an outside agent too (issue 29).
-    '[serve]\nmcp = true\n');
+    '[serve]\nmcp = true\n' +
+    `\n[mcp.servers.basic]\ncommand = "${APP_SERVER}"\nargs = ["--stdio", "${dir}"]\n`);
   const userData = path.join(dir, 'user-data');
   const extensions = path.join(dir, 'extensions');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -615,5 +622,39 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     await page.keyboard.press(`${mod}+Z`);
     await editor.locator('.view-line', { hasText: 'total += 2 * x' }).waitFor({ timeout: 10000 });
     await shot('a-rewind-undone');
+  });
+
+  // MCP Apps: the model calls the real App server's get-time; its App opens
+  // beside in a sandboxed panel, shows the result, and its own button's
+  // tools/call asks on a card that names the App.
+  await step('an MCP App in its sandboxed panel', async () => {
+    await say('What time is it on the server?');
+    const card = chat.locator('.item.approval').last();
+    await card.waitFor({ timeout: 30000 });
+    await card.locator('button', { hasText: 'Allow once' }).click();
+    // The turn's end: the model asked again after the result (the App's
+    // panel is a second webview, so the chat's locator no longer picks one).
+    await waitUntil(async () => (await requestFor('What time is it on the server?')).length === 2, 30000, 'the model to get the result');
+    const appFrame = async () => {
+      for (const f of page.frames()) {
+        if (await f.locator('#get-time-btn').count().catch(() => 0)) return f;
+      }
+      return undefined;
+    };
+    const app = await waitUntil(appFrame, 30000, 'the App\'s frame');
+    const time = app.locator('#server-time');
+    await waitUntil(async () => /^20\d\d-/.test(await time.innerText()), 15000, 'the App to show the result');
+    const first = await time.innerText();
+    // The App's frame is sandboxed: an opaque origin, no VS Code API.
+    assert.equal(await app.evaluate(() => String(window.origin)), 'null');
+    assert.equal(await app.evaluate(() => typeof acquireVsCodeApi), 'undefined');
+    assert.equal(await app.evaluate(() => fetch('https://example.com/').then(() => 'fetched', () => 'blocked')), 'blocked');
+    await shot('a-mcp-app-shows-the-result');
+    await app.locator('#get-time-btn').click();
+    await dialog.waitFor({ timeout: 30000 });
+    assert.match(await dialog.innerText(), /the App ui:\/\/get-time\/mcp-app\.html of basic asks/);
+    await shot('a-mcp-app-call-card');
+    await dialog.locator('.monaco-button', { hasText: 'Allow once' }).first().click();
+    await waitUntil(async () => { const t = await time.innerText(); return /^20\d\d-/.test(t) && t !== first; }, 15000, 'the App to show its own call\'s result');
   });
 });

@@ -13,6 +13,7 @@ const { registerCommands } = require('./commands');
 const { diffReviews } = require('./review');
 const { chatPanel } = require('./chat/panel');
 const { registerParticipant } = require('./chat/participant');
+const { appPanels } = require('./apps');
 const path = require('path');
 
 /**
@@ -29,6 +30,8 @@ function attach(vscode, client, { extensionUri } = {}) {
   const log = (line) => view.channel.appendLine(line);
   const chat = chatPanel(vscode, client, ui, { reviews, extensionUri: root, log });
   ui.chat = chat;
+  const apps = appPanels(vscode, client, { log });
+  ui.apps = apps;
   const onApproval = async (approval, token) => {
     if (await chat.owns(approval).catch(() => false)) return chat.ask(approval, token);
     return requestApproval(vscode, approval, token, log, reviews);
@@ -39,6 +42,7 @@ function attach(vscode, client, { extensionUri } = {}) {
     client.onNotification('agent/event', (ev) => {
       view.onEvent(ev);
       chat.onEvent(ev);
+      apps.onEvent(ev);
     }),
     ...chat.disposables,
     ...registerParticipant(vscode, client, chat, root),

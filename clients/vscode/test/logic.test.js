@@ -308,9 +308,9 @@ test('launch settings', async (t) => {
       assert.equal(pkg.contributes.configuration.properties[key].scope, 'machine', key);
     }
   });
-  await t.test('the client announces approvals, forms and events, keeping other experimental capabilities', () => {
+  await t.test('the client announces approvals, forms, events and apps, keeping other experimental capabilities', () => {
     assert.deepEqual(announce({ experimental: { other: 1 } }), { experimental: { other: 1, agentls: { ...EXPERIMENTAL } } });
-    assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true });
+    assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true, apps: true });
   });
 });
 

@@ -56,6 +56,9 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
     diagnostics: () => [], // languages.getDiagnostics(uri)
   };
   const webviewProviders = new Map(); // view id -> WebviewViewProvider
+  // Every webview panel created: {viewType, title, show, options, html,
+  // posted, receive(msg), disposed}.
+  const webviewPanels = [];
   const participants = []; // {id, handler, participant} of vscode.chat.createChatParticipant
   const clipboard = [];
   const tabsChanged = new EventEmitter();
@@ -105,6 +108,7 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
   const vscode = {
     ...importTimeClasses(),
     StatusBarAlignment: { Left: 1, Right: 2 },
+    ViewColumn: { Active: -1, Beside: -2, One: 1 },
     Uri, EventEmitter, TabInputTextDiff,
     workspace: {
       getConfiguration(section) {
@@ -121,6 +125,25 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
     languages: { getDiagnostics: (uri) => answers.diagnostics(uri) },
     env: { clipboard: { async writeText(t) { clipboard.push(t); } } },
     window: {
+      activeColorTheme: { kind: 2 },
+      createWebviewPanel(viewType, title, show, options) {
+        const receivers = [];
+        const disposers = [];
+        const rec = { viewType, title, show, options, posted: [], disposed: false };
+        rec.panel = {
+          webview: {
+            html: '',
+            postMessage(msg) { rec.posted.push(JSON.parse(JSON.stringify(msg))); return Promise.resolve(true); },
+            onDidReceiveMessage(fn) { receivers.push(fn); return disposable(); },
+          },
+          onDidDispose(fn) { disposers.push(fn); return disposable(); },
+          dispose() { rec.disposed = true; for (const fn of disposers) fn(); },
+        };
+        Object.defineProperty(rec, 'html', { get: () => rec.panel.webview.html });
+        rec.receive = (msg) => Promise.all(receivers.map((fn) => fn(JSON.parse(JSON.stringify(msg)))));
+        webviewPanels.push(rec);
+        return rec.panel;
+      },
       activeTextEditor: editor,
       visibleTextEditors: editor ? [editor] : [],
       registerWebviewViewProvider(id, provider, options) {
@@ -244,7 +267,7 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
       onPost: (fn) => watchers.push(fn),
     };
   };
-  return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands, diffs, providers, contexts, setDocuments,
+  return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands, diffs, providers, contexts, setDocuments, webviewPanels,
     openView, participants, clipboard };
 }
 
