@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/agentls/agentls/mcp"
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/tools"
@@ -225,4 +226,14 @@ func hasOption(a wire.Approval, id string) bool {
 		}
 	}
 	return false
+}
+
+// attribute makes card a name the outside client asking for it: on its own
+// field and at the start of the title every editor shows.
+func attribute(card *wire.Approval, client string) {
+	if client == "" {
+		return
+	}
+	card.RequestedBy = trust.Visible(client)
+	card.Title = card.RequestedBy + " asks: " + card.Title
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/wire"
 
 	"github.com/agentls/agentls/agent/model"
 )
@@ -354,8 +353,6 @@ func (r *run) compact(ctx context.Context, cmp compactor, history []model.Messag
 	r.tr.Note(msg)
 	return true
 }
-
-func (r *run) emitStatus(msg string) { r.emit(wire.Event{Type: wire.EventStatus, Message: msg}) }
 
 // addUsage adds one response's usage to the task's.
 func (r *run) addUsage(u model.Usage) {

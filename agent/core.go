@@ -23,7 +23,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"sync"
@@ -147,15 +146,6 @@ type RunRequest struct {
 	MCPPrompt *PromptRef
 }
 
-// Echo is how the request is named where it is echoed (task titles,
-// progress): the prompt's first line, or the MCP prompt's names.
-func (req RunRequest) Echo() string {
-	if req.MCPPrompt != nil {
-		return PromptTitle(*req.MCPPrompt)
-	}
-	return tools.FirstLine(req.Prompt, EchoMax)
-}
-
 // TaskIO connects one task to its front end.
 type TaskIO struct {
 	Approver  Approver        // nil: every approval is denied
@@ -227,105 +217,6 @@ func (t *Task) stateName() wire.TaskState {
 	return s
 }
 
-// Start starts a task in the background and returns at once.
-func (c *Core) Start(req RunRequest, io TaskIO) *Task {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.lastTask++
-	t := &Task{ID: fmt.Sprintf("t%d", c.lastTask), SessionID: req.SessionID, Prompt: req.Prompt,
-		Title: req.Echo(), StartedAt: time.Now(), done: make(chan struct{})}
-	t.setState(wire.TaskRunning)
-	if t.SessionID == "" {
-		t.SessionID = session.NewID()
-	}
-	fail := func(msg string) *Task {
-		t.result = wire.RunResult{TaskID: t.ID, SessionID: t.SessionID, StopReason: "error", Error: msg}
-		t.setState("done")
-		close(t.done)
-		return t
-	}
-	switch {
-	case c.closed:
-		return fail("agent: shutting down, no new tasks")
-	case session.CheckID(t.SessionID) != nil:
-		return fail(session.CheckID(t.SessionID).Error())
-	}
-	ctx, cancel := context.WithCancelCause(c.ctx)
-	t.cancel = func() { cancel(context.Canceled) }
-	c.tasks[t.ID] = t
-	c.busy()
-	_, statErr := os.Stat(c.sessions.Path(t.SessionID))
-	started := errors.Is(statErr, fs.ErrNotExist) // this task starts the session
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		defer cancel(nil)
-		res := c.runTask(ctx, t, req, io)
-		if started {
-			c.retain(time.Now())
-		}
-		c.mu.Lock()
-		delete(c.tasks, t.ID)
-		c.idle()
-		c.mu.Unlock()
-		t.result = res
-		t.setState("done")
-		close(t.done)
-	}()
-	return t
-}
-
-// Cancel cancels one task; false if unknown or already done.
-func (c *Core) Cancel(taskID string) bool {
-	c.mu.Lock()
-	t, ok := c.tasks[taskID]
-	c.mu.Unlock()
-	if ok {
-		t.cancel()
-	}
-	// A task that ended may have left MCP tasks running: they go too.
-	return c.cancelMCPTasks(taskID, "") || ok
-}
-
-// CancelSession cancels every task of a session.
-func (c *Core) CancelSession(sessionID string) {
-	c.mu.Lock()
-	for _, t := range c.tasks {
-		if t.SessionID == sessionID {
-			t.cancel()
-		}
-	}
-	c.mu.Unlock()
-	c.cancelMCPTasks("", sessionID)
-}
-
-// Tasks lists the running tasks, oldest first.
-func (c *Core) Tasks() []wire.TaskInfo {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := make([]wire.TaskInfo, 0, len(c.tasks))
-	for _, t := range c.tasks {
-		info := wire.TaskInfo{TaskID: t.ID, SessionID: t.SessionID, State: t.stateName(), Prompt: t.Title, StartedAt: t.StartedAt}
-		if u := t.usage.Load(); u != nil {
-			info.Usage = *u
-		}
-		out = append(out, info)
-	}
-	sortTasks(out)
-	return out
-}
-
-// NewChat cancels a session's tasks and returns a new empty session's id,
-// which keeps the mode and model profile chosen for the old one.
-func (c *Core) NewChat(sessionID string) string {
-	id := session.NewID()
-	if sessionID != "" {
-		c.CancelSession(sessionID)
-		c.carryControl(sessionID, id)
-	}
-	return id
-}
-
 // Sessions lists the stored sessions of this workspace, newest first.
 func (c *Core) Sessions() ([]wire.SessionInfo, error) { return c.sessions.List() }
 
@@ -337,22 +228,69 @@ func (c *Core) TranscriptPath(sessionID string) string {
 	return session.TranscriptPath(c.stateDir, sessionID)
 }
 
-// Close cancels every task (each ends "cancelled") and waits for them.
-func (c *Core) Close() {
-	c.mu.Lock()
-	c.closed = true
-	c.busy() // no release after Close
-	c.mu.Unlock()
-	c.cancel()
-	c.wg.Wait()
-	c.dropLive()
-	if c.ownsRegistry && c.reg != nil {
-		if err := c.reg.Close(); err != nil {
-			c.logf("agentls: closing MCP servers: %v", err)
-		}
-	}
-}
-
 func (c *Core) policy() *trust.Policy {
 	return &trust.Policy{Rules: c.cfg.MCP.Policy, Store: c.store, Autopilot: c.cfg.Agent.Autopilot}
+}
+
+// profileModel is one profile's model: its table, provider and window.
+type profileModel struct {
+	name string
+	cfg  config.Model
+
+	mu       sync.Mutex
+	provider model.Provider
+	win      *model.Window // found at its first turn (window.go)
+	winSaid  bool          // a turn said where the window came from
+	hidSaid  bool          // a turn said the tool budget hides MCP tools
+}
+
+// sessionHold is one session's lock and how many tasks hold or wait for it.
+type sessionHold struct {
+	ch    chan struct{}
+	users int
+}
+
+// mcpTask is one task the core follows after the turn that started it.
+type mcpTask struct {
+	task    mcp.Task
+	owner   string // the agent task whose call it was
+	session string
+	callID  string
+	cancel  context.CancelFunc
+}
+
+// mcpTasks are the tasks a core follows and the results not yet given to
+// the model, by session.
+type mcpTasks struct {
+	mu       sync.Mutex
+	running  map[*mcpTask]bool
+	finished map[string][]string
+}
+
+// launchKey names one launch question: the same server with a changed
+// command (another fingerprint) is another question and gets its own card.
+type launchKey struct{ root, name, fingerprint string }
+
+// launchFlight is a launch card on screen and, once done is closed, what
+// came of it. TrustServer callers asking the same question while it waits
+// join it instead of showing a second card (the start-up card and a
+// client's trust command would otherwise both be on screen, and the user
+// could answer them differently).
+type launchFlight struct {
+	done    chan struct{} // closed when state, err and retry are final
+	waiters int           // callers joined and still waiting; guarded by Core.launchMu
+	state   mcp.State
+	err     error
+	// retry: the asker's ctx ended before the outcome was final (nobody
+	// answered, or it went away mid-start). That is no answer for the
+	// joiners, whose own user may still be there: they ask again.
+	retry bool
+}
+
+// PromptRef names one prompt of an MCP server and the arguments to run it
+// with (agentls.prompt, a prompt's code action, an ACP slash command).
+type PromptRef struct {
+	Server    string
+	Name      string
+	Arguments map[string]string
 }

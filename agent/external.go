@@ -200,12 +200,39 @@ func (f *finalStatus) Event(e wire.Event) {
 	}
 }
 
-// attribute makes card a name the outside client asking for it: on its own
-// field and at the start of the title every editor shows.
-func attribute(card *wire.Approval, client string) {
-	if client == "" {
-		return
+// AppCall runs a tools/call an App made: only a tool of the App's own
+// server, and only from an App one of that server's tools offers, through
+// the path of the model's own calls; the card names the App as asking.
+func (c *Core) AppCall(ctx context.Context, p wire.AppCallParams, io TaskIO) wire.AppCallResult {
+	fail := func(msg string) wire.AppCallResult {
+		return wire.AppCallResult{Text: "ERROR: " + msg, IsError: true, Status: wire.StatusFailed}
 	}
-	card.RequestedBy = trust.Visible(client)
-	card.Title = card.RequestedBy + " asks: " + card.Title
+	if err := session.CheckID(p.SessionID); err != nil {
+		return fail(err.Error())
+	}
+	if c.reg == nil {
+		return fail("agent: no MCP servers")
+	}
+	offered, name := false, ""
+	var tool *tools.Tool
+	for _, t := range c.reg.Tools() {
+		if t.Server != p.Server {
+			continue
+		}
+		offered = offered || t.UI == p.ResourceURI && p.ResourceURI != ""
+		if t.ServerTool == p.Tool {
+			tt := tools.FromMCP(t, c.cfg.MCP.DescriptionMaxChars)
+			tool, name = &tt, t.Name
+		}
+	}
+	switch {
+	case !offered:
+		return fail(fmt.Sprintf("no tool of %s offers the App %s", trust.Visible(p.Server), trust.Visible(p.ResourceURI)))
+	case tool == nil:
+		// Stops an App from reaching another server's tools or agentls's built-ins.
+		return fail(fmt.Sprintf("the App of %s may call only that server's tools; it has none named %s", trust.Visible(p.Server), trust.Visible(p.Tool)))
+	}
+	client := fmt.Sprintf("the App %s of %s", p.ResourceURI, p.Server)
+	res := c.callOutside(ctx, ExternalCall{Client: client, SessionID: p.SessionID, Tool: name, Input: p.Arguments}, *tool, io)
+	return wire.AppCallResult{Text: res.Text, IsError: res.IsError, Status: res.Status, StructuredContent: res.Structured}
 }

@@ -16,14 +16,10 @@ import (
 	"github.com/agentls/agentls/wire"
 )
 
-// The two tools only outside clients get: agentls's sessions of this
-// workspace and a session's transcript. Both live in agentls's state
-// folder, which agentls's own agent never reads without a card (a secret
-// path, tools.Secrets), so each call asks too.
-const (
-	SessionsToolName   = "agentls_sessions"
-	TranscriptToolName = "agentls_transcript"
-)
+// The two tools only outside clients get (their names are in mode.go):
+// agentls's sessions of this workspace and a session's transcript. Both
+// live in agentls's state folder, which agentls's own agent never reads
+// without a card (a secret path, tools.Secrets), so each call asks too.
 
 type sessionsTool struct{ c *Core }
 

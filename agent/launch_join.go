@@ -6,26 +6,6 @@ import (
 	"github.com/agentls/agentls/trust"
 )
 
-// launchKey names one launch question: the same server with a changed
-// command (another fingerprint) is another question and gets its own card.
-type launchKey struct{ root, name, fingerprint string }
-
-// launchFlight is a launch card on screen and, once done is closed, what
-// came of it. TrustServer callers asking the same question while it waits
-// join it instead of showing a second card (the start-up card and a
-// client's trust command would otherwise both be on screen, and the user
-// could answer them differently).
-type launchFlight struct {
-	done    chan struct{} // closed when state, err and retry are final
-	waiters int           // callers joined and still waiting; guarded by Core.launchMu
-	state   mcp.State
-	err     error
-	// retry: the asker's ctx ended before the outcome was final (nobody
-	// answered, or it went away mid-start). That is no answer for the
-	// joiners, whose own user may still be there: they ask again.
-	retry bool
-}
-
 // joinLaunch decides, under one lock, how a TrustServer caller proceeds:
 // join the card already on screen for key, start without asking because
 // the store trusts this fingerprint, or lead a new card. The store is read

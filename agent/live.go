@@ -104,7 +104,7 @@ func (c *Core) LiveSession(front string) (Live, bool) {
 			continue
 		}
 		var l Live
-		if json.Unmarshal(b, &l) != nil || e.Name() != strconv.Itoa(l.PID)+".json" || !running(l.PID) {
+		if json.Unmarshal(b, &l) != nil || e.Name() != strconv.Itoa(l.PID)+".json" || !processRunning(l.PID) {
 			os.Remove(p)
 			continue
 		}
@@ -131,9 +131,9 @@ func (c *Core) dropLive() {
 	}
 }
 
-// running reports whether a process of that pid exists (on Windows,
+// processRunning reports whether a process of that pid exists (on Windows,
 // whether it could be found).
-func running(pid int) bool {
+func processRunning(pid int) bool {
 	if pid <= 0 {
 		return false
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/agentls/agentls/wire"
 
@@ -14,80 +13,8 @@ import (
 	"github.com/agentls/agentls/agent/prompt"
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/config"
-	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/trust"
 )
-
-// previewMax caps the output a tool_result event carries; the model gets
-// the whole (capped) result.
-const previewMax = 2000
-
-// run is one task's execution state.
-type run struct {
-	core *Core
-	task *Task
-	io   TaskIO
-	ws   tools.Workspace
-	tr   *session.Transcript
-	// client is the outside MCP client a call is run for (external.go),
-	// named on every card; "" for agentls's own model.
-	client string
-
-	emitMu sync.Mutex
-	seq    int
-
-	callable  map[string]tools.Tool // this turn's tools by name, built-ins first
-	mcpTools  []mcp.Tool            // this turn's MCP tools, sorted by name (what search ranks)
-	listed    []mcp.Tool            // the registry's tools toolDefs was built from
-	toolDefs  []model.ToolDef       // this turn's tools, rebuilt only when listed changes
-	listedGen uint64                // the registry's ToolsGeneration read before listed
-	approveMu sync.Mutex            // one approval at a time (approvals.go)
-	usage     wire.Usage
-	window    int // the model's context window, in tokens
-	// tooLong: the turn failed because its request was too long for the
-	// model's window even compacted (settle marks it so, and it is not
-	// sent again: session/interrupted.go).
-	tooLong  bool
-	loaded   []string        // MCP tools used or found by search, most recent first (toolsearch.go)
-	loadedMu sync.Mutex      // guards loaded while the calls of a batch run
-	offered  map[string]bool // this request's tools when search narrowed them; nil: all
-	view     session.View    // how the session's history is sent (compact.go)
-
-	// The turn as stored (settle): its history once loaded, whether its
-	// prompt was stored, the text of a request that failed or was
-	// cancelled, and the journal that keeps what is not stored yet
-	// (session/journal.go).
-	history  *[]model.Message
-	prompted bool
-	partial  string
-	journal  *session.Journal
-	file     *session.Appender // the session's files, held for the turn (store)
-	unlock   func()            // releases the session (sessionLock), once the turn is settled
-}
-
-func (r *run) emit(e wire.Event) {
-	r.emitMu.Lock()
-	defer r.emitMu.Unlock()
-	r.seq++
-	e.Seq, e.TaskID, e.SessionID = r.seq, r.task.ID, r.task.SessionID
-	if e.Type == wire.EventStatus || e.Type == wire.EventDone {
-		e.Mode = r.mode()
-		m := r.core.ModelOf(r.task.SessionID)
-		e.Profile, e.Model = m.Profile, m.Name
-		if e.Type == wire.EventDone && e.Usage != nil {
-			// The turn's cost at the model's price ([prices]), for the
-			// editors' status lines; none for a model without a price.
-			if p, ok := config.PriceOf(r.core.cfg.Prices, m.Name); ok {
-				cost := p.Cost(e.Usage.InputTokens, e.Usage.OutputTokens, e.Usage.CacheReadTokens, e.Usage.CacheWriteTokens)
-				e.Cost = &cost
-			}
-		}
-	}
-	if r.io.Events != nil {
-		r.io.Events.Event(e)
-	}
-}
 
 // runTask runs one task to its end and emits its done event.
 func (c *Core) runTask(ctx context.Context, t *Task, req RunRequest, io TaskIO) wire.RunResult {
@@ -343,7 +270,7 @@ func (r *run) execute(ctx context.Context, req RunRequest) wire.RunResult {
 		content, uses := normalizeAssistant(resp.Content, iter)
 		lastText = model.TextOf(content)
 		r.tr.Assistant(lastText)
-		if why := refused(resp.StopReason); why != "" {
+		if why := refusalReason(resp.StopReason); why != "" {
 			// A refused answer is not kept (Anthropic asks that it not be sent
 			// back); the session says the model declined (settle).
 			return wire.RunResult{StopReason: wire.StopRefusal, Text: lastText, Error: why}
@@ -459,8 +386,8 @@ func cutCall(resp *model.Response) string {
 	return ""
 }
 
-// refused says why an answer with this stop reason was declined, or "".
-func refused(stop string) string {
+// refusalReason says why an answer with this stop reason was declined, or "".
+func refusalReason(stop string) string {
 	switch stop {
 	case "refusal":
 		return "the model declined to answer (stop reason refusal)"

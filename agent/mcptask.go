@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/session"
@@ -20,23 +19,6 @@ import (
 // task that made the call (agent/cancel) or its session cancels it on the
 // server (tasks/cancel). A task followed after its turn can ask nobody: a
 // question it asks is declined without a card.
-
-// mcpTask is one task the core follows after the turn that started it.
-type mcpTask struct {
-	task    mcp.Task
-	owner   string // the agent task whose call it was
-	session string
-	callID  string
-	cancel  context.CancelFunc
-}
-
-// mcpTasks are the tasks a core follows and the results not yet given to
-// the model, by session.
-type mcpTasks struct {
-	mu       sync.Mutex
-	running  map[*mcpTask]bool
-	finished map[string][]string
-}
 
 // adoptTask follows task t of call callID of run r after the turn.
 func (c *Core) adoptTask(r *run, callID string, t mcp.Task) {

@@ -19,12 +19,6 @@ import (
 // releaseAfter is how long a Core is idle before it gives memory back.
 const releaseAfter = time.Second
 
-// sessionHold is one session's lock and how many tasks hold or wait for it.
-type sessionHold struct {
-	ch    chan struct{}
-	users int
-}
-
 // sessionLock takes a session for one task, so two tasks never interleave
 // one history. It gives up when ctx ends.
 // Another agentls in a turn of the same session is waited for too (its

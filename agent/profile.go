@@ -3,7 +3,6 @@ package agent
 import (
 	"fmt"
 	"os"
-	"sync"
 
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/session"
@@ -20,18 +19,6 @@ import (
 // sending what an endpoint attached to an answer (signed thinking,
 // reasoning fields, thought signatures) back to that endpoint only
 // (model.Block.Endpoint).
-
-// profileModel is one profile's model: its table, provider and window.
-type profileModel struct {
-	name string
-	cfg  config.Model
-
-	mu       sync.Mutex
-	provider model.Provider
-	win      *model.Window // found at its first turn (window.go)
-	winSaid  bool          // a turn said where the window came from
-	hidSaid  bool          // a turn said the tool budget hides MCP tools
-}
 
 // profile is the model of the profile named name ("": the default);
 // false when the config declares no such profile.
@@ -64,13 +51,6 @@ func (c *Core) sessionModel(sessionID string) *profileModel {
 		pm, _ = c.profile("")
 	}
 	return pm
-}
-
-// defaultProfile is the profile of a session nobody chose one for: the
-// one the last SetModel without a session chose, else [model]; c.mu is
-// held.
-func (c *Core) defaultProfile() string {
-	return config.ProfileOrDefault(c.profileName)
 }
 
 // Profile is a session's model profile now; "" is the profile new

@@ -14,14 +14,6 @@ import (
 	"github.com/agentls/agentls/wire"
 )
 
-// PromptRef names one prompt of an MCP server and the arguments to run it
-// with (agentls.prompt, a prompt's code action, an ACP slash command).
-type PromptRef struct {
-	Server    string
-	Name      string
-	Arguments map[string]string
-}
-
 // ServerPrompt is one prompt a connected server offers.
 type ServerPrompt struct {
 	Server string
