@@ -6,7 +6,6 @@ import (
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/agent/session"
 	"github.com/agentls/agentls/agent/tools"
-	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/mcp"
 	"github.com/agentls/agentls/wire"
 )
@@ -70,10 +69,7 @@ func (r *run) emit(e wire.Event) {
 		if e.Type == wire.EventDone && e.Usage != nil {
 			// The turn's cost at the model's price ([prices]), for the
 			// editors' status lines; none for a model without a price.
-			if p, ok := config.PriceOf(r.core.cfg.Prices, m.Name); ok {
-				cost := p.Cost(e.Usage.InputTokens, e.Usage.OutputTokens, e.Usage.CacheReadTokens, e.Usage.CacheWriteTokens)
-				e.Cost = &cost
-			}
+			e.Cost = r.core.costOf(m.Name, *e.Usage)
 		}
 	}
 	if r.io.Events != nil {

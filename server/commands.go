@@ -89,7 +89,7 @@ func (s *Server) runInBackground(req agent.RunRequest, line int) (wire.TaskStart
 		case wire.StopMaxTokens, wire.StopRefusal:
 			typ = logWarning // the task stopped short of an answer: say so visibly
 		}
-		s.showMessage(typ, "agentls: "+resultLine(r))
+		s.showMessage(typ, "agentls: "+resultLine(r)+s.usageSummary(r))
 	})
 	return wire.TaskStarted{TaskID: task.ID}, nil
 }
@@ -335,4 +335,43 @@ func (s *Server) joinLiveChat() string {
 	s.mu.Unlock()
 	s.logMessage(logInfo, "agentls: continuing session "+l.SessionID+" of the agentls chat running in this workspace (agentls.newChat starts another)")
 	return l.SessionID
+}
+
+// cmdUsage is what the command session's tasks used and cost, summed as
+// they end (the session's part of their summary line).
+type cmdUsage struct {
+	sessionID string
+	usage     wire.Usage
+	cost      *float64
+}
+
+// usageSummary is " · " and the task's tokens, cache share and cost, then
+// its session's, for the summary line a command task ends with (what
+// Helix shows in its status line); "" for a task that sent no request.
+func (s *Server) usageSummary(r wire.RunResult) string {
+	s.mu.Lock()
+	core := s.core
+	s.mu.Unlock()
+	if core == nil || r.SessionID == "" || r.Usage.InputTokens+r.Usage.OutputTokens == 0 {
+		return ""
+	}
+	cost := core.CostOf(r.SessionID, r.Usage)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cmdUsage.sessionID != r.SessionID {
+		s.cmdUsage = cmdUsage{sessionID: r.SessionID}
+	}
+	u := &s.cmdUsage
+	u.usage.InputTokens += r.Usage.InputTokens
+	u.usage.OutputTokens += r.Usage.OutputTokens
+	u.usage.CacheReadTokens += r.Usage.CacheReadTokens
+	u.usage.CacheWriteTokens += r.Usage.CacheWriteTokens
+	if cost != nil {
+		sum := *cost
+		if u.cost != nil {
+			sum += *u.cost
+		}
+		u.cost = &sum
+	}
+	return " · " + agent.UsageSummary(r.Usage, cost, u.usage, u.cost)
 }

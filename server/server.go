@@ -59,6 +59,7 @@ type Server struct {
 	state         lifecycle
 	client        clientInfo
 	clientName    string   // the editor's clientInfo name
+	cmdUsage      cmdUsage // the command session's tokens and cost (commands.go)
 	folders       []string // the editor's workspace folders (initialize, then didChangeWorkspaceFolders)
 	cfg           *config.Config
 	core          *agent.Core

@@ -104,6 +104,11 @@ provider = "openai"
 name = "fake-model"
 base_url = "`+w.model.URL()+`/v1"
 api_key_env = "AGENTLS_TEST_KEY"
+
+[prices."fake-model"]
+input = 3
+output = 15
+cache_read = 0.3
 `+strings.ReplaceAll(extraConfig, "{{model}}", w.model.URL()))
 
 	// The Helix config is what a user gets from the script, with the command
@@ -437,7 +442,9 @@ func TestHelixAndATerminalChatShareTheSession(t *testing.T) {
 		modeltest.Turn{Text: "A new Helix, same session."},
 	)
 	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
-	w.scr.waitFor(regexp.MustCompile(`It is an empty main\.`), 20*time.Second, "the task's summary")
+	// The summary in the status line ends with the turn's tokens, cache
+	// share and cost, then the session's.
+	w.scr.waitFor(regexp.MustCompile(`It is an empty main\. · [0-9,]+ in \([0-9]+% cache\) · [0-9,]+ out · \$[0-9.]+ · session [0-9,]+ in, [0-9,]+ out, \$[0-9.]+`), 20*time.Second, "the task's summary with its usage")
 
 	chat := &screen{t: t, tmux: w.scr.tmux, socket: w.scr.socket}
 	agentls := filepath.Join(w.dir, "bin", "agentls")

@@ -287,7 +287,7 @@ func (c *chat) command(ctx context.Context, text string) bool {
 			fmt.Fprintf(c.out, "agentls: %s\n", oneLine(err.Error()))
 			return false
 		}
-		c.say("compacted: about %s tokens sent next, from %s", thousands(r.TokensAfter), thousands(r.TokensBefore))
+		c.say("compacted: about %s tokens sent next, from %s", agent.Thousands(r.TokensAfter), agent.Thousands(r.TokensBefore))
 	case "/sessions":
 		c.listSessions()
 	case "/resume":

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
@@ -221,13 +222,13 @@ func (s *chatSink) inline(line string) string {
 // cache, how full the window is and, when the model has a price, the cost.
 func usageLine(turn wire.Usage, cost string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s in", thousands(turn.InputTokens))
+	fmt.Fprintf(&b, "%s in", agent.Thousands(turn.InputTokens))
 	if turn.InputTokens > 0 && turn.CacheReadTokens > 0 {
 		fmt.Fprintf(&b, " (%d%% from cache)", turn.CacheReadTokens*100/turn.InputTokens)
 	}
-	fmt.Fprintf(&b, " · %s out", thousands(turn.OutputTokens))
+	fmt.Fprintf(&b, " · %s out", agent.Thousands(turn.OutputTokens))
 	if turn.ContextWindow > 0 {
-		fmt.Fprintf(&b, " · context %d%% of %s", turn.ContextTokens*100/turn.ContextWindow, thousands(turn.ContextWindow))
+		fmt.Fprintf(&b, " · context %d%% of %s", turn.ContextTokens*100/turn.ContextWindow, agent.Thousands(turn.ContextWindow))
 	}
 	if cost != "" {
 		b.WriteString(" · " + cost)
@@ -237,18 +238,9 @@ func usageLine(turn wire.Usage, cost string) string {
 
 // chatUsageLine is usageLine of a turn, then the session's tokens and cost.
 func chatUsageLine(turn, session wire.Usage, cost, sessionCost string) string {
-	s := usageLine(turn, cost) + fmt.Sprintf(" · session %s in, %s out", thousands(session.InputTokens), thousands(session.OutputTokens))
+	s := usageLine(turn, cost) + fmt.Sprintf(" · session %s in, %s out", agent.Thousands(session.InputTokens), agent.Thousands(session.OutputTokens))
 	if sessionCost != "" {
 		s += ", " + sessionCost
-	}
-	return s
-}
-
-// thousands writes n with thousands separators.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
 	}
 	return s
 }

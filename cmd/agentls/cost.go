@@ -1,9 +1,9 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
+	"github.com/agentls/agentls/agent"
 	"github.com/agentls/agentls/agent/model"
 	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/wire"
@@ -31,12 +31,5 @@ func (p prices) of(u wire.Usage) string {
 	if !p.known {
 		return ""
 	}
-	c := p.price.Cost(u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens)
-	switch {
-	case c < 0.01:
-		return fmt.Sprintf("$%.4f", c)
-	case c < 1:
-		return fmt.Sprintf("$%.3f", c)
-	}
-	return fmt.Sprintf("$%.2f", c)
+	return agent.Dollars(p.price.Cost(u.InputTokens, u.OutputTokens, u.CacheReadTokens, u.CacheWriteTokens))
 }
