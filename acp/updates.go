@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"github.com/agentls/agentls/trust"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -101,6 +102,11 @@ func (t *translator) updates(e wire.Event) []sessionUpdate {
 		for _, im := range e.Images {
 			tc.Content = append(tc.Content, toolCallContent{Type: "content", Content: &contentBlock{Type: "image", MimeType: im.MIMEType, Data: im.Data}})
 		}
+		if e.UI != nil {
+			// An ACP editor cannot show an MCP App: the call says so.
+			note := textBlock(appNotShown(e.UI.ResourceURI))
+			tc.Content = append(tc.Content, toolCallContent{Type: "content", Content: &note})
+		}
 		return []sessionUpdate{{SessionUpdate: updateToolCallUpdate, ToolCall: tc}}
 	case "done":
 		// The turn's last updates: the plan its answer's last line
@@ -157,4 +163,10 @@ func chunk(kind, text string) []sessionUpdate {
 func diffContent(d *wire.FileDiff) toolCallContent {
 	newText := d.NewText
 	return toolCallContent{Type: "diff", Path: d.Path, OldText: d.OldText, NewText: &newText}
+}
+
+// appNotShown is what a tool call that offered an MCP App (its ui://
+// resource uri) says in an ACP editor, which cannot show it.
+func appNotShown(uri string) string {
+	return "This tool offered a UI (" + trust.Visible(uri) + ") that this editor cannot show; its result is the text above."
 }

@@ -76,6 +76,16 @@ func MCPv2ServerConfig(t testing.TB, log string) string {
 		Tool(t, "node"), script, log)
 }
 
+// AppServerConfig is the TOML of the real MCP App server on npm
+// (@modelcontextprotocol/server-basic-vanillajs, on stdio) as the user's
+// MCP server "basic", its get-time allowed: that tool's definition names
+// the App ui://get-time/mcp-app.html.
+func AppServerConfig(t testing.TB) string {
+	t.Helper()
+	return fmt.Sprintf("[mcp.servers.basic]\ncommand = %q\nargs = [%q, \"--stdio\"]\n\n[mcp.policy]\n\"basic__get-time\" = \"allow\"\n",
+		Tool(t, "node"), NodeBin(t, "mcp-server-basic-vanillajs"))
+}
+
 // Tool returns the path of a program on PATH.
 func Tool(t testing.TB, name string) string {
 	t.Helper()
