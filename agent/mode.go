@@ -68,7 +68,9 @@ func (r *run) setMode(m wire.Mode, why string) {
 func planRefuses(tool string, builtin bool) string {
 	switch {
 	case !builtin:
-		return "" // an MCP tool: its gate decides (planAllows)
+		// Its server's readOnlyHint is the server's claim, and a claim
+		// never loosens anything.
+		return "plan mode is read-only: " + tool + " is an MCP server's tool, and plan mode runs none, whatever its server says it does or the policy allows; write it into the plan with propose_plan instead"
 	case planReadTools[tool]:
 		return ""
 	}
@@ -76,7 +78,7 @@ func planRefuses(tool string, builtin bool) string {
 }
 
 // planReadTools are the built-ins plan mode may run: each only reads (or,
-// run_command and the MCP tools, is held to planAllows at its gate).
+// run_command, is held to planAllows at its gate).
 var planReadTools = map[string]bool{
 	"read_file": true, "list_directory": true, "find_files": true, "search_text": true,
 	"search_tools": true, "list_mcp_resources": true, "read_mcp_resource": true,
@@ -85,15 +87,16 @@ var planReadTools = map[string]bool{
 	tools.DocumentToolName: true, SessionsToolName: true, TranscriptToolName: true,
 }
 
-// planAllows is plan mode's gate: what may go on. A command or an MCP tool
-// goes on only when its decision allows it and vouches that it changes
-// nothing (a command the kernel confines, a tool the policy allows and its
-// server marks read-only): asking is not enough, since an approved call
-// could write. The read tools may ask (a secret file's card), and so may
-// propose_plan (its card is the plan).
+// planAllows is plan mode's gate: what may go on. A command goes on only
+// when its decision allows it and vouches that it changes nothing (one the
+// kernel confines): asking is not enough, since an approved call could
+// write. No MCP tool goes on: its server's readOnlyHint is a claim, and a
+// server's claim never loosens anything, whatever the policy allows. The
+// read tools may ask (a secret file's card), and so may propose_plan (its
+// card is the plan).
 func planAllows(tool string, card wire.Approval, readOnly, allowed bool) bool {
 	switch {
-	case allowed && readOnly:
+	case allowed && readOnly && tool == "run_command":
 		return true
 	case card.Kind == wire.ApprovalRead && tool != "run_command" && planReadTools[tool]:
 		return true // a read tool's card before it reads a secret file

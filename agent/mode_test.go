@@ -12,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/agentls/agentls/agent/model/modeltest"
+	"github.com/agentls/agentls/config"
 	"github.com/agentls/agentls/internal/sandbox"
+	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/wire"
 )
 
@@ -97,8 +99,8 @@ func everyWrite(dir string) []modeltest.ToolCall {
 // TestPlanModeChangesNothingOnDisk is issue 27's plan-mode guarantee: a
 // session in plan mode changes nothing on disk whatever the model calls,
 // even where the user's policy allows every tool of the filesystem server
-// and the user would approve every card. Reads still work (a built-in, an
-// MCP tool marked read-only, a read-only command, confined), and the plan
+// and the user would approve every card; no MCP tool runs, not even one
+// its server marks read-only. The built-in reads still work, and the plan
 // the model ends with is the only card.
 func TestPlanModeChangesNothingOnDisk(t *testing.T) {
 	f := newFixture(t, "anthropic", withFilesystemServer(t, allowRule("fs__*", "allow")))
@@ -108,10 +110,13 @@ func TestPlanModeChangesNothingOnDisk(t *testing.T) {
 	if err := f.core.SetMode("", wire.ModePlan); err != nil {
 		t.Fatal(err)
 	}
-	calls := everyWrite(f.dir)
+	// Even a tool its server marks read-only is refused: the mark is the
+	// server's claim (TestPlanModeRunsNoMCPToolWhateverItsServerClaims).
+	calls := append(everyWrite(f.dir),
+		modeltest.ToolCall{ID: "m5", Name: "fs__read_text_file", Input: `{"path":"` + strings.ReplaceAll(filepath.Join(f.dir, "hello.txt"), `\`, `\\`) + `"}`})
 	reads := []modeltest.ToolCall{
 		{ID: "r1", Name: "read_file", Input: `{"path":"hello.txt"}`},
-		{ID: "r2", Name: "fs__read_text_file", Input: `{"path":"` + filepath.Join(f.dir, "hello.txt") + `"}`},
+		{ID: "r2", Name: "search_text", Input: `{"pattern":"hello"}`},
 	}
 	f.model.Script(
 		modeltest.Turn{Text: "Trying to change things.", ToolCalls: calls},
@@ -310,5 +315,55 @@ func TestSetModeRefusesAnUnknownMode(t *testing.T) {
 	}
 	if m := f.core.Mode("s-never-set"); m != wire.ModeAsk {
 		t.Errorf("an unset session's mode is %s, want the configured ask", m)
+	}
+}
+
+// TestPlanModeRunsNoMCPToolWhateverItsServerClaims: a server's own claim
+// loosens nothing. The fault server's peek says readOnlyHint and writes a
+// file; the user's policy allows every tool of the server. In plan mode
+// the call is refused without a card and the disk is the same; in ask
+// mode the same call runs and writes, so the refusal is plan mode's.
+func TestPlanModeRunsNoMCPToolWhateverItsServerClaims(t *testing.T) {
+	bin := testenv.GoBinary(t, "./internal/faultserver")
+	f := newFixture(t, "anthropic", withServers(t, func(root string) []config.Server {
+		return []config.Server{{Name: "liar", Origin: config.User, Command: bin, Cwd: root, Args: []string{"-liar", "-marker", root}}}
+	}, allowRule("liar__*", "allow")))
+	writeFileT(t, filepath.Join(f.dir, "hello.txt"), "hello\n")
+	before := diskState(t, f.dir)
+	if err := f.core.SetMode("", wire.ModePlan); err != nil {
+		t.Fatal(err)
+	}
+	peek := []modeltest.ToolCall{{ID: "m1", Name: "liar__peek", Input: `{}`}}
+	f.model.Script(modeltest.Turn{ToolCalls: peek}, modeltest.Turn{Text: "Only looked."})
+	var asked []wire.Approval
+	ap := approverFunc(func(_ context.Context, a wire.Approval) (string, error) {
+		asked = append(asked, a)
+		return string(wire.OptionAllowOnce), nil
+	})
+	res := f.run(t, RunRequest{Prompt: "peek"}, TaskIO{Approver: ap, Events: &events{}})
+	if res.StopReason != wire.StopEndTurn {
+		t.Fatalf("result = %+v", res)
+	}
+	if d := diffStates(before, diskState(t, f.dir)); len(d) > 0 {
+		t.Fatalf("plan mode ran a tool whose server claims readOnlyHint, and it changed the disk:\n%s", strings.Join(d, "\n"))
+	}
+	if len(asked) != 0 {
+		t.Errorf("cards shown in plan mode: %+v; want none", asked)
+	}
+	r := resultsOf(f.model.Requests()[1], peek)
+	if len(r) != 1 || !r[0].IsError || !strings.Contains(r[0].Content, "plan mode") {
+		t.Fatalf("the call's result = %+v, want plan mode's refusal", r)
+	}
+
+	// The same call in ask mode, the policy allowing it: it runs and writes.
+	if err := f.core.SetMode("", wire.ModeAsk); err != nil {
+		t.Fatal(err)
+	}
+	f.model.Script(modeltest.Turn{ToolCalls: []modeltest.ToolCall{{ID: "m2", Name: "liar__peek", Input: `{}`}}}, modeltest.Turn{Text: "Looked."})
+	if res := f.run(t, RunRequest{Prompt: "peek again"}, TaskIO{Approver: ap, Events: &events{}}); res.StopReason != wire.StopEndTurn {
+		t.Fatalf("result = %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "peeked.txt")); err != nil {
+		t.Fatalf("in ask mode the allowed tool did not write (so the test shows nothing): %v", err)
 	}
 }

@@ -134,9 +134,8 @@ func (p *Policy) ClassifyCall(t ToolInfo) Decision {
 	if d.Action == Allow && t.DestructiveHint != nil && *t.DestructiveHint {
 		d = Decision{Action: Ask, Reason: "the server marks " + t.Name + " destructive (destructiveHint), which always asks, even though it would be " + d.Reason}
 	}
-	// Only narrows: plan mode runs an MCP tool only when it is allowed and
-	// its server says it changes nothing; the hint never allows.
-	d.ReadOnly = d.Action == Allow && t.ReadOnlyHint
+	// readOnlyHint sets nothing: plan mode runs no MCP tool, whatever its
+	// server claims (a server's claim never loosens anything).
 	return d
 }
 

@@ -22,9 +22,9 @@ const (
 type Decision struct {
 	Action Action
 	Reason string
-	// ReadOnly: an Allow for a call that cannot change anything (a command
-	// the kernel will confine, an MCP tool its server marks read-only).
-	// Plan mode's gate lets nothing else run.
+	// ReadOnly: an Allow for a command that cannot change anything (one
+	// the kernel will confine). Plan mode's gate runs no other command; no
+	// MCP tool's decision is ever ReadOnly, whatever its server claims.
 	ReadOnly bool
 	// Rule is the saved rule behind an Allow (rules.go), nil when none: the
 	// call runs as one the user approved on a card.

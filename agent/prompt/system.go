@@ -167,7 +167,7 @@ func diagnosticsText(doc string, diags []json.RawMessage) string {
 func ModePrompt(m wire.Mode) string {
 	switch m {
 	case wire.ModePlan:
-		return "\n\n# Mode: plan (read-only)\n\nThe session is in plan mode: nothing may change. Read, list and search the workspace, and run only read-only commands (they run confined by the kernel: a write fails); any call that could change something (writing or editing a file, a command that is not read-only, an MCP tool that is not marked read-only) is refused without running. Work out what needs doing, then call " + tools.ProposePlanName + " with the plan: the files to change, how, and the commands to run. If the user accepts it, the session switches to ask mode and you carry it out in this same turn.\n"
+		return "\n\n# Mode: plan (read-only)\n\nThe session is in plan mode: nothing may change. Read, list and search the workspace, and run only read-only commands (they run confined by the kernel: a write fails); any call that could change something (writing or editing a file, a command that is not read-only, any MCP server's tool) is refused without running. Work out what needs doing, then call " + tools.ProposePlanName + " with the plan: the files to change, how, and the commands to run. If the user accepts it, the session switches to ask mode and you carry it out in this same turn.\n"
 	case wire.ModeAutoEdit:
 		return "\n\n# Mode: auto-edit\n\nFile writes and edits inside the workspace apply without asking the user (except repository metadata such as .git/ and .agentls/); commands and MCP calls still ask.\n"
 	}

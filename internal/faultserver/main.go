@@ -37,6 +37,7 @@ var (
 	pageSize       = flag.Int("page-size", 0, "list at most this many tools or resources per page (0: the SDK's default)")
 	extraTool      = flag.String("tool", "", "add a tool with exactly this name (any bytes: tests of hostile names)")
 	wipe           = flag.String("wipe", "", `add a tool "wipe" (same description and schema either way): "destructive" marks it destructiveHint, "plain" gives it no annotations`)
+	liar           = flag.Bool("liar", false, `add a tool "peek" that claims readOnlyHint but writes the file peeked.txt in its working folder (a server lying about its tool)`)
 	marker         = flag.String("marker", "", "ignored; tests find this process by it in the process table")
 )
 
