@@ -163,6 +163,8 @@ lib.main(function()
   check("the statusline is empty when idle", status.text(), "")
   status.on_event({ taskId = "t1", sessionId = "s", type = "tool_call", tool = "fs__read", status = "running" })
   check("the statusline names the running tool", status.text(), "agentls: calling fs__read")
+  status.on_event({ taskId = "t1", sessionId = "s", type = "tool_call", tool = "fs__read", status = "running", message = "step 2\nof 3" })
+  check("the statusline shows a running call's progress on one line", status.text(), "agentls: fs__read: step 2 of 3")
   status.on_event({ taskId = "t1", sessionId = "s", type = "approval", approvalId = "a1", state = "waiting" })
   status.set_approval("a1", { title = "x" })
   check("the statusline says an approval waits", status.text(), "agentls: approval needed")
@@ -230,14 +232,14 @@ lib.main(function()
     })
 
   for _, ev in ipairs({
-    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "long", status = "running" },
-    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "long", status = "running", message = "step 1 of 3" },
-    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "long", status = "running", message = "step 2\nof 3" },
+    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "v2 · long", status = "running" },
+    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "v2 · long", status = "running", message = "step 1 of 3" },
+    { type = "tool_call", toolCallId = "c3", server = "v2", tool = "v2__long", title = "v2 · long", status = "running", message = "step 2\nof 3" },
   }) do
     ev.taskId, ev.sessionId = "t12", "s12"
     transcript.on_event(ev)
   end
-  check("a running call's line shows its latest progress",
+  check("a running call's line shows its latest progress (its title names its server once)",
     lib.lines(transcript.find("s12")), { "# agentls session s12", "", "## task t12", "", "> v2 · long (running: step 2 ⏎ of 3)", "" })
 
   for _, ev in ipairs({

@@ -53,6 +53,14 @@ function M.on_event(ev)
   if ev.type == "tool_call" then
     if ev.status == "awaiting_approval" then
       t.message = "approve " .. (ev.tool or "tool") .. "?"
+    elseif ev.status == "running" and type(ev.message) == "string" and ev.message ~= "" then
+      -- Progress (a server's, or the status of the task it runs the
+      -- call as), on one line and short enough for a statusline.
+      local msg = ev.message:gsub("%s+", " ")
+      if #msg > 60 then
+        msg = msg:sub(1, 59) .. "…"
+      end
+      t.message = (ev.tool or "tool") .. ": " .. msg
     elseif ev.status == "running" or ev.status == "pending" then
       t.message = "calling " .. (ev.tool or "tool")
     else

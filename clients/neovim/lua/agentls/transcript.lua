@@ -193,8 +193,12 @@ local function render(b, ev)
     return
   end
   if ev.type == "tool_call" then
-    local who = str(ev.server) ~= "" and (str(ev.server) .. " · ") or ""
     local what = str(ev.title) ~= "" and str(ev.title) or str(ev.tool)
+    -- An MCP call's title already names its server ("v2 · long").
+    local who = str(ev.server) ~= "" and (str(ev.server) .. " · ") or ""
+    if vim.startswith(what, who) then
+      who = ""
+    end
     local label = "> " .. who .. one_line(what)
     local key = "tool:" .. str(ev.toolCallId)
     local under = nil
