@@ -1,6 +1,7 @@
 package mcpserve
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,18 +16,24 @@ import (
 // every `agentls` LSP session that listens publishes its endpoint in the
 // user's state folder, one file per process
 // ($XDG_STATE_HOME/agentls/mcp-serve/PID.json, with the token beside it in
-// PID.token; both 0600 in a 0700 folder), and removes both when it ends.
-// Find picks the live one whose workspace folders hold the folder asked
-// about; the stdio server then proxies to it (proxy.go).
+// PID.token and the listener's unix socket in PID.sock; all 0600 in a 0700
+// folder), and removes them when it ends. Find picks the live one whose
+// workspace folders hold the folder asked about, its socket answering;
+// the stdio server then proxies to it over that socket (proxy.go,
+// socket.go). A crashed session's files are removed once its socket
+// refuses.
 
 // Endpoint is one editor session's published listener.
 type Endpoint struct {
-	PID       int       `json:"pid"`
-	URL       string    `json:"url"`
-	TokenFile string    `json:"tokenFile"`
-	Folders   []string  `json:"folders"`
-	Editor    string    `json:"editor"`
-	Started   time.Time `json:"started"`
+	PID       int    `json:"pid"`
+	URL       string `json:"url"`
+	TokenFile string `json:"tokenFile"`
+	// Socket is the listener's unix socket (socket.go), the only way
+	// `agentls mcp serve` reaches the session.
+	Socket  string    `json:"socket,omitempty"`
+	Folders []string  `json:"folders"`
+	Editor  string    `json:"editor"`
+	Started time.Time `json:"started"`
 }
 
 // Dir is where endpoints are published under agentls's state folder.
@@ -80,7 +87,16 @@ func Find(stateDir, folder string) (Endpoint, error) {
 			continue
 		}
 		var e Endpoint
-		if json.Unmarshal(b, &e) != nil || e.PID <= 0 || !alive(e.PID) {
+		if json.Unmarshal(b, &e) != nil || e.PID <= 0 || !alive(e.PID) || e.Socket == "" {
+			continue
+		}
+		if err := e.answers(); err != nil {
+			if gone(err) && de.Name() == fmt.Sprintf("%d.json", e.PID) {
+				// The session crashed: its port may be anyone's now.
+				for _, p := range []string{path, TokenPath(stateDir, e.PID), SocketPath(stateDir, e.PID)} {
+					os.Remove(p)
+				}
+			}
 			continue
 		}
 		for _, f := range e.Folders {
@@ -101,6 +117,21 @@ func Find(stateDir, folder string) (Endpoint, error) {
 		return hits[i].e.Started.After(hits[j].e.Started)
 	})
 	return hits[0].e, nil
+}
+
+// answers is nil when e's socket is the user's own and a listener
+// accepts on it.
+func (e Endpoint) answers() error {
+	if err := privateSocket(e.Socket); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := dialUnix(ctx, e.Socket)
+	if err != nil {
+		return err
+	}
+	return c.Close()
 }
 
 // ReadToken reads e's token, refusing a file another user owns or may read.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -25,6 +26,26 @@ func ownedPrivate(path string) error {
 		return fmt.Errorf("%s is not owned by you", path)
 	case st.Mode().Perm()&0o077 != 0:
 		return fmt.Errorf("%s may be read or written by others (mode %v)", path, st.Mode().Perm())
+	}
+	return nil
+}
+
+// privateSocket refuses a socket that is not the user's own, or whose
+// folder someone else may write (and so could have put it there).
+func privateSocket(path string) error {
+	dir, err := os.Lstat(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	if sys, ok := dir.Sys().(*syscall.Stat_t); !dir.IsDir() || !ok || int(sys.Uid) != os.Getuid() || dir.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s is not a folder only you may write", filepath.Dir(path))
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); st.Mode()&os.ModeSocket == 0 || !ok || int(sys.Uid) != os.Getuid() {
+		return fmt.Errorf("%s is not a socket of yours", path)
 	}
 	return nil
 }

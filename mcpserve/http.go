@@ -21,12 +21,16 @@ import (
 
 // Listener is a Server's Streamable HTTP endpoint: 127.0.0.1 on a port
 // the kernel picked, path /mcp, every request carrying the bearer token
-// that only the user can read (TokenFile, mode 0600).
+// that only the user can read (TokenFile, mode 0600); and the same on a
+// unix socket (Socket) when asked, for `agentls mcp serve` (socket.go).
 type Listener struct {
 	// URL is the endpoint, http://127.0.0.1:PORT/mcp.
 	URL string
 	// TokenFile holds the token, one line, mode 0600; removed by Close.
 	TokenFile string
+	// Socket is the unix socket served too (mode 0600), "" if none;
+	// removed by Close.
+	Socket string
 
 	token     string
 	host      string // 127.0.0.1:PORT
@@ -36,14 +40,15 @@ type Listener struct {
 	stateful  http.Handler
 	stateless http.Handler
 	stop      func()
-	done      chan struct{}
+	done      sync.WaitGroup
 	closeOnce sync.Once
 }
 
 // ListenHTTP starts serving s on 127.0.0.1 at a random port, with a new
 // token written to tokenFile (its folder made 0700; the file 0600, never
-// readable by another user). It serves until Close or ctx ends.
-func (s *Server) ListenHTTP(ctx context.Context, tokenFile string) (*Listener, error) {
+// readable by another user), and on a unix socket at socket unless that
+// is "" (its folder made 0700 too). It serves until Close or ctx ends.
+func (s *Server) ListenHTTP(ctx context.Context, tokenFile, socket string) (*Listener, error) {
 	token, err := newToken()
 	if err != nil {
 		return nil, err
@@ -56,9 +61,24 @@ func (s *Server) ListenHTTP(ctx context.Context, tokenFile string) (*Listener, e
 		os.Remove(tokenFile)
 		return nil, fmt.Errorf("mcpserve: listen on 127.0.0.1: %w", err)
 	}
+	listeners := []net.Listener{ln}
+	if socket != "" {
+		if err := privateFolder(filepath.Dir(socket)); err != nil {
+			ln.Close()
+			os.Remove(tokenFile)
+			return nil, err
+		}
+		uln, err := listenUnix(socket)
+		if err != nil {
+			ln.Close()
+			os.Remove(tokenFile)
+			return nil, err
+		}
+		listeners = append(listeners, uln)
+	}
 	host := ln.Addr().String()
 	_, port, _ := net.SplitHostPort(host)
-	l := &Listener{URL: "http://" + host + "/mcp", TokenFile: tokenFile, token: token, host: host, port: port, done: make(chan struct{})}
+	l := &Listener{URL: "http://" + host + "/mcp", TokenFile: tokenFile, Socket: socket, token: token, host: host, port: port}
 	l.sdk = s.sdkServer("HTTP")
 	get := func(*http.Request) *sdk.Server { return l.sdk }
 	// The stateful handler serves initialize and its session (2025-11-25);
@@ -68,12 +88,15 @@ func (s *Server) ListenHTTP(ctx context.Context, tokenFile string) (*Listener, e
 	l.stateless = sdk.NewStreamableHTTPHandler(get, &sdk.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true})
 	l.stop = s.serveResources(ctx, l.sdk, "HTTP")
 	l.srv = &http.Server{Handler: l, ReadHeaderTimeout: 10 * time.Second}
-	go func() {
-		defer close(l.done)
-		if err := l.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			s.opts.Logf("agentls mcp serve: %v", err)
-		}
-	}()
+	for _, ln := range listeners {
+		l.done.Add(1)
+		go func() {
+			defer l.done.Done()
+			if err := l.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				s.opts.Logf("agentls mcp serve: %v", err)
+			}
+		}()
+	}
 	context.AfterFunc(ctx, func() { l.Close() })
 	return l, nil
 }
@@ -96,8 +119,11 @@ func (l *Listener) Close() error {
 		if err != nil {
 			err = l.srv.Close()
 		}
-		<-l.done
+		l.done.Wait()
 		os.Remove(l.TokenFile)
+		if l.Socket != "" {
+			os.Remove(l.Socket)
+		}
 	})
 	return err
 }
@@ -156,6 +182,18 @@ func newToken() (string, error) {
 		return "", fmt.Errorf("mcpserve: make a token: %w", err)
 	}
 	return hex.EncodeToString(b), nil
+}
+
+// privateFolder makes dir, mode 0700, and makes an existing one of the
+// user's 0700 too.
+func privateFolder(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("mcpserve: make %s: %w", dir, err)
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return fmt.Errorf("mcpserve: %s: %w", dir, err)
+	}
+	return nil
 }
 
 // writeSecret writes text to path, mode 0600, in a folder made 0700,

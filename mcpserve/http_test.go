@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ import (
 func (w *world) listen(t *testing.T, ap agent.Approver) *Listener {
 	t.Helper()
 	srv := New(DiskEditor(w.core, w.ws, ap), Options{Logf: t.Logf})
-	l, err := srv.ListenHTTP(context.Background(), TokenPath(w.state, os.Getpid()))
+	l, err := srv.ListenHTTP(context.Background(), TokenPath(w.state, os.Getpid()), SocketPath(w.state, os.Getpid()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +71,9 @@ func TestHTTPRefusesWhatIsNotTheUsersClient(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("token file %s: %v, mode %v; want 0600", l.TokenFile, err, st.Mode().Perm())
 	}
+	if st, err := os.Lstat(l.Socket); err != nil || st.Mode()&os.ModeSocket == 0 || (runtime.GOOS != "windows" && st.Mode().Perm() != 0o600) {
+		t.Fatalf("socket %s: %v (mode %v), want a socket, 0600", l.Socket, err, st.Mode())
+	}
 	raw, _ := os.ReadFile(l.TokenFile)
 	token := strings.TrimSpace(string(raw))
 	if token != l.Token() || len(token) != 64 {
@@ -104,6 +108,9 @@ func TestHTTPRefusesWhatIsNotTheUsersClient(t *testing.T) {
 	}
 	if _, err := os.Stat(l.TokenFile); !os.IsNotExist(err) {
 		t.Errorf("token file still there after Close: %v", err)
+	}
+	if _, err := os.Stat(l.Socket); !os.IsNotExist(err) {
+		t.Errorf("socket still there after Close: %v", err)
 	}
 }
 

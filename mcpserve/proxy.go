@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -14,8 +15,9 @@ import (
 )
 
 // Proxy serves one stdio connection (newline-delimited JSON-RPC on in and
-// out) by passing every message to an editor session's HTTP endpoint and
-// every answer back, unchanged: the outside agent's own initialize (its
+// out) by passing every message to an editor session's HTTP endpoint, over
+// its unix socket (never its TCP port: socket.go), and every answer back,
+// unchanged: the outside agent's own initialize (its
 // clientInfo) reaches the editor, whose cards then name it. Each request
 // is its own POST, so a call waiting on a card holds up no other. It ends
 // when in ends (the session is then deleted) or ctx does.
@@ -23,13 +25,22 @@ func Proxy(ctx context.Context, e Endpoint, in io.Reader, out io.Writer) error {
 	if err := loopbackURL(e.URL); err != nil {
 		return err
 	}
+	if e.Socket == "" {
+		return fmt.Errorf("mcpserve: the editor session (pid %d) publishes no socket (an older agentls?): restart the editor", e.PID)
+	}
+	if err := privateSocket(e.Socket); err != nil {
+		return fmt.Errorf("mcpserve: the editor session's socket: %w", err)
+	}
 	token, err := e.ReadToken()
 	if err != nil {
 		return fmt.Errorf("mcpserve: the editor session's token: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	p := &proxy{url: e.URL, token: token, out: out, client: &http.Client{}}
+	// The URL is only the requests' Host; every connection is the socket.
+	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return dialUnix(ctx, e.Socket) }}
+	defer tr.CloseIdleConnections()
+	p := &proxy{url: e.URL, token: token, out: out, client: &http.Client{Transport: tr}}
 	// posts are the requests in flight, answered before Proxy returns;
 	// streams the GET stream, which ends with ctx.
 	var posts, streams sync.WaitGroup

@@ -22,7 +22,7 @@ func TestStdioProxiesToTheEditorSession(t *testing.T) {
 			w := newWorld(t)
 			ap := &cards{opt: "reject_once"}
 			l := w.listen(t, ap)
-			remove, err := Publish(w.state, Endpoint{PID: os.Getpid(), URL: l.URL, TokenFile: l.TokenFile, Folders: []string{w.ws}, Editor: "Neovim", Started: time.Now()})
+			remove, err := Publish(w.state, Endpoint{PID: os.Getpid(), URL: l.URL, TokenFile: l.TokenFile, Socket: l.Socket, Folders: []string{w.ws}, Editor: "Neovim", Started: time.Now()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -40,7 +40,7 @@ type mcpView struct {
 // asks for it; said in the editor's log either way it fails.
 func (s *Server) serveMCP(core *agent.Core) {
 	l, err := mcpserve.New(s.mcp, mcpserve.Options{Version: s.opts.Version, Logf: s.opts.Logf}).
-		ListenHTTP(s.ctx, mcpserve.TokenPath(s.stateDir(), os.Getpid()))
+		ListenHTTP(s.ctx, mcpserve.TokenPath(s.stateDir(), os.Getpid()), mcpserve.SocketPath(s.stateDir(), os.Getpid()))
 	if err != nil {
 		s.logMessage(logWarning, "agentls: the editor's MCP server did not start: "+err.Error())
 		return
@@ -62,7 +62,7 @@ func (s *Server) publishMCP() {
 	if s.mcp.unpublish != nil {
 		s.mcp.unpublish()
 	}
-	remove, err := mcpserve.Publish(s.stateDir(), mcpserve.Endpoint{PID: os.Getpid(), URL: s.mcp.listener.URL, TokenFile: s.mcp.listener.TokenFile,
+	remove, err := mcpserve.Publish(s.stateDir(), mcpserve.Endpoint{PID: os.Getpid(), URL: s.mcp.listener.URL, TokenFile: s.mcp.listener.TokenFile, Socket: s.mcp.listener.Socket,
 		Folders: s.mcp.Folders(), Editor: s.mcp.Name(), Started: time.Now()})
 	if err != nil {
 		s.logMessage(logWarning, "agentls: publishing the editor's MCP endpoint: "+err.Error())

@@ -77,7 +77,8 @@ func cmdMCPServe(args []string) int {
 		ap = &terminalApprover{in: os.Stdin, out: os.Stderr}
 	}
 	srv := mcpserve.New(mcpserve.DiskEditor(core, workspace, ap), mcpserve.Options{Version: version, Logf: logf})
-	l, err := srv.ListenHTTP(ctx, mcpserve.TokenPath(stateDir, os.Getpid()))
+	// Nothing is published: no socket is needed (socket.go).
+	l, err := srv.ListenHTTP(ctx, mcpserve.TokenPath(stateDir, os.Getpid()), "")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "agentls mcp serve: %v\n", err)
 		return 1
