@@ -13,7 +13,7 @@
 //        steps: [{op: "initialize"} | {op: "new", cwd, mcpServers}
 //               | {op: "new", cwd, mcpServers, additionalDirectories}
 //               | {op: "prompt", text, answers: [optionId | "cancelled" | "cancel"], cancelOnText, cancelOnUpdate}
-//               | {op: "load", cwd, sessionId?} | {op: "list", cwd}
+//               | {op: "load", cwd, sessionId?} (the steps after it prompt that session) | {op: "list", cwd}
 //               | {op: "waitCommand", text: commandName} | {op: "close"}
 //               | {op: "setMode", text: modeId} | {op: "setConfigOption", configId?, text: value}]}
 // answers are used in order, one per session/request_permission: an option
@@ -197,6 +197,7 @@ await app.connectWith(stream, async (ctx) => {
           break;
         case "load":
           rec.result = await ctx.request("session/load", { sessionId: step.sessionId ?? sessionId, cwd: step.cwd, mcpServers: [] });
+          sessionId = step.sessionId ?? sessionId; // the steps after it continue the loaded session
           break;
         case "list":
           rec.result = await ctx.request("session/list", { cwd: step.cwd });
