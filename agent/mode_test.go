@@ -71,14 +71,29 @@ func diffStates(before, after map[string]string) []string {
 	return d
 }
 
-// everyWrite is a model that tries to change the workspace every way it
-// can: each built-in that writes, run_command with writing commands with
-// and without a shell (one the classifier calls read-only, too, which must
-// then run confined), and the filesystem server's writing tools, with
-// arguments that would succeed.
-func everyWrite(dir string) []modeltest.ToolCall {
+// everyWrite is a model that tries to change the workspace, and a folder
+// outside it, every way it can: each built-in that writes, run_command
+// with writing commands with and without a shell (redirections, pipes
+// into tee, in-place edits, deletes; some the classifier calls read-only,
+// which must then run confined), and the filesystem server's writing
+// tools, with arguments that would succeed.
+func everyWrite(dir, outside string) []modeltest.ToolCall {
 	j := func(s string) string { return strings.ReplaceAll(filepath.Join(dir, s), `\`, `\\`) }
+	o := func(s string) string { return strings.ReplaceAll(filepath.Join(outside, s), `\`, `\\`) }
 	return []modeltest.ToolCall{
+		{ID: "w4", Name: "write_file", Input: `{"path":"` + o("new.txt") + `","content":"PWNED\n"}`},
+		{ID: "w5", Name: "edit_file", Input: `{"path":"` + o("kept.txt") + `","old_text":"kept","new_text":"PWNED"}`},
+		{ID: "c7", Name: "run_command", Input: `{"command":"echo PWNED > hello.txt"}`},
+		{ID: "c8", Name: "run_command", Input: `{"command":"sed -i s/hello/PWNED/ hello.txt"}`},
+		{ID: "c9", Name: "run_command", Input: `{"command":"find . -name hello.txt -delete"}`},
+		{ID: "c10", Name: "run_command", Input: `{"command":"echo PWNED | tee hello.txt","shell":true}`},
+		{ID: "c11", Name: "run_command", Input: `{"command":"cat hello.txt > copy.txt","shell":true}`},
+		{ID: "c12", Name: "run_command", Input: `{"command":"cat hello.txt >> hello.txt","shell":true}`},
+		{ID: "c13", Name: "run_command", Input: `{"command":"cp hello.txt copy.txt"}`},
+		{ID: "c14", Name: "run_command", Input: `{"command":"touch ` + o("made-by-command") + `"}`},
+		{ID: "c15", Name: "run_command", Input: `{"command":"cat ` + j("hello.txt") + ` > ` + o("copy.txt") + `","shell":true}`},
+		{ID: "c16", Name: "run_command", Input: `{"command":"ls > listing.txt","shell":true}`},
+		{ID: "m5", Name: "fs__write_file", Input: `{"path":"` + o("new.txt") + `","content":"PWNED\n"}`},
 		{ID: "w1", Name: "write_file", Input: `{"path":"hello.txt","content":"PWNED\n"}`},
 		{ID: "w2", Name: "write_file", Input: `{"path":"new.txt","content":"PWNED\n"}`},
 		{ID: "w3", Name: "edit_file", Input: `{"path":"src/main.go","old_text":"package main","new_text":"package pwned"}`},
@@ -106,14 +121,16 @@ func TestPlanModeChangesNothingOnDisk(t *testing.T) {
 	f := newFixture(t, "anthropic", withFilesystemServer(t, allowRule("fs__*", "allow")))
 	writeFileT(t, filepath.Join(f.dir, "hello.txt"), "hello\n")
 	writeFileT(t, filepath.Join(f.dir, "src", "main.go"), "package main\n")
-	before := diskState(t, f.dir)
+	outside := t.TempDir()
+	writeFileT(t, filepath.Join(outside, "kept.txt"), "kept\n")
+	before, beforeOutside := diskState(t, f.dir), diskState(t, outside)
 	if err := f.core.SetMode("", wire.ModePlan); err != nil {
 		t.Fatal(err)
 	}
 	// Even a tool its server marks read-only is refused: the mark is the
 	// server's claim (TestPlanModeRunsNoMCPToolWhateverItsServerClaims).
-	calls := append(everyWrite(f.dir),
-		modeltest.ToolCall{ID: "m5", Name: "fs__read_text_file", Input: `{"path":"` + strings.ReplaceAll(filepath.Join(f.dir, "hello.txt"), `\`, `\\`) + `"}`})
+	calls := append(everyWrite(f.dir, outside),
+		modeltest.ToolCall{ID: "m6", Name: "fs__read_text_file", Input: `{"path":"` + strings.ReplaceAll(filepath.Join(f.dir, "hello.txt"), `\`, `\\`) + `"}`})
 	reads := []modeltest.ToolCall{
 		{ID: "r1", Name: "read_file", Input: `{"path":"hello.txt"}`},
 		{ID: "r2", Name: "search_text", Input: `{"pattern":"hello"}`},
@@ -144,6 +161,9 @@ func TestPlanModeChangesNothingOnDisk(t *testing.T) {
 	}
 	if d := diffStates(before, diskState(t, f.dir)); len(d) > 0 {
 		t.Fatalf("plan mode changed the disk:\n%s", strings.Join(d, "\n"))
+	}
+	if d := diffStates(beforeOutside, diskState(t, outside)); len(d) > 0 {
+		t.Fatalf("plan mode changed a folder outside the workspace:\n%s", strings.Join(d, "\n"))
 	}
 	if len(asked) != 1 || asked[0].Kind != wire.ApprovalPlan || !strings.Contains(asked[0].Detail, "1. edit hello.txt") {
 		t.Fatalf("cards shown: %+v; want only the plan", asked)
