@@ -320,3 +320,50 @@ test('the model picker: agentls: Choose model switches the chat\'s session to a 
 function waitUntilDone(p) {
   return Promise.race([p, new Promise((_, reject) => setTimeout(() => reject(new Error('agentls.chooseModel did not answer')), 10000))]);
 }
+
+test('a call a real 2026-07-28 server runs as a task: its card shows the task\'s status while it works, then its result; Stop cancels a held one on the server', async (t) => {
+  const root = path.resolve(__dirname, '..', '..', '..');
+  const v2 = path.join(root, 'tools', 'node', 'mcp-v2-server.mjs');
+  if (!fs.existsSync(path.join(root, 'tools', 'node', 'node_modules', '@modelcontextprotocol', 'server', 'package.json'))) {
+    const why = '@modelcontextprotocol/server is missing: run scripts/setup.sh (npm ci in tools/node)';
+    if (process.env.CI === 'true') throw new Error(why);
+    t.skip(why);
+    return;
+  }
+  const dir = fs.mkdtempSync(path.join(require('os').tmpdir(), 'agentls-task-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const hold = path.join(dir, 'release');
+  const log = path.join(dir, 'requests.log');
+  const w = await chatWorld(t, [
+    { ToolCalls: [{ ID: 'k1', Name: 'v2__long', Input: JSON.stringify({ steps: 1, hold }) }] },
+    { Text: 'It ran.' },
+    { ToolCalls: [{ ID: 'k2', Name: 'v2__long', Input: JSON.stringify({ hold: path.join(dir, 'never') }) }] },
+    { Text: 'never' },
+  ], {
+    extraConfig: `\n[mcp.servers.v2]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(v2)}]\nenv = { MCP_V2_LOG = ${JSON.stringify(log)} }\n\n[mcp.policy]\n"v2__*" = "allow"\n`,
+  });
+  if (!w) return;
+  w.type('run it');
+  const status = () => {
+    const card = w.kind('tool')[0];
+    const m = card && card.byClass('message')[0];
+    return card ? `${card.byClass('status')[0].textContent} ${m ? m.textContent : ''}` : '';
+  };
+  await waitUntil(() => status() === `running waiting for ${hold}`, 60000, 'the card running with the task\'s status');
+  fs.writeFileSync(hold, '');
+  await w.idle('the first turn', 1);
+  const card = w.kind('tool')[0];
+  assert.equal(card.byClass('status')[0].textContent, 'completed');
+  assert.equal(card.byClass('result')[0].textContent, 'finished 1 steps');
+  assert.equal(w.kind('assistant').at(-1).byClass('md')[0].textContent, 'It ran.');
+
+  w.type('run a long one');
+  await waitUntil(() => {
+    const c = w.kind('tool')[1];
+    return c && c.byClass('status')[0].textContent === 'running' && c.byClass('message').length > 0;
+  }, 60000, 'the second card running');
+  w.$('cancel').click();
+  await w.idle('the cancelled turn', 2);
+  assert.equal(w.kind('end').at(-1).textContent, 'Stopped: cancelled');
+  assert.match(fs.readFileSync(log, 'utf8'), /^tasks\/cancel t-2$/m, 'the cancel reached the server');
+});
