@@ -36,6 +36,8 @@ const RENAMED = REWRITTEN.replace(/Sum/g, 'Total');
 // would be an element if the view parsed it as HTML.
 const FIRST_ANSWER = 'main.go has **Sum**, which adds up a slice:\n\n```go\nfunc Sum(xs []int) int\n```\n\nIt renders <img src=x onerror="document.title=1"> as text.';
 const DOUBLED = REWRITTEN.replace('total += x', 'total += 2 * x');
+// What the outside agent's accepted propose_edit leaves (before the chat's turns).
+const OUTSIDE = REWRITTEN.replace('total += x', 'total += x // from outside');
 
 /** missing says what the suite lacks, or '' when everything is there. */
 function missing() {
@@ -404,6 +406,7 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     const res = await withTimeout(call, 30000, 'the propose_edit result');
     assert.ok(!res.isError, `accepted: ${res.content[0].text}`);
     await page.locator('.editor-instance .view-line', { hasText: 'total += x // from outside' }).first().waitFor();
+    await waitUntil(() => onDisk() === OUTSIDE, 5000, "the outside agent's accepted edit on disk (autosave)");
   });
 
   await step("an outside agent's edit rejected in the diff editor", async () => {
@@ -453,8 +456,12 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     await chatInput.fill(text);
     await page.keyboard.press('Enter');
   };
-  const turnDone = (n) => chat.locator('#send:not([disabled])').waitFor({ timeout: 30000 })
-    .then(() => waitUntil(async () => (await chat.locator('.item.user').count()) === n, 10000, `${n} prompts in the chat`));
+  // The n-th prompt is drawn together with the view turning busy (Send
+  // disabled), so wait for it first: Send is still enabled between the click
+  // and the extension's answer, and a wait for it alone could end before the
+  // turn began.
+  const turnDone = (n) => waitUntil(async () => (await chat.locator('.item.user').count()) === n, 30000, `${n} prompts in the chat`)
+    .then(() => chat.locator('#send:not([disabled])').waitFor({ timeout: 30000 }));
   const requestFor = async (prompt) => (await model.requests()).filter((r) => r.lastUserText === prompt);
 
   await step('the chat view opens in the secondary side bar', async () => {
@@ -616,7 +623,8 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     const editor = page.locator('.editor-instance .monaco-editor').first();
     await editor.locator('.view-line', { hasText: 'total += x' }).waitFor({ timeout: 10000 });
     assert.equal(await editor.locator('.view-line', { hasText: 'total += 2 * x' }).count(), 0, 'the buffer is back as before turn 2');
-    await waitUntil(() => onDisk() === REWRITTEN, 5000, 'the rewound buffer on disk (autosave)');
+    // Before turn 2 the file was as the outside agent's accepted edit left it.
+    await waitUntil(() => onDisk() === OUTSIDE, 5000, 'the rewound buffer on disk (autosave)').catch((e) => { throw new Error(`${e.message}; on disk: ${JSON.stringify(onDisk())}`); });
     // The rewind went through the buffer: undo has the agent's text.
     await editor.locator('.view-line', { hasText: 'total += x' }).click();
     await page.keyboard.press(`${mod}+Z`);
