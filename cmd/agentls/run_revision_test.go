@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -65,4 +67,29 @@ func TestRunBothRevisions(t *testing.T) {
 			t.Errorf("%s = %q, want the card nobody could answer", id, got[id])
 		}
 	}
+	// The same config's servers, as agentls mcp list --json sees them:
+	// each on the revision it answered with.
+	cmd := exec.Command(e.bin, "mcp", "list", "--json", "--config", e.config, "--workspace", e.ws)
+	cmd.Env = append(mcpListEnv(t), "AGENTLS_TEST_KEY=test")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("agentls mcp list --json: %v", err)
+	}
+	var list struct {
+		Servers []struct{ Name, State, Transport, Revision string } `json:"servers"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatal(err)
+	}
+	revs := map[string]string{}
+	for _, s := range list.Servers {
+		revs[s.Name] = s.State + " " + s.Transport + " " + s.Revision
+	}
+	for name, want := range map[string]string{"modern": "connected stdio 2026-07-28", "modern_http": "connected streamable-http 2026-07-28",
+		"legacy": "connected stdio 2025-11-25", "legacy_http": "connected streamable-http 2025-11-25"} {
+		if revs[name] != want {
+			t.Errorf("%s: %q, want %q", name, revs[name], want)
+		}
+	}
+	t.Logf("the servers of the run: %v", revs)
 }
