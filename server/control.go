@@ -126,6 +126,7 @@ func (s *Server) controlActions() []codeAction {
 			Command: commandFor(title, wire.SetModelCommand, wire.SetModelArgs{Profile: m.Profile})})
 	}
 	actions = append(actions, s.rewindActions(id)...)
+	actions = append(actions, s.resumeActions(id)...)
 	rules, err := core.Rules((&workspace{s: s}).Folders())
 	if err != nil {
 		return actions

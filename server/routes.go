@@ -90,5 +90,6 @@ func (s *Server) commandRoutes() []route {
 		bindCommand(wire.RulesCommand, s.cmdRules),
 		bindCommand(wire.RevokeRuleCommand, s.cmdRevokeRule),
 		bindCommand(wire.RewindCommand, s.cmdRewind),
+		bindCommand(wire.ResumeCommand, s.cmdResume),
 	}
 }

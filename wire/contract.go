@@ -129,6 +129,7 @@ var (
 	RulesCommand      = command[NoArgs, RulesResult]("agentls.rules", "lists the saved always-allow rules in a message")
 	RevokeRuleCommand = command[RuleArgs, RevokeRuleResult]("agentls.rules.revoke", "forgets a saved always-allow rule")
 	RewindCommand     = command[RewindArgs, SessionResult]("agentls.rewind", "rewinds the commands' session to before a turn in the background")
+	ResumeCommand     = command[ResumeArgs, SessionResult]("agentls.resume", "makes a past session the commands' session: the next task continues it")
 )
 
 // Methods are every declared method and command, in declaration order.
@@ -333,6 +334,11 @@ type SetModeArgs struct {
 // SetModelArgs are agentls.setModel's arguments: [profile].
 type SetModelArgs struct {
 	Profile string `arg:"profile"`
+}
+
+// ResumeArgs are agentls.resume's arguments: [sessionId].
+type ResumeArgs struct {
+	SessionID string `arg:"sessionId"`
 }
 
 // RuleArgs are agentls.rules.revoke's arguments: [id].

@@ -499,3 +499,40 @@ func TestHelixAndATerminalChatShareTheSession(t *testing.T) {
 	quit(t, w.scr)
 	chatKeys("C-d")
 }
+
+// TestHelixResumesAPastSessionByCodeAction: Helix's resume picker is its
+// code action menu. A task in one Helix; a restarted Helix starts a new
+// session with its first task; then "agentls: Resume session: explain
+// main (1 turn, ...)" makes the first session the one its tasks
+// continue: the next task is sent the first session's turn, not the
+// second's.
+func TestHelixResumesAPastSessionByCodeAction(t *testing.T) {
+	w := startHelixWith(t, map[string]string{"main.go": "package main\n\n// agent: explain main\nfunc main() {}\n"},
+		modeltest.Turn{Text: "It is an empty main."},
+		modeltest.Turn{Text: "A fresh start."},
+		modeltest.Turn{Text: "Back where we were."},
+	)
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`It is an empty main\.`), 20*time.Second, "the first task's summary")
+
+	quit(t, w.scr)
+	w.scr.run("respawn-pane", "-k", "-t", "hx", w.helix)
+	w.scr.waitFor(regexp.MustCompile(`agent: explain main`), 15*time.Second, "Helix to show main.go again")
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`A fresh start\.`), 20*time.Second, "the restarted Helix's summary")
+	reqs := waitRequests(t, w.model, 2, 20*time.Second)
+	if body := string(reqs[1].Body); strings.Contains(body, "It is an empty main.") {
+		t.Fatalf("the restarted Helix continued the first session on its own, so resuming proves nothing:\n%s", body)
+	}
+
+	picked := w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Resume session: explain main \(1 turn, `), 30*time.Second)
+	t.Logf("picked %q", picked)
+	w.scr.waitFor(regexp.MustCompile(`resumed session [0-9a-f-]+: explain main \(1 turn\)`), 20*time.Second, "the resume message")
+	w.scr.pickCodeAction(regexp.MustCompile(`^agentls: Run "explain main"`), 30*time.Second)
+	w.scr.waitFor(regexp.MustCompile(`Back where we were\.`), 20*time.Second, "the resumed task's summary")
+	reqs = waitRequests(t, w.model, 3, 20*time.Second)
+	if body := string(reqs[2].Body); !strings.Contains(body, "It is an empty main.") || strings.Contains(body, "A fresh start.") {
+		t.Errorf("the task after resuming was not sent the first session's turn alone:\n%s", body)
+	}
+	quit(t, w.scr)
+}

@@ -113,7 +113,7 @@ func (s *screen) waitFor(re *regexp.Regexp, within time.Duration, what string) s
 // stand before the item. The status line also names actions ("run code
 // action 'agentls: Allow once'"), always right after a quote. An MCP
 // server's question lists its answers as "agentls: <field>: <value>: <server> asks: ...".
-var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Always deny|Trust and start|Deny|Run|Fix with agent|Cancel task|Mode|Forget rule|Rewind|Decline|Accept with defaults|[^:]{1,40}: [^:]+: \S+ asks:).*?)\s*$`)
+var menuRow = regexp.MustCompile(`(?:^|\s\s)(agentls: (?:Allow once|Always allow|Always deny|Trust and start|Deny|Run|Fix with agent|Cancel task|Mode|Forget rule|Rewind|Resume session|Decline|Accept with defaults|[^:]{1,40}: [^:]+: \S+ asks:).*?)\s*$`)
 
 // menuItems returns the code action menu's agentls items, top to bottom.
 func menuItems(scr string) []string {
