@@ -77,9 +77,9 @@ var indexMu sync.Mutex
 // Guarded by indexMu.
 var indexKnown = map[string]map[string]indexEntry{}
 
-// forgetKnown drops a session's entry from indexKnown (the Core keeps
-// entries of the sessions in use and of a few used last: memory.go); its
-// next append reads the index instead.
+// Forget drops a session's entry from indexKnown (the caller keeps the
+// entries of the sessions in use and of a few used last); its next append
+// reads the index instead.
 func (s Store) Forget(id string) {
 	indexMu.Lock()
 	defer indexMu.Unlock()
@@ -92,7 +92,7 @@ func (s Store) Forget(id string) {
 }
 
 // Known is how many of the store's sessions this process keeps index
-// entries of in memory (the Core bounds it: memory.go).
+// entries of in memory (its caller bounds it).
 func (s Store) Known() int {
 	indexMu.Lock()
 	defer indexMu.Unlock()

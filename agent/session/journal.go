@@ -271,7 +271,7 @@ const (
 
 // recoverTurn stores what a turn that never ended left in its journal: the
 // text it streamed, as an interrupted answer, and a result for each of its
-// calls left without one. The caller holds the session (sessionLock), so a
+// calls left without one. The caller holds the session's in-process lock, so a
 // journal of this process is a stale one; a journal of another live
 // agentls is its running turn and is left alone. note says what was
 // recovered, for the user ("" when there was nothing).

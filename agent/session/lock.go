@@ -14,7 +14,7 @@ import (
 // and journals what streams, so two turns at once in different processes
 // would interleave one history: each process takes the session's lock
 // file for the turn (flock on unix), the way the in-process lock keeps
-// two tasks of one Core apart.
+// two tasks of one process apart.
 
 // LockPath is the lock file of a session, beside it.
 func (s Store) LockPath(id string) string { return filepath.Join(s.dir, id+".lock") }

@@ -15,7 +15,7 @@ import (
 // oldest first by last use, with their side files and transcripts. Never a
 // pinned one (a <id>.jsonl.pin file beside it, agent/pinSession; pinned
 // ones do not count against keep), and never one in use: held by a task of
-// this Core (taken for the deletion, so none can start meanwhile), or with
+// this process (taken for the deletion, so none can start meanwhile), or with
 // the turn journal of another live agentls.
 
 func (s Store) PinPath(id string) string { return s.Path(id) + ".pin" }
