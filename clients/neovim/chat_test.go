@@ -49,7 +49,13 @@ func TestChat(t *testing.T) {
 			w.checkEditLanded(t, res)
 			cards := strs(res["cards"])
 			if len(cards) != 1 || !strings.Contains(cards[0], "greeting.txt") {
-				t.Errorf("approval cards %q, want one naming greeting.txt", cards)
+				t.Fatalf("approval cards %q, want one naming greeting.txt", cards)
+			}
+			// The card shows the write as a unified diff with line numbers.
+			for _, want := range []string{"@@ -1", "1   -say hello to the world", "  1 +Hello, world!", "  2 +from the agent"} {
+				if !strings.Contains(cards[0], want) {
+					t.Errorf("the write's card lacks %q (a unified diff with line numbers):\n%s", want, cards[0])
+				}
 			}
 			first, _ := res["after_first"].(string)
 			for _, want := range []string{"## rewrite @file as a greeting", "I will rewrite the file.", "> write_file greeting.txt (completed)", finalText, "--- end_turn"} {
