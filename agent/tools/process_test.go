@@ -50,7 +50,9 @@ func TestRunCommandKillsWhatTheLeaderLeftBehind(t *testing.T) {
 func TestRunCommandTimesOut(t *testing.T) {
 	marker := "agentls-timeout-" + t.Name()
 	sl := sleeper(t, marker)
-	res, err := runProcess(context.Background(), []string{"sh", "-c", "echo before; " + sl + " 100"}, t.TempDir(), nil, 200*time.Millisecond, 1024)
+	// The timeout leaves the shell time to print under load (an approved
+	// command starts under a reaper first); the sleeper outlasts it.
+	res, err := runProcess(context.Background(), []string{"sh", "-c", "echo before; " + sl + " 100"}, t.TempDir(), nil, 3*time.Second, 1024)
 	if err != nil || !res.TimedOut || res.Output != "before\n" {
 		t.Fatalf("res = %+v err %v, want timed out with the output so far", res, err)
 	}
