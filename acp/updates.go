@@ -59,6 +59,12 @@ func (t *translator) updates(e wire.Event) []sessionUpdate {
 			}
 			return modeUpdates(e.Mode, opts)
 		}
+		// A notice (a turn_end hook's output, a compaction, a retry): ACP
+		// has no status line, so it comes as a thought of its own line,
+		// apart from the answer.
+		if e.Message != "" {
+			return chunk(updateAgentThought, "\n"+e.Message+"\n")
+		}
 		return nil
 	case wire.EventToolCall:
 		if plan := planUpdate(t.plan.end()); plan != nil {

@@ -9,8 +9,9 @@ import (
 )
 
 // TestReasoningIsAnAgentThoughtChunk: the model's reasoning reaches the
-// editor as agent_thought_chunk, never in agent_message_chunk, and a
-// loaded session replays it the same way.
+// editor as agent_thought_chunk (after agentls's notice of the window in
+// use, a thought of its own line), never in agent_message_chunk, and a
+// loaded session replays it the same way (the notice is not replayed).
 func TestReasoningIsAnAgentThoughtChunk(t *testing.T) {
 	w := newWorld(t, "")
 	w.model.Script(modeltest.Turn{Thinking: "Weighing the options first.", Text: "Option B."})
@@ -21,8 +22,10 @@ func TestReasoningIsAnAgentThoughtChunk(t *testing.T) {
 			thought.WriteString(u.Update.chunkText())
 		}
 	}
-	if thought.String() != "Weighing the options first." {
-		t.Errorf("agent_thought_chunk text = %q, want the reasoning", thought.String())
+	// The first turn's notice of the window in use comes first, a line of
+	// its own (ACP has no status line), then the reasoning.
+	if want := "\nthe model's context window: 200000 tokens ([model] context_window)\nWeighing the options first."; thought.String() != want {
+		t.Errorf("agent_thought_chunk text = %q, want %q: the notice, then the reasoning", thought.String(), want)
 	}
 	if got := out.text(); got != "Option B." {
 		t.Errorf("agent_message_chunk text = %q, want the answer alone", got)

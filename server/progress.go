@@ -163,6 +163,12 @@ func (t *taskSink) send(e wire.Event) {
 		t.progress(progressValue{Kind: "report", Message: "mode: " + string(e.Mode)})
 		return
 	}
+	// A notice (a turn_end hook's output, a compaction, a retry), for a
+	// client without agent/event (Helix): on its status line, in its log.
+	if e.Type == wire.EventStatus && e.Message != "" && !t.events {
+		t.progress(progressValue{Kind: "report", Message: e.Message})
+		return
+	}
 	// A call's progress (an MCP server's notifications/progress).
 	if t.prog && e.Type == "tool_call" && e.Message != "" {
 		t.progress(progressValue{Kind: "report", Message: e.Tool + ": " + e.Message})

@@ -51,7 +51,9 @@ func TestProgressReportsReasoningOnce(t *testing.T) {
 			reports = append(reports, p.Value.Message)
 		}
 	}
-	if strings.Join(reports, "|") != "reasoning" {
-		t.Errorf("progress reports %q, want one \"reasoning\"", reports)
+	// The first is agentls's notice of the window in use (this client
+	// takes no agent/event); then one reasoning report.
+	if strings.Join(reports, "|") != "the model's context window: 200000 tokens ([model] context_window)|reasoning" {
+		t.Errorf("progress reports %q, want the window notice, then one \"reasoning\"", reports)
 	}
 }

@@ -367,3 +367,40 @@ test('a call a real 2026-07-28 server runs as a task: its card shows the task\'s
   assert.equal(w.kind('end').at(-1).textContent, 'Stopped: cancelled');
   assert.match(fs.readFileSync(log, 'utf8'), /^tasks\/cancel t-2$/m, 'the cancel reached the server');
 });
+
+test('hooks: the before_tool hook denies a command without a card, its reason in the tool card and to the model; the after_tool line is added; the turn_end output is a notice in the chat', async (t) => {
+  const hooks = `
+[[hooks.before_tool]]
+command = ["sh", "-c", "case \\"$AGENTLS_HOOK_EVENT\\" in *'rm -rf'*) echo 'hook: rm is not allowed in this repository'; exit 2;; esac"]
+tools = ["run_command"]
+
+[[hooks.after_tool]]
+command = ["sh", "-c", "echo after-hook saw the call"]
+tools = ["read_file"]
+
+[[hooks.turn_end]]
+command = ["sh", "-c", "echo turn-end hook ran"]
+`;
+  const w = await chatWorld(t, [
+    { ToolCalls: [
+      { ID: 'c1', Name: 'run_command', Input: JSON.stringify({ command: 'rm -rf build' }) },
+      { ID: 'r1', Name: 'read_file', Input: JSON.stringify({ path: 'main.go' }) },
+    ] },
+    { Text: 'The hook stopped me.' },
+  ], { extraConfig: hooks });
+  if (!w) return;
+  fs.mkdirSync(path.join(w.ls.ws, 'build'));
+  w.type('clean up');
+  await w.idle('the turn', 1);
+  assert.equal(w.kind('approval').length, 0, 'a call the hook denied asks nothing');
+  const [rm, read] = w.kind('tool');
+  assert.equal(rm.byClass('status')[0].textContent, 'denied');
+  assert.match(rm.textContent, /hook: rm is not allowed in this repository/);
+  assert.match(read.textContent, /after-hook saw the call/);
+  const reqs = await w.model.requests();
+  const [denied, file] = reqs[1].toolResults;
+  assert.ok(denied.IsError && /denied by your before_tool hook[\s\S]*hook: rm is not allowed/.test(denied.Content), `the model reads the hook's reason: ${denied.Content}`);
+  assert.ok(!file.IsError && /agent: add a function Sum[\s\S]*after-hook saw the call/.test(file.Content), `the read carries the after_tool line: ${file.Content}`);
+  await w.until(() => w.kind('notice').some((n) => /turn_end hook sh -c echo turn-end hook ran \(exit status 0\): turn-end hook ran/.test(n.textContent)), "the turn_end hook's notice");
+  assert.ok(fs.existsSync(path.join(w.ls.ws, 'build')), 'the build folder is still there');
+});
