@@ -200,7 +200,15 @@ func TestHelixRunsADirectiveAndApprovesTheWriteByCodeAction(t *testing.T) {
 	t.Logf("picked %q", picked)
 
 	// The model asks to write; Helix cannot show a dialog, so the approval
-	// comes back as code actions.
+	// comes back as code actions, and the diagnostic on the directive's
+	// line (drawn under the cursor's line) shows the write as a unified
+	// diff with line numbers.
+	diff := scr.waitFor(regexp.MustCompile(`@@ -\d+,\d+ \+\d+,\d+ @@`), 30*time.Second, "the write's diff in the diagnostic")
+	for _, want := range []string{"1  1  package main", "3    -// agent: add a function Sum", "4 +func Sum(xs []int) int {"} {
+		if !strings.Contains(diff, want) {
+			t.Errorf("the diagnostic's diff lacks %q:\n%s", want, diff)
+		}
+	}
 	picked = scr.pickCodeAction(regexp.MustCompile(`^agentls: Allow once`), 30*time.Second)
 	t.Logf("picked %q", picked)
 
