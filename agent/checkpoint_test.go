@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -165,4 +166,50 @@ func sessionOf(t *testing.T, f *fixture) string {
 		t.Fatalf("sessions = %+v, %v; want one", list, err)
 	}
 	return list[0].SessionID
+}
+
+// A rewind says what it could not restore: a file a command changed that
+// was over the size a checkpoint keeps (checkpointFileMax) is named, with
+// why, and left as it is; the other files of the turn come back byte for
+// byte, and the message counts both.
+func TestRewindSaysWhatItCouldNotRestore(t *testing.T) {
+	f := newFixture(t, "anthropic", nil)
+	big := strings.Repeat("b", checkpointFileMax+1)
+	writeFileT(t, filepath.Join(f.dir, "big.bin"), big)
+	writeFileT(t, filepath.Join(f.dir, "a.txt"), "a before\n")
+	allow := TaskIO{Approver: &answer{opt: "allow_once"}}
+	f.model.Script(
+		modeltest.Turn{ToolCalls: []modeltest.ToolCall{
+			writeCall("t1a", "a.txt", "a by the agent\n"),
+			commandCall("t1b", "printf 'tail' >> big.bin"),
+		}},
+		modeltest.Turn{Text: "turn one done"},
+	)
+	if res := f.run(t, RunRequest{Prompt: "turn one"}, allow); res.StopReason != "end_turn" {
+		t.Fatalf("turn 1: %+v", res)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.dir, "big.bin")); len(b) != len(big)+4 {
+		t.Fatalf("the command did not append to big.bin (%d bytes)", len(b))
+	}
+	res, err := f.core.Rewind(context.Background(), sessionOf(t, f), 1, true, f.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bigPath := filepath.Join(f.dir, "big.bin")
+	if !slices.Equal(res.Restored, []string{filepath.Join(f.dir, "a.txt")}) {
+		t.Errorf("restored %q, want a.txt alone", res.Restored)
+	}
+	if len(res.NotRestored) != 1 || res.NotRestored[0].Path != bigPath ||
+		!strings.Contains(res.NotRestored[0].Why, fmt.Sprintf("%d bytes, over the %d a checkpoint keeps", len(big), checkpointFileMax)) {
+		t.Fatalf("not restored %+v, want big.bin with the cap it was over", res.NotRestored)
+	}
+	if !strings.Contains(res.Message, "1 file(s) restored, 1 could not be") {
+		t.Errorf("message %q, want both counted", res.Message)
+	}
+	if b, _ := os.ReadFile(filepath.Join(f.dir, "a.txt")); string(b) != "a before\n" {
+		t.Errorf("a.txt = %q, want its bytes before turn 1", b)
+	}
+	if b, _ := os.ReadFile(bigPath); string(b) != big+"tail" {
+		t.Errorf("big.bin changed (%d bytes): a file not kept must be left as it is", len(b))
+	}
 }
