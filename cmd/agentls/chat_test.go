@@ -242,3 +242,55 @@ func TestChatRunsMCPPromptsAsSlashCommands(t *testing.T) {
 	term.keys("C-d")
 	term.exitsWith0()
 }
+
+// TestChatResumePicker is the chat's resume picker on a real terminal: a
+// turn, /new and a turn in the new session; /resume without an argument
+// lists the sessions (the current one starred) and asks which; the number
+// of the first brings its conversation back, and the next turn is sent
+// the first session's history, not the second's.
+func TestChatResumePicker(t *testing.T) {
+	e := newRunEnv(t, "anthropic", "")
+	e.model.Script(
+		modeltest.Turn{Text: "The first answer."},
+		modeltest.Turn{Text: "The second answer."},
+		modeltest.Turn{Text: "Back in the first."},
+	)
+	term := onTerminal(t, e, "chat", 160, 60)
+	term.wait("/help for commands", true)
+	term.keys("-l", "first question")
+	term.keys("Enter")
+	term.wait("The first answer.", true)
+	term.wait(" · session ", true)
+	term.keys("-l", "/new")
+	term.keys("Enter")
+	term.keys("-l", "second question")
+	term.keys("Enter")
+	term.wait("The second answer.", true)
+
+	term.keys("-l", "/resume")
+	term.keys("Enter")
+	screen := term.wait("resume which (number, Enter for none)?", true)
+	list := regexp.MustCompile(`(?m)^([ *])\s+(\d)  \S+  [0-9-]+ [0-9:]+  1 turn\(s\)  (first|second) question$`).FindAllStringSubmatch(screen, -1)
+	if len(list) != 2 || list[0][1] != "*" || list[0][3] != "second" || list[1][1] != " " || list[1][3] != "first" {
+		t.Fatalf("the picker's list %q, want the second session (current, starred) then the first:\n%s", list, screen)
+	}
+	term.keys("-l", list[1][2])
+	term.keys("Enter")
+	screen = term.wait("resumed: what you type continues it", true)
+	after := screen[strings.LastIndex(screen, "resume which"):]
+	if !strings.Contains(after, "› first question") || !strings.Contains(after, "The first answer.") || strings.Contains(after, "The second answer.") {
+		t.Errorf("the resumed session's conversation is not the first's:\n%s", after)
+	}
+	term.keys("-l", "and then?")
+	term.keys("Enter")
+	term.wait("Back in the first.", true)
+	reqs := e.model.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
+	}
+	if last := string(reqs[2].Body); !strings.Contains(last, "The first answer.") || strings.Contains(last, "The second answer.") {
+		t.Errorf("the turn after /resume was not sent the first session's history alone:\n%s", last)
+	}
+	term.keys("C-d")
+	term.exitsWith0()
+}
