@@ -202,6 +202,11 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     // Back in ask mode: a command whose card offers its rule.
     { ToolCalls: [{ ID: 'call_r1', Name: 'run_command', Input: JSON.stringify({ command: 'echo e2e-rule' }) }] },
     { Text: 'Ran the check.' },
+    // The model picker: the next turn on the claude profile (Anthropic's wire).
+    { Text: 'Claude here, with the history so far.' },
+    // Hooks: the before_tool hook denies the command without a card.
+    { ToolCalls: [{ ID: 'call_h1', Name: 'run_command', Input: JSON.stringify({ command: 'rm -rf build' }) }] },
+    { Text: 'The hook stopped me.' },
     // An MCP App: the real App server's get-time, whose result the App shows.
     { ToolCalls: [{ ID: 'call_app', Name: 'basic__get-time', Input: '{}' }] },
     { Text: 'The App beside shows the server time.' },
@@ -217,6 +222,12 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     `[model]\nprovider = "openai"\nname = "fake-model"\nbase_url = "${model.url}/v1"\napi_key_env = "AGENTLS_TEST_KEY"\n` +
     // The editor is an MCP server for an outside agent too (issue 29).
     '[serve]\nmcp = true\n' +
+    // A second model profile for the picker (issue 27 item 4), on the same fake model.
+    `\n[model.profiles.claude]\nprovider = "anthropic"\nname = "fake-claude"\nbase_url = "${model.url}"\napi_key_env = "AGENTLS_TEST_KEY"\n` +
+    // Hooks (issue 27 item 5): the turn_end hook says something only once
+    // the hooks step made .hooks-on, so earlier steps see no notice.
+    '\n[[hooks.before_tool]]\ncommand = ["sh", "-c", "case \\"$AGENTLS_HOOK_EVENT\\" in *\'rm -rf\'*) echo \'hook: rm is not allowed in this repository\'; exit 2;; esac"]\ntools = ["run_command"]\n' +
+    '\n[[hooks.turn_end]]\ncommand = ["sh", "-c", "if [ -f .hooks-on ]; then echo turn-end hook ran; fi"]\n' +
     `\n[mcp.servers.basic]\ncommand = "${APP_SERVER}"\nargs = ["--stdio", "${dir}"]\n`);
   const userData = path.join(dir, 'user-data');
   const extensions = path.join(dir, 'extensions');
@@ -630,6 +641,44 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     await page.keyboard.press(`${mod}+Z`);
     await editor.locator('.view-line', { hasText: 'total += 2 * x' }).waitFor({ timeout: 10000 });
     await shot('a-rewind-undone');
+  });
+
+  await step('the model picker: agentls: Choose model puts the chat on the claude profile, and the next turn goes to Anthropic\'s wire with the history', async () => {
+    await runCommand('agentls: Choose model');
+    const row = page.locator('.quick-input-list .monaco-list-row', { hasText: /^claude/ }).first();
+    await row.waitFor({ timeout: 10000 });
+    assert.match(await row.innerText(), /fake-claude \(anthropic\)/);
+    await shot('a-model-quick-pick');
+    await row.click();
+    await chat.locator('#model', { hasText: 'claude: fake-claude (anthropic)' }).waitFor({ timeout: 10000 });
+    const n = await chat.locator('.item.user').count();
+    await say('And you, Claude?');
+    await turnDone(n + 1);
+    const [req] = await requestFor('And you, Claude?');
+    assert.equal(req.format, 'anthropic-messages');
+    assert.ok(req.assistantTexts.length > 0, 'the turn carries the conversation so far');
+    assert.equal(await chat.locator('.item.assistant').last().locator('.md').innerText(), 'Claude here, with the history so far.');
+    await runCommand('agentls: Choose model');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^default/ }).first().click();
+    await chat.locator('#model', { hasText: 'fake-model' }).waitFor({ timeout: 10000 });
+  });
+
+  await step('hooks: the before_tool hook denies a command without a card, and the turn_end hook\'s output is a notice in the chat', async () => {
+    fs.writeFileSync(path.join(ws, '.hooks-on'), '');
+    fs.mkdirSync(path.join(ws, 'build'), { recursive: true });
+    const cards = await chat.locator('.item.approval').count();
+    const n = await chat.locator('.item.user').count();
+    await say('Clean up the build.');
+    await turnDone(n + 1);
+    assert.equal(await chat.locator('.item.approval').count(), cards, 'a call the hook denied shows no card');
+    const tool = chat.locator('details.item.tool').last();
+    assert.match(await tool.locator('summary').innerText(), /run_command[\s\S]*denied/);
+    await chat.locator('.item.notice', { hasText: 'turn-end hook ran' }).waitFor({ timeout: 10000 });
+    await shot('a-hooks-notice');
+    const [, second] = await requestFor('Clean up the build.');
+    assert.match(second.toolResults.at(-1).Content, /hook: rm is not allowed in this repository/, "the model reads the hook's reason (the last tool result)");
+    assert.ok(fs.existsSync(path.join(ws, 'build')), 'the build folder is still there');
+    fs.rmSync(path.join(ws, '.hooks-on'));
   });
 
   // MCP Apps: the model calls the real App server's get-time; its App opens
