@@ -15,6 +15,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/agentls/agentls/agent/model/modeltest"
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcpserve"
 	"github.com/agentls/agentls/mcpserve/mcpservetest"
@@ -28,19 +29,33 @@ import (
 // editor: the unsaved buffer, the selection and diagnostics its code
 // action carried, a propose_edit declined (nothing changes) and one
 // accepted (it lands in the buffer, not on disk), a run_command declined,
-// each card naming the client. Without the token: 401.
+// open_file, the workspace folders, the built-in read tools, git_status,
+// agentls's stored sessions and a transcript (each asking), each card
+// naming the client. Without the token: 401.
 func TestMCPServeDrivesTheEditor(t *testing.T) {
 	for _, ed := range editors[:2] {
 		t.Run(ed.label, func(t *testing.T) {
 			nvim := testenv.Editor(t, ed.name)
-			w := newWorld(t, "openai")
+			w := newWorld(t, "openai", modeltest.Turn{Text: "Hello from an earlier conversation."})
 			cfg, _ := os.ReadFile(w.configPath())
 			if err := os.WriteFile(w.configPath(), append(cfg, "\n[serve]\nmcp = true\n"...), 0o644); err != nil {
 				t.Fatal(err)
 			}
+			// A repository, for git_status; a stored conversation of
+			// agentls's own, for agentls_sessions and agentls_transcript.
+			if out, err := exec.Command(testenv.Tool(t, "git"), "-C", w.ws, "init", "-q").CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			run := exec.Command(w.bin, "run", "say hello from before")
+			run.Dir, run.Env = w.ws, w.env
+			if out, err := run.CombinedOutput(); err != nil {
+				t.Fatalf("agentls run: %v\n%s", err, out)
+			}
 			// Cards in call order: the HTTP propose_edit (declined), the stdio
-			// propose_edit (accepted), the stdio run_command (declined).
-			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once")
+			// propose_edit (accepted), the stdio run_command (declined), the
+			// HTTP git_status, the stdio agentls_sessions and the HTTP
+			// agentls_transcript (accepted).
+			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once,allow_once,allow_once,allow_once")
 			done := w.startNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "mcp_serve.lua"))
 			waitFile(t, filepath.Join(w.dir, "ready"), done)
 
@@ -93,7 +108,8 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			stdio := connectMCP(t, &sdk.CommandTransport{Command: serve}, "hermes-agent")
 
 			names := mcpTools(t, httpc)
-			for _, want := range []string{"list_open_documents", "read_document", "get_selection", "get_diagnostics", "propose_edit", "run_command", "git_status", "workspace_folders"} {
+			for _, want := range []string{"list_open_documents", "read_document", "get_selection", "get_diagnostics", "propose_edit", "run_command", "git_status", "workspace_folders",
+				"read_file", "list_directory", "find_files", "search_text", "agentls_sessions", "agentls_transcript"} {
 				if !slices.Contains(names, want) {
 					t.Errorf("tools %v lack %s", names, want)
 				}
@@ -154,6 +170,34 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 				t.Errorf("open_file outside the workspace = %q", text)
 			}
 
+			// The rest of the tools, over both transports.
+			if text := mcpCall(t, stdio, "workspace_folders", nil, false); strings.TrimSpace(text) != w.ws {
+				t.Errorf("workspace_folders = %q, want %s", text, w.ws)
+			}
+			if text := mcpCall(t, httpc, "read_file", map[string]any{"path": "other.txt"}, false); !strings.Contains(text, "another file") {
+				t.Errorf("read_file = %q", text)
+			}
+			if text := mcpCall(t, stdio, "list_directory", map[string]any{"path": "."}, false); !strings.Contains(text, "greeting.txt") || !strings.Contains(text, "other.txt") {
+				t.Errorf("list_directory = %q, want greeting.txt and other.txt", text)
+			}
+			if text := mcpCall(t, httpc, "find_files", map[string]any{"pattern": "*.txt"}, false); !strings.Contains(text, "other.txt") {
+				t.Errorf("find_files *.txt = %q", text)
+			}
+			if text := mcpCall(t, stdio, "search_text", map[string]any{"pattern": "another f"}, false); !strings.Contains(text, "other.txt:1:") {
+				t.Errorf("search_text = %q, want other.txt:1:", text)
+			}
+			if text := mcpCall(t, httpc, "git_status", nil, false); !strings.Contains(text, "## ") || !strings.Contains(text, "?? other.txt") {
+				t.Errorf("git_status = %q, want the branch line and the untracked file", text)
+			}
+			sessions := mcpCall(t, stdio, "agentls_sessions", nil, false)
+			id, _, _ := strings.Cut(strings.SplitN(sessions, "\n", 2)[0], "\t")
+			if id == "" || !strings.Contains(sessions, "say hello from before") {
+				t.Fatalf("agentls_sessions = %q, want the conversation agentls run stored", sessions)
+			}
+			if text := mcpCall(t, httpc, "agentls_transcript", map[string]any{"sessionId": id}, false); !strings.Contains(text, "say hello from before") || !strings.Contains(text, "Hello from an earlier conversation.") {
+				t.Errorf("agentls_transcript(%s) = %q, want the stored conversation", id, text)
+			}
+
 			if err := os.WriteFile(filepath.Join(w.dir, "done"), nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -168,15 +212,16 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 				t.Errorf("the declined command ran")
 			}
 			cards := strs(res["cards"])
-			if len(cards) != 3 {
-				t.Fatalf("Neovim showed %d cards, want 3: %q", len(cards), cards)
+			if len(cards) != 6 {
+				t.Fatalf("Neovim showed %d cards, want 6: %q", len(cards), cards)
 			}
-			for i, who := range []string{"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP"} {
+			for i, who := range []string{"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP"} {
 				if !strings.Contains(cards[i], who) {
 					t.Errorf("card %d = %q, want it to name %s", i+1, cards[i], who)
 				}
 			}
-			if !strings.Contains(cards[0], "greeting.txt") || !strings.Contains(cards[2], "touch ran.txt") {
+			if !strings.Contains(cards[0], "greeting.txt") || !strings.Contains(cards[2], "touch ran.txt") || !strings.Contains(cards[3], "git status") ||
+				!strings.Contains(cards[4], "sessions") || !strings.Contains(cards[5], "transcript") {
 				t.Errorf("cards do not name what they gate: %q", cards)
 			}
 			if shown, _ := res["shown"].(string); shown != other {
