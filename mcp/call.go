@@ -194,6 +194,13 @@ func (r *Registry) callOn(ctx context.Context, srv *server, c *conn, tool string
 		r.goTracked(func() { r.probe(srv, c, timeout) })
 		return errorResult(name, fmt.Sprintf("%s did not answer within call_timeout (%s); the call was cancelled", tool, timeout))
 	}
+	if c.streamBroke(err) {
+		// 2026-07-28 has no resumability and a call is never sent twice:
+		// the break cancelled it on the server, perhaps after it ran. (The
+		// SDK may have ended the connection meanwhile; this says more.)
+		what := fmt.Sprintf("the response stream broke before %s's result came (%v): the call may or may not have run on the server, and agentls did not repeat it", tool, err)
+		return errorResult(name, r.markFailed(srv, c, what)+"; it will be connected again on next use")
+	}
 	if c.stopped.Load() {
 		return errorResult(name, "the server was stopped during the call")
 	}

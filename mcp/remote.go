@@ -183,6 +183,9 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err == nil && req.Method == http.MethodPost {
 		t.lastPost.Store(int32(resp.StatusCode))
 	}
+	if err == nil && origin(req.URL) == t.origin && req.Method == http.MethodPost && resp.StatusCode == http.StatusOK {
+		resp = t.unbroken(req, resp)
+	}
 	if err == nil && origin(req.URL) == t.origin {
 		liftTaskBody(resp) // a task result, kept for callOn (task_lift.go)
 	}
