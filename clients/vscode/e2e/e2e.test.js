@@ -475,6 +475,35 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     .then(() => chat.locator('#send:not([disabled])').waitFor({ timeout: 30000 }));
   const requestFor = async (prompt) => (await model.requests()).filter((r) => r.lastUserText === prompt);
 
+  // The same editor over stdio (after the event view, which its calls
+  // would scroll): the real `agentls mcp serve`, started in
+  // the workspace as Claude Code or Hermes starts it, finds this VS Code's
+  // session and passes the TypeScript SDK's client through to it.
+  await step('an outside agent over stdio (agentls mcp serve)', async () => {
+    const sdk = path.join(ROOT, 'tools', 'node', 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client');
+    const { Client } = require(path.join(sdk, 'index.js'));
+    const { StdioClientTransport } = require(path.join(sdk, 'stdio.js'));
+    const stdio = new Client({ name: 'hermes-agent', version: '1' });
+    await stdio.connect(new StdioClientTransport({ command: path.join(bin, 'agentls'), args: ['mcp', 'serve'], cwd: ws, env, stderr: 'inherit' }));
+    cleanups.push(() => stdio.close());
+    const names = (await stdio.listTools()).tools.map((x) => x.name).sort();
+    const viaHTTP = (await outside.listTools()).tools.map((x) => x.name).sort();
+    assert.deepEqual(names, viaHTTP, 'stdio lists the session\'s tools');
+    const text = async (name, args) => {
+      const res = await stdio.callTool({ name, arguments: args });
+      assert.ok(!res.isError, `${name}: ${res.content[0].text}`);
+      return res.content[0].text;
+    };
+    assert.equal((await text('workspace_folders', {})).trim(), ws);
+    assert.ok((await text('list_open_documents', {})).includes(path.join(ws, 'main.go')));
+    assert.ok((await text('read_document', { path: 'main.go' })).includes('total += x // from outside'), 'the buffer the accepted edit changed');
+    assert.ok((await text('list_directory', { path: '.' })).includes('main.go'));
+    assert.ok((await text('find_files', { pattern: '*.go' })).includes('main.go'));
+    assert.ok((await text('search_text', { pattern: 'total \\+= x' })).includes('main.go:'));
+    await text('get_diagnostics', {});
+    await text('open_file', { path: 'main.go' });
+  });
+
   await step('the chat view opens in the secondary side bar', async () => {
     await runCommand('View: Toggle Maximized Panel');
     await runCommand('View: Toggle Panel Visibility');
