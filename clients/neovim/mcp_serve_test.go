@@ -78,10 +78,16 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			httpc := connectMCP(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: token, Next: tr}}}, "claude-code")
 			// A 2025-11-25 client watching the document as a resource.
 			updated := make(chan string, 16)
+			listChanged := make(chan struct{}, 16)
 			watcher := mcpservetest.Connect(t, &sdk.StreamableClientTransport{Endpoint: e.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: token, Next: tr}}}, "watcher", "2025-11-25",
 				&sdk.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *sdk.ResourceUpdatedNotificationRequest) {
 					select {
 					case updated <- r.Params.URI:
+					default:
+					}
+				}, ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) {
+					select {
+					case listChanged <- struct{}{}:
 					default:
 					}
 				}})
@@ -165,7 +171,26 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			}
 			other := filepath.Join(w.ws, "other.txt")
 			testenv.WriteFile(t, other, "another file\n")
+			for len(listChanged) > 0 {
+				<-listChanged
+			}
 			mcpCall(t, httpc, "open_file", map[string]any{"path": "other.txt"}, false)
+			// The document open_file opened is a resource now.
+			select {
+			case <-listChanged:
+				found := false
+				for r, err := range watcher.Resources(context.Background(), nil) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					found = found || r.URI == "file://"+other
+				}
+				if !found {
+					t.Errorf("after notifications/resources/list_changed the resources lack %s", other)
+				}
+			case <-time.After(20 * time.Second):
+				t.Errorf("no notifications/resources/list_changed after open_file opened another document")
+			}
 			if text := mcpCall(t, httpc, "open_file", map[string]any{"path": "../outside.txt"}, true); !strings.Contains(text, "not a file inside the workspace") {
 				t.Errorf("open_file outside the workspace = %q", text)
 			}
