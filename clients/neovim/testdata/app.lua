@@ -11,25 +11,7 @@ lib.main(function()
   local bufnr = vim.api.nvim_get_current_buf()
   lib.wait_attached(bufnr)
   local client = lsp.client(bufnr)
-  local state
-  lib.wait(40000, function()
-    local done = false
-    lsp.request(client, "agent/mcp/servers", {}, function(_, res)
-      local s = res and res.servers and res.servers[1]
-      state = s and s.state
-      done = true
-    end, bufnr)
-    vim.wait(5000, function()
-      return done
-    end, 10)
-    if state ~= "connected" then
-      vim.wait(200)
-      return false
-    end
-    return true
-  end, function()
-    return "the App server to connect (last state: " .. tostring(state) .. ")"
-  end)
+  lib.wait_connected(client, bufnr, "the App server")
   R.run = lib.run(bufnr, "what time is it")
   local function conv()
     local b = agentls.transcript_buffer()

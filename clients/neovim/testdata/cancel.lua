@@ -6,7 +6,6 @@ local R = lib.result
 
 lib.main(function()
   local agentls = require("agentls")
-  local lsp = require("agentls.lsp")
   local bufnr = vim.api.nvim_get_current_buf()
   R.notify = {}
   vim.notify = function(msg)
@@ -17,10 +16,7 @@ lib.main(function()
     R.input_prompt = opts.prompt
     on_confirm("take your time")
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
 
   vim.cmd("AgentRun")
   -- The model has started streaming: its first delta ("Let...") is in the transcript.

@@ -7,7 +7,6 @@ local R = lib.result
 
 lib.main(function()
   local agentls = require("agentls")
-  local lsp = require("agentls.lsp")
   local bufnr = vim.api.nvim_get_current_buf()
   R.prompts = {}
   vim.ui.select = function(items, opts, on_choice)
@@ -23,10 +22,7 @@ lib.main(function()
     table.insert(R.prompts, opts.prompt)
     on_confirm("Ada")
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
   local result
   agentls.run({ prompt = "ask me", bufnr = bufnr, on_result = function(res, err)
     result = res or { error = err and err.message }

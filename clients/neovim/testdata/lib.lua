@@ -91,6 +91,38 @@ function M.wait_attached(bufnr)
   end, "setup{} to attach agentls to the buffer")
 end
 
+--- first_server asks agent/mcp/servers and returns the first server it
+--- lists and how many it lists (nil, nil when no answer came in 5 s).
+function M.first_server(client, bufnr)
+  local res, done = nil, false
+  require("agentls.lsp").request(client, "agent/mcp/servers", {}, function(_, r)
+    res = r
+    done = true
+  end, bufnr)
+  vim.wait(5000, function()
+    return done
+  end, 10)
+  local servers = res and res.servers
+  return servers and servers[1], servers and #servers
+end
+
+--- wait_connected waits up to 40 s for the first MCP server to be
+--- connected; what names it in the failure.
+function M.wait_connected(client, bufnr, what)
+  local state
+  M.wait(40000, function()
+    local s = M.first_server(client, bufnr)
+    state = s and s.state
+    if state ~= "connected" then
+      vim.wait(200)
+      return false
+    end
+    return true
+  end, function()
+    return what .. " to connect (last state: " .. tostring(state) .. ")"
+  end)
+end
+
 --- code_action_title returns the title of a vim.ui.select item of
 --- vim.lsp.buf.code_action: {client_id, action} on 0.7, {action=, ctx=} on 0.10.
 function M.code_action_title(item)

@@ -32,21 +32,12 @@ lib.main(function()
     end
     return vim.NIL
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
   local client = lsp.client(bufnr)
   local state
   lib.wait(30000, function()
-    local done = false
-    lsp.request(client, "agent/mcp/servers", {}, function(_, res)
-      state = res and res.servers and res.servers[1] and res.servers[1].state
-      done = true
-    end, bufnr)
-    vim.wait(5000, function()
-      return done
-    end, 10)
+    local s = lib.first_server(client, bufnr)
+    state = s and s.state
     return state == "failed"
   end, function()
     return "the server to fail for want of a token (it is " .. tostring(state) .. ")"

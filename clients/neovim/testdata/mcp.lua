@@ -25,25 +25,15 @@ lib.main(function()
     on_choice(nil)
   end
 
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
   local client = lsp.client(bufnr)
 
   -- Poll the server list until the server has left "connecting".
   local state, count
   lib.wait(40000, function()
-    local done = false
-    lsp.request(client, "agent/mcp/servers", {}, function(_, res)
-      local s = res and res.servers and res.servers[1]
-      count = res and res.servers and #res.servers
-      state = s and s.state
-      done = true
-    end, bufnr)
-    vim.wait(5000, function()
-      return done
-    end, 10)
+    local s
+    s, count = lib.first_server(client, bufnr)
+    state = s and s.state
     if count == 0 then
       lib.fail("agent/mcp/servers lists no server; the config declares one")
     end

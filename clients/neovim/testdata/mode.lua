@@ -7,7 +7,6 @@ local R = lib.result
 
 lib.main(function()
   local agentls = require("agentls")
-  local lsp = require("agentls.lsp")
   local bufnr = vim.api.nvim_get_current_buf()
   vim.notify = function() end
   R.cards = {}
@@ -25,10 +24,7 @@ lib.main(function()
     table.insert(R.pickers, opts.prompt)
     on_choice(items[1])
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
 
   local function run(prompt)
     return lib.run(bufnr, prompt)

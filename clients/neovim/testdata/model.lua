@@ -7,7 +7,6 @@ local R = lib.result
 
 lib.main(function()
   local agentls = require("agentls")
-  local lsp = require("agentls.lsp")
   local bufnr = vim.api.nvim_get_current_buf()
   R.notes = {}
   vim.notify = function(msg)
@@ -27,10 +26,7 @@ lib.main(function()
     end
     on_choice(nil)
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
 
   local function run(prompt)
     local result

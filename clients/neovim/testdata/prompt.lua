@@ -41,30 +41,9 @@ lib.main(function()
     on_confirm(#R.inputs == 1 and lib.env("CITY") or "")
   end
 
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
   local client = lsp.client(bufnr)
-  local state
-  lib.wait(40000, function()
-    local done = false
-    lsp.request(client, "agent/mcp/servers", {}, function(_, res)
-      local s = res and res.servers and res.servers[1]
-      state = s and s.state
-      done = true
-    end, bufnr)
-    vim.wait(5000, function()
-      return done
-    end, 10)
-    if state ~= "connected" then
-      vim.wait(200)
-      return false
-    end
-    return true
-  end, function()
-    return "the MCP server to connect (last state: " .. tostring(state) .. ")"
-  end)
+  lib.wait_connected(client, bufnr, "the MCP server")
 
   -- A task has ended once agent/tasks no longer lists it (the task id is
   -- in the message :AgentPrompt notifies).

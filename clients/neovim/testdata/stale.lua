@@ -6,7 +6,6 @@ local R = lib.result
 
 lib.main(function()
   local agentls = require("agentls")
-  local lsp = require("agentls.lsp")
   local bufnr = vim.api.nvim_get_current_buf()
   vim.notify = function() end
   R.asked = 0
@@ -20,10 +19,7 @@ lib.main(function()
     end
     on_choice(nil)
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
 
   local result
   agentls.run({ prompt = "shout hello", bufnr = bufnr, line1 = 1, line2 = 1, on_result = function(res, err)

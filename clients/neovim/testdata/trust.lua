@@ -30,10 +30,7 @@ lib.main(function()
     end
     on_choice(nil)
   end
-  lib.wait(20000, function()
-    local c = lsp.client(bufnr)
-    return c ~= nil and c.server_capabilities ~= nil and vim.lsp.buf_is_attached(bufnr, c.id)
-  end, "setup{} to attach agentls to the buffer")
+  lib.wait_attached(bufnr)
 
   -- agentls asks about the repository's server as soon as it starts.
   lib.wait(20000, function()
@@ -42,14 +39,8 @@ lib.main(function()
   local client = lsp.client(bufnr)
   local state
   lib.wait(10000, function()
-    local done = false
-    lsp.request(client, "agent/mcp/servers", {}, function(_, res)
-      state = res and res.servers and res.servers[1] and res.servers[1].state
-      done = true
-    end, bufnr)
-    vim.wait(5000, function()
-      return done
-    end, 10)
+    local s = lib.first_server(client, bufnr)
+    state = s and s.state
     return state == "needs_approval"
   end, function()
     return "the declined server to stay needs_approval (it is " .. tostring(state) .. ")"
