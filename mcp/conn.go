@@ -42,7 +42,8 @@ type conn struct {
 
 	closeOnce sync.Once
 	closed    chan struct{}
-	stopped   atomic.Bool // close began while the process still ran: we ended it
+	stopped   atomic.Bool  // close began while the process still ran: we ended it
+	bodyBroke *atomic.Bool // a remote server's: its transport saw a response body break off (nil for stdio)
 }
 
 // dialConfig is what one connect attempt needs.

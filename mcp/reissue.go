@@ -28,8 +28,15 @@ const sdkStreamBroke = "request terminated without response"
 // streamBroke reports whether err is a 2026-07-28 remote server's response
 // stream breaking (errBodyBroke) or ending (sdkStreamBroke) before the
 // response came.
+// The SDK ends the whole connection when a body breaks off, and the call
+// may then get that end ("connection closed") rather than the break: a
+// break this connection's transport saw counts too.
 func (c *conn) streamBroke(err error) bool {
-	return err != nil && c.proc == nil && c.stateless() && (strings.Contains(err.Error(), sdkStreamBroke) || strings.Contains(err.Error(), errBodyBroke))
+	if err == nil || c.proc != nil || !c.stateless() {
+		return false
+	}
+	return strings.Contains(err.Error(), sdkStreamBroke) || strings.Contains(err.Error(), errBodyBroke) ||
+		(c.bodyBroke != nil && c.bodyBroke.Load())
 }
 
 // readOnly are the 2026-07-28 methods (by their Mcp-Method header) that
@@ -52,7 +59,7 @@ func (t *headerTransport) unbroken(req *http.Request, resp *http.Response) *http
 		return resp // before 2026-07-28: the SDK resumes by Last-Event-ID
 	}
 	if !readOnly[method] || req.GetBody == nil {
-		resp.Body = brokeNamed{resp.Body}
+		resp.Body = brokeNamed{resp.Body, &t.bodyBroke}
 		return resp
 	}
 	body, err := io.ReadAll(resp.Body)
@@ -115,12 +122,17 @@ func reissueRequest(req *http.Request) (*http.Request, []byte, []byte, error) {
 
 var reissueSeq atomic.Int64
 
-// brokeNamed names a body's break (not its end) errBodyBroke.
-type brokeNamed struct{ io.ReadCloser }
+// brokeNamed names a body's break (not its end) errBodyBroke, and notes
+// that one broke in broke.
+type brokeNamed struct {
+	io.ReadCloser
+	broke *atomic.Bool
+}
 
 func (b brokeNamed) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
 	if err != nil && err != io.EOF {
+		b.broke.Store(true)
 		err = fmt.Errorf("%s: %w", errBodyBroke, err)
 	}
 	return n, err

@@ -36,6 +36,7 @@ func dialRemote(ctx context.Context, dc dialConfig) (*conn, []*sdk.Tool, error) 
 	hc := &http.Client{Transport: ht}
 
 	c := newConn(dc, "streamable-http")
+	c.bodyBroke = &ht.bodyBroke
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	cctx, cancel := context.WithTimeout(ctx, dc.connectTimeout)
 	defer cancel()
@@ -127,6 +128,10 @@ type headerTransport struct {
 	origin   string
 	headers  http.Header
 	lastPost atomic.Int32
+	// bodyBroke: a 2026-07-28 response body other than a read-only one's
+	// broke off (reissue.go): the calls that fail with the connection's end
+	// are told their call may or may not have run.
+	bodyBroke atomic.Bool
 
 	mu       sync.Mutex
 	sessions map[string]string // Mcp-Session-Id -> the origin that issued it
