@@ -5,7 +5,9 @@
 # and the same real MCP servers. It prints, per agent, the tools block and
 # the whole first request in bytes with server-everything connected, the RSS
 # of its processes with 1 and with 10 servers, and the time a tool turn
-# adds, each with its ratio to the bare loop.
+# adds, in wall time and in CPU time (user + system of its process tree,
+# which the other work of a shared machine moves far less), each with its
+# ratio to the bare loop.
 #
 #   scripts/peers.sh           3 rounds each (about 5 minutes on 2 cores)
 #   scripts/peers.sh --quick   1 round

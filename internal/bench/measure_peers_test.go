@@ -31,7 +31,11 @@ import (
 //     agent's processes (its guard and helpers included, the MCP servers
 //     not) during a one-call task with 1 and with 10 fault servers;
 //   - per-turn time: what a tool turn adds, (task of 21 calls - task of 1)
-//     / 20, vs the same for the bare loop.
+//     / 20, vs the same for the bare loop; in wall time, and in CPU time
+//     (user + system of the agent's process and every descendant it
+//     waited for, its MCP servers' included as the bare loop's are: the
+//     rusage wait4 returns), which the other work of a shared machine
+//     moves far less than the wall clock.
 //
 // A peer is given as PEERS_NAME=command line (words split on spaces), e.g.
 // PEERS_QWEN_CODE="node .../cli.js"; scripts/peers.sh sets them.
@@ -242,10 +246,13 @@ func echoTurns(calls int) func(modeltest.Request) (modeltest.Turn, bool) {
 	}
 }
 
-// task is one run of an agent: its time to exit, its peak memory (MB, its
-// processes but the servers summed, treePSS) and the model requests it made.
+// task is one run of an agent: its time to exit, the CPU time of its
+// process tree (user + system, the agent and the descendants it waited
+// for), its peak memory (MB, its processes but the servers summed,
+// treePSS) and the model requests it made.
 type task struct {
 	took time.Duration
+	cpu  time.Duration
 	rss  float64
 	reqs []modeltest.Request
 }
@@ -310,7 +317,8 @@ func peerTask(b *testing.B, a agentUnderTest, calls int, servers [][]string) tas
 		}
 		b.Fatalf("%s made %d of the %d echo calls the model asked for:\n%s\nits requests:\n%s", a.name, results, calls, out.String(), strings.Join(seen, "\n"))
 	}
-	return task{took: took, rss: peak, reqs: m.ModelRequests("")}
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return task{took: took, cpu: cpu, rss: peak, reqs: m.ModelRequests("")}
 }
 
 // treePSS is the sum of the proportional set sizes (MB: each shared page
@@ -428,16 +436,20 @@ func BenchmarkPeers(b *testing.B) {
 			// 21 calls against 1: a start's noise (seconds for a Node
 			// program) is spread over 20 turns.
 			const many = 21
-			perTurn := func(a agentUnderTest) time.Duration {
-				one := peerTask(b, a, 1, faultServers(1)).took
-				return (peerTask(b, a, many, faultServers(1)).took - one) / (many - 1)
+			perTurn := func(a agentUnderTest) (wall, cpu time.Duration) {
+				one := peerTask(b, a, 1, faultServers(1))
+				all := peerTask(b, a, many, faultServers(1))
+				return (all.took - one.took) / (many - 1), (all.cpu - one.cpu) / (many - 1)
 			}
-			var subj, base []time.Duration
+			var subj, base, subjCPU, baseCPU []time.Duration
 			for i := 0; i < b.N; i++ {
-				subj = append(subj, perTurn(a))
-				base = append(base, perTurn(bare))
+				w, c := perTurn(a)
+				subj, subjCPU = append(subj, w), append(subjCPU, c)
+				w, c = perTurn(bare)
+				base, baseCPU = append(base, w), append(baseCPU, c)
 			}
 			ReportDurations(b, "", subj, base)
+			ReportDurations(b, "cpu-", subjCPU, baseCPU)
 		})
 
 	}

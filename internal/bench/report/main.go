@@ -137,6 +137,8 @@ func title(bench, prefix string) string {
 			return "19. the whole first model request with server-everything connected, " + agent + " vs the bare loop"
 		case what == "bytes":
 			return "19. tool definitions in the first model request with server-everything connected, " + agent + " vs the bare loop (its tools as the server lists them: the floor)"
+		case what == "turn" && prefix == "cpu-":
+			return "19. CPU time a tool turn adds (user + system of the process tree, MCP server included; (21 calls - 1) / 20), " + agent + " vs the bare loop"
 		case what == "turn":
 			return "19. time a tool turn adds ((21 calls - 1) / 20), " + agent + " vs the bare loop"
 		}
