@@ -35,6 +35,8 @@ type initializeParams struct {
 				Forms     bool `json:"forms"`
 				Events    bool `json:"events"`
 				Apps      bool `json:"apps"`
+				// Editor are the editor extras it answers (agent/editor/*).
+				Editor wire.EditorExtras `json:"editor"`
 			} `json:"agentls"`
 		} `json:"experimental"`
 		Window struct {
@@ -69,9 +71,10 @@ type clientInfo struct {
 	applyEdit        bool
 	versionedEdits   bool // documentChanges: a TextDocumentEdit names the version it was computed from
 	codeActionLits   bool
-	codeActions      bool // textDocument.codeAction announced: the code-action card can be answered
-	plugin           bool // experimental.agentls announced: a plugin has its own way to the mode and the rules
-	apps             bool // it renders an MCP App a tool result offers (agent/mcp/app)
+	codeActions      bool              // textDocument.codeAction announced: the code-action card can be answered
+	plugin           bool              // experimental.agentls announced: a plugin has its own way to the mode and the rules
+	apps             bool              // it renders an MCP App a tool result offers (agent/mcp/app)
+	editor           wire.EditorExtras // the editor extras it answers (agent/editor/*, docs/protocol.md section 9)
 }
 
 // initialize answers at once: it reads capabilities and folders and never
@@ -87,6 +90,7 @@ func (s *Server) initialize(_ context.Context, p initializeParams) (*protocol.In
 	}
 	if a := c.Experimental.Agentls; a != nil {
 		info.approvals, info.forms, info.events, info.plugin, info.apps = a.Approvals, a.Forms, a.Events, true, a.Apps
+		info.editor = a.Editor
 	}
 	if c.TextDocument.CodeAction != nil {
 		info.codeActionLits = c.TextDocument.CodeAction.CodeActionLiteralSupport != nil

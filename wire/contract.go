@@ -109,6 +109,21 @@ var (
 	RequestApproval   = declare[ApprovalRequest, RequestApprovalResult](ServerRequest, "agent/requestApproval", "asks the client's own approval UI")
 )
 
+// Server to client: the editor extras (docs/protocol.md section 9), sent
+// only when the client announced them (EditorExtras), for an outside MCP
+// agent's call.
+var (
+	EditorTabs           = declare[NoParams, EditorTabsResult](ServerRequest, "agent/editor/tabs", "lists the editor's open tabs")
+	EditorCloseTab       = declare[EditorCloseTabParams, EditorCloseTabResult](ServerRequest, "agent/editor/closeTab", "closes a tab, never one with unsaved changes")
+	EditorTerminals      = declare[NoParams, EditorTerminalsResult](ServerRequest, "agent/editor/terminals", "lists the terminals agentls created in the editor")
+	EditorCreateTerminal = declare[EditorCreateTerminalParams, EditorTerminalID](ServerRequest, "agent/editor/createTerminal", "creates a terminal in the editor")
+	EditorSendTerminal   = declare[EditorSendTerminalParams, Empty](ServerRequest, "agent/editor/sendTerminal", "types text and a newline into a terminal agentls created")
+	EditorReadTerminal   = declare[EditorReadTerminalParams, EditorReadTerminalResult](ServerRequest, "agent/editor/readTerminal", "reads the latest output of a terminal agentls created")
+	EditorTasks          = declare[NoParams, EditorTasksResult](ServerRequest, "agent/editor/tasks", "lists the workspace's tasks")
+	EditorRunTask        = declare[EditorRunTaskParams, EditorRunTaskResult](ServerRequest, "agent/editor/runTask", "runs a task and answers when it ends")
+	EditorDiagnostics    = declare[EditorDiagnosticsParams, EditorDiagnosticsResult](ServerRequest, "agent/editor/diagnostics", "lists every diagnostic the editor holds, of all its language servers")
+)
+
 // The agentls.* commands (docs/protocol.md section 5). Each answers at
 // once; the work goes on in the background.
 var (
