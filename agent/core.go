@@ -85,7 +85,7 @@ type Core struct {
 	torn      map[string]bool         // sessions whose transcript a write failed for (transcript.go)
 	release   *time.Timer             // gives memory back once idle (memory.go); nil when not armed
 	recent    []string                // sessions last released, newest last (memory.go)
-	retaining atomic.Bool             // the retention policy is being applied (session.go)
+	retaining atomic.Bool             // the retention policy is being applied (retention.go)
 	approvals atomic.Int64
 
 	bg mcpTasks // MCP tasks followed after their turn (mcptask.go)

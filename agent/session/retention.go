@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -16,9 +17,47 @@ import (
 // pinned one (a <id>.jsonl.pin file beside it, agent/pinSession; pinned
 // ones do not count against keep), and never one in use: held by a task of
 // this process (taken for the deletion, so none can start meanwhile), or with
-// the turn journal of another live agentls.
+// the turn journal of another live agentls. The policy is the core's
+// (agent/retention.go); which files a session has, and pinning, are here.
 
 func (s Store) PinPath(id string) string { return s.Path(id) + ".pin" }
+
+// Pin pins a stored session (retention never deletes it) or unpins it.
+func (s Store) Pin(id string, pinned bool) error {
+	if !pinned {
+		if err := os.Remove(s.PinPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("unpin session %s: %w", id, err)
+		}
+		return nil
+	}
+	if err := os.WriteFile(s.PinPath(id), []byte("pinned: the [sessions] retention policy never deletes this session\n"), 0o600); err != nil {
+		return fmt.Errorf("pin session %s: %w", id, err)
+	}
+	return nil
+}
+
+// Delete deletes a stored session and its side files (its transcript,
+// which lies under the state dir, is the caller's), unless another
+// agentls is in a turn of it or it was pinned since it was listed; the
+// caller holds it against this process's tasks. It reports whether it
+// deleted it; an error says why the session file itself stayed.
+func (s Store) Delete(st StoredSession) (bool, error) {
+	if st.Journal && s.LiveElsewhere(st.ID) {
+		return false, nil
+	}
+	if _, err := os.Stat(s.PinPath(st.ID)); err == nil {
+		return false, nil
+	}
+	if err := os.Remove(s.Path(st.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	os.RemoveAll(s.CheckpointDir(st.ID))
+	for _, p := range []string{s.AsidePath(st.ID), s.JournalPath(st.ID), s.LockPath(st.ID), s.ViewPath(st.ID), s.ControlPath(st.ID)} {
+		os.Remove(p)
+	}
+	s.Forget(st.ID)
+	return true, nil
+}
 
 // StoredSession is a session file as retention sees it.
 type StoredSession struct {

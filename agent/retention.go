@@ -1,12 +1,10 @@
 package agent
 
-// The core's side of stored sessions (agent/session keeps them): pinning,
-// and the retention policy applied under the session locks of memory.go.
+// The retention policy ([sessions] keep and max_age), applied by the core
+// under its session locks (memory.go); the store lists, pins and deletes
+// the session files (session/retention.go).
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"os"
 	"sort"
 	"time"
@@ -20,16 +18,7 @@ func (c *Core) PinSession(id string, pinned bool) error {
 	if _, err := c.SessionExists(id); err != nil {
 		return err
 	}
-	if !pinned {
-		if err := os.Remove(c.sessions.PinPath(id)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("unpin session %s: %w", id, err)
-		}
-		return nil
-	}
-	if err := os.WriteFile(c.sessions.PinPath(id), []byte("pinned: the [sessions] retention policy never deletes this session\n"), 0o600); err != nil {
-		return fmt.Errorf("pin session %s: %w", id, err)
-	}
-	return nil
+	return c.sessions.Pin(id, pinned)
 }
 
 // retain applies the retention policy to this workspace's sessions and
@@ -74,28 +63,20 @@ func ageText(d time.Duration) string {
 	return d.String()
 }
 
-// deleteSession deletes one session and what belongs to it, unless it is
-// in use; it reports whether it did.
+// deleteSession deletes one session and its transcript, unless it is in
+// use; it reports whether it did.
 func (c *Core) deleteSession(s session.StoredSession) bool {
 	unlock, ok := c.trySessionLock(s.ID)
 	if !ok {
 		return false // a task of this Core holds it
 	}
 	defer unlock()
-	if s.Journal && c.sessions.LiveElsewhere(s.ID) {
-		return false // another agentls is in a turn of it
-	}
-	if _, err := os.Stat(c.sessions.PinPath(s.ID)); err == nil {
-		return false // pinned since it was listed
-	}
-	if err := os.Remove(c.sessions.Path(s.ID)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	deleted, err := c.sessions.Delete(s)
+	if err != nil {
 		c.logf("sessions: deleting %s: %v", s.ID, err)
-		return false
 	}
-	os.RemoveAll(c.sessions.CheckpointDir(s.ID))
-	for _, p := range []string{c.sessions.AsidePath(s.ID), c.sessions.JournalPath(s.ID), c.sessions.LockPath(s.ID), c.sessions.ViewPath(s.ID), c.sessions.ControlPath(s.ID), session.TranscriptPath(c.stateDir, s.ID)} {
-		os.Remove(p)
+	if deleted {
+		os.Remove(session.TranscriptPath(c.stateDir, s.ID))
 	}
-	c.sessions.Forget(s.ID)
-	return true
+	return deleted
 }
