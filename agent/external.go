@@ -34,6 +34,24 @@ type ExternalCall struct {
 	// Tool is one of ExternalToolNames; Input its arguments.
 	Tool  string
 	Input json.RawMessage
+	// Asks, when set, is what the call does instead of a core tool: an
+	// action of the editor that no confinement of agentls reaches (its
+	// own terminal, its task runner). Tool names it and must not be one
+	// of ExternalToolNames.
+	Asks *AskAlways
+}
+
+// AskAlways is an outside call that runs only after the user allows its
+// card, in every mode (autopilot too): Decide never lets it go on
+// unasked, no saved rule covers it, its card offers no "always", and
+// plan mode refuses it before any card.
+type AskAlways struct {
+	// Title is the card's title ("Type into the editor's terminal?"),
+	// Detail what the card shows of what will run, exactly (escaped,
+	// never redacted: the user approves what runs).
+	Title, Detail string
+	// Run acts, once the card was allowed; its text is the result.
+	Run func(ctx context.Context) (string, error)
 }
 
 // ExternalResult is how an outside call ended.
@@ -108,11 +126,47 @@ func (c *Core) CallTool(ctx context.Context, ec ExternalCall, io TaskIO) Externa
 	if err := session.CheckID(ec.SessionID); err != nil {
 		return fail(err.Error())
 	}
+	if ec.Asks != nil {
+		if _, core := c.externalTool(ec.Tool); core || ec.Tool == "" || ec.Asks.Run == nil {
+			return fail(fmt.Sprintf("agent: an outside call that always asks needs a name of its own and an action, not %q", ec.Tool))
+		}
+		return c.callOutside(ctx, ec, askAlwaysTool{name: ec.Tool, a: *ec.Asks}, io)
+	}
 	t, ok := c.externalTool(ec.Tool)
 	if !ok {
 		return fail(fmt.Sprintf("unknown tool %q: use one of %v", ec.Tool, ExternalToolNames()))
 	}
 	return c.callOutside(ctx, ec, t, io)
+}
+
+// askAlwaysTool is an AskAlways call as a tool: its gate always asks with
+// a command card whose only options are allow_once and reject_once. It is
+// not one of plan mode's read tools, so plan mode refuses it unasked.
+type askAlwaysTool struct {
+	name string
+	a    AskAlways
+}
+
+func (t askAlwaysTool) Def() model.ToolDef {
+	return model.ToolDef{Name: t.name, Description: t.a.Title, Schema: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (t askAlwaysTool) Plan(*tools.Env, json.RawMessage) tools.Plan {
+	return tools.Plan{Title: t.name + " " + tools.FirstLine(trust.Redact(t.a.Detail), 80), Kind: wire.KindExecute, MayAsk: true}
+}
+
+func (t askAlwaysTool) Run(ctx context.Context, _ *tools.Env, call tools.Call, _ json.RawMessage) (tools.Result, error) {
+	d := trust.Decision{Action: trust.Ask, Reason: t.name + " runs in the editor, where agentls confines nothing: it always asks"}
+	card := wire.Approval{Kind: wire.ApprovalCommand, Tool: t.name, Title: t.a.Title, Detail: trust.VisibleText(t.a.Detail),
+		Options: []wire.ApprovalOption{tools.AllowOnce, tools.RejectOnce}}
+	if _, err := call.Gate(ctx, d, card, tools.Keep{}); err != nil {
+		return tools.Result{}, err
+	}
+	text, err := t.a.Run(ctx)
+	if err != nil {
+		return tools.Result{}, err
+	}
+	return tools.Result{Text: text}, nil
 }
 
 // callOutside runs t for a call agentls's model did not make (an outside

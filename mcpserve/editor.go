@@ -35,6 +35,9 @@ type Editor interface {
 	// Watch calls changed with a document's path whenever one is opened,
 	// changed or closed, until stop is called.
 	Watch(changed func(path string)) (stop func())
+	// Request sends the editor one of the agent/editor/* requests it
+	// announced (Offers().Extras) and decodes its answer into result.
+	Request(ctx context.Context, m wire.Method, params, result any) error
 }
 
 // Offers are the editor features an outside agent can be given.
@@ -46,6 +49,8 @@ type Offers struct {
 	// Ask: a person can answer a card here. Without it nothing that asks
 	// could ever run, so those tools are not listed.
 	Ask bool
+	// Extras are the editor extras it announced (agent/editor/*).
+	Extras wire.EditorExtras
 }
 
 // Document is one open document.
@@ -90,6 +95,7 @@ func (d *diskEditor) Watch(func(string)) func()      { return func() {} }
 func (d *diskEditor) ShowDocument(context.Context, string, *wire.Range) error {
 	return errNoEditor
 }
+func (d *diskEditor) Request(context.Context, wire.Method, any, any) error { return errNoEditor }
 func (d *diskEditor) Call(ctx context.Context, c agent.ExternalCall) agent.ExternalResult {
 	var ap agent.Approver = nobody{}
 	if d.approver != nil {

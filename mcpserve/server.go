@@ -102,9 +102,11 @@ func (s *Server) sdkServer(transport string) *sdk.Server {
 			SubscribeHandler:          func(context.Context, *sdk.SubscribeRequest) error { return nil },
 			UnsubscribeHandler:        func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		})
-	for _, t := range s.tools() {
+	listed := s.tools()
+	for _, t := range listed {
 		srv.AddTool(t.def, s.handler(transport, t))
 	}
+	srv.AddReceivingMiddleware(s.notOffered(listed))
 	return srv
 }
 

@@ -20,6 +20,9 @@ import (
 type tool struct {
 	def   *sdk.Tool
 	needs func(Offers) bool
+	// missing says what needs wants, for a call of the tool where it is
+	// not listed.
+	missing string
 	// run answers one call; client is who asks, as the card names it.
 	run func(ctx context.Context, c *conn, client string, in json.RawMessage) (string, bool)
 }
@@ -55,6 +58,19 @@ func annotations(readOnly bool) *sdk.ToolAnnotations {
 // tools are the server's tools the editor offers now, sorted by name.
 func (s *Server) tools() []tool {
 	offers := s.ed.Offers()
+	var out []tool
+	for _, t := range s.allTools() {
+		if t.needs(offers) {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b tool) int { return strings.Compare(a.def.Name, b.def.Name) })
+	return out
+}
+
+// allTools are every tool of the server, offered here or not.
+func (s *Server) allTools() []tool {
+	const ask, docs = "someone to answer its card", "an editor's open documents"
 	all := []tool{
 		{def: &sdk.Tool{Name: "workspace_folders", Title: "Workspace folders", Description: "The editor's workspace folders, one absolute path a line.",
 			InputSchema: emptySchema, Annotations: annotations(true)}, needs: always,
@@ -74,7 +90,7 @@ func (s *Server) tools() []tool {
 		{def: &sdk.Tool{Name: "get_selection", Title: "The editor's selection", Description: "The editor's latest selection (or cursor): the document, the range (0-based, UTF-16) and the selected lines, read as read_file reads them.",
 			InputSchema: emptySchema, Annotations: annotations(true)}, needs: func(o Offers) bool { return o.Selection },
 			run: s.selection},
-		{def: &sdk.Tool{Name: "get_diagnostics", Title: "Diagnostics", Description: "The diagnostics the editor sent agentls (LSP Diagnostic objects), per file inside the workspace folders; path narrows to one file.",
+		{def: &sdk.Tool{Name: "get_diagnostics", Title: "Diagnostics", Description: "The editor's diagnostics (LSP Diagnostic objects), per file inside the workspace folders: every diagnostic it holds where it can tell them all (all its language servers), else those it sent agentls; path narrows to one file.",
 			InputSchema: pathSchema(false), Annotations: annotations(true)}, needs: func(o Offers) bool { return o.Diagnostics },
 			run: s.diagnostics},
 		{def: &sdk.Tool{Name: "open_file", Title: "Show a file in the editor", Description: "Show a file of the workspace in the editor (window/showDocument), selecting a range when given (0-based lines and UTF-16 characters).",
@@ -95,14 +111,17 @@ func (s *Server) tools() []tool {
 		coreTool(agent.SessionsToolName, agent.SessionsToolName, func(o Offers) bool { return o.Ask }, "agentls sessions", true),
 		coreTool(agent.TranscriptToolName, agent.TranscriptToolName, func(o Offers) bool { return o.Ask }, "agentls transcript", true),
 	}
-	out := all[:0]
-	for _, t := range all {
-		if t.needs(offers) {
-			out = append(out, t)
+	all = append(all, s.extraTools()...)
+	for i := range all {
+		if all[i].missing == "" {
+			all[i].missing = map[string]string{"list_open_documents": docs, "get_selection": "an editor that tells agentls its selection",
+				"get_diagnostics": "an editor that sends agentls diagnostics", "open_file": "an editor that shows documents (window/showDocument)"}[all[i].def.Name]
+		}
+		if all[i].missing == "" {
+			all[i].missing = ask
 		}
 	}
-	slices.SortFunc(out, func(a, b tool) int { return strings.Compare(a.def.Name, b.def.Name) })
-	return out
+	return all
 }
 
 var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -200,7 +219,7 @@ func (s *Server) selection(ctx context.Context, c *conn, client string, _ json.R
 	return string(head) + "\n" + text, false
 }
 
-func (s *Server) diagnostics(_ context.Context, _ *conn, _ string, in json.RawMessage) (string, bool) {
+func (s *Server) diagnostics(ctx context.Context, _ *conn, _ string, in json.RawMessage) (string, bool) {
 	var a struct {
 		Path string `json:"path"`
 	}
@@ -209,8 +228,23 @@ func (s *Server) diagnostics(_ context.Context, _ *conn, _ string, in json.RawMe
 	if a.Path != "" {
 		want = s.abs(a.Path)
 	}
+	held := s.ed.Diagnostics()
+	if s.ed.Offers().Extras.Diagnostics {
+		// Every diagnostic the editor holds, of all its language servers.
+		r, err := ask(ctx, s.ed, wire.EditorDiagnostics, wire.EditorDiagnosticsParams{Path: want})
+		if err != nil {
+			return "ERROR: the editor did not list its diagnostics: " + err.Error(), true
+		}
+		held = held[:0:0]
+		for _, f := range r.Files {
+			if len(f.Diagnostics) == 0 {
+				continue
+			}
+			held = append(held, FileDiagnostics{Path: f.Path, Diagnostics: f.Diagnostics})
+		}
+	}
 	out := []FileDiagnostics{}
-	for _, d := range s.ed.Diagnostics() {
+	for _, d := range held {
 		if s.within(d.Path) && (want == "" || filepath.Clean(d.Path) == want) {
 			out = append(out, d)
 		}

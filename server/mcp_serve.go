@@ -139,7 +139,26 @@ func (v *mcpView) Offers() mcpserve.Offers {
 	info := v.s.client
 	v.s.mu.Unlock()
 	return mcpserve.Offers{Documents: true, Selection: true, Diagnostics: true, Show: info.showDocument,
-		Ask: info.approvals || info.showMessageReq || info.codeActions}
+		Ask: info.approvals || info.showMessageReq || info.codeActions, Extras: info.editor}
+}
+
+// Request sends the editor one of the agent/editor/* requests, only of
+// the extras it announced.
+func (v *mcpView) Request(ctx context.Context, m wire.Method, params, result any) error {
+	v.s.mu.Lock()
+	ex := v.s.client.editor
+	v.s.mu.Unlock()
+	announced := map[string]bool{
+		wire.EditorTabs.Name: ex.Tabs, wire.EditorCloseTab.Name: ex.Tabs,
+		wire.EditorTerminals.Name: ex.Terminals, wire.EditorCreateTerminal.Name: ex.Terminals,
+		wire.EditorSendTerminal.Name: ex.Terminals, wire.EditorReadTerminal.Name: ex.Terminals,
+		wire.EditorTasks.Name: ex.Tasks, wire.EditorRunTask.Name: ex.Tasks,
+		wire.EditorDiagnostics.Name: ex.Diagnostics,
+	}
+	if !announced[m.Name] {
+		return fmt.Errorf("the editor did not announce %s", m.Name)
+	}
+	return v.s.conn.Call(ctx, m.Name, params, result)
 }
 
 func (v *mcpView) Documents() []mcpserve.Document {
