@@ -15,6 +15,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/sandbox"
@@ -27,7 +28,37 @@ func main() {
 	sandbox.Hook() // the launcher of confined commands: `agentls __agentls_confine ...` never returns
 	proc.Hook()    // the guard that ends process groups if agentls is killed: `agentls __agentls_guard` never returns
 	proc.UseHelper(smallHelper)
-	os.Exit(run(os.Args[1:]))
+	os.Exit(profiled(os.Args[1:]))
+}
+
+// profiled runs the command and, when AGENTLS_CPUPROFILE names a file,
+// writes a pprof CPU profile of the whole run to it (`go tool pprof -top
+// agentls FILE`). Every command, the signal-driven shutdowns included,
+// ends by returning here, so the profile is complete when the process
+// exits. The variable is taken out of the environment first: a child that
+// is agentls again (an MCP server, a guard) does not overwrite the file.
+func profiled(args []string) int {
+	path := os.Getenv("AGENTLS_CPUPROFILE")
+	if path == "" {
+		return run(args)
+	}
+	os.Unsetenv("AGENTLS_CPUPROFILE")
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "agentls: AGENTLS_CPUPROFILE: %v (expected a file agentls can write the CPU profile to)\n", err)
+		return 1
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		fmt.Fprintf(os.Stderr, "agentls: AGENTLS_CPUPROFILE: %v\n", err)
+		return 1
+	}
+	code := run(args)
+	pprof.StopCPUProfile()
+	if err := f.Close(); err != nil {
+		fmt.Fprintf(os.Stderr, "agentls: AGENTLS_CPUPROFILE: %v\n", err)
+	}
+	return code
 }
 
 // smallHelper is agentls-sandbox when it is beside this executable and was
