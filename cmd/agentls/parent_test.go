@@ -118,3 +118,84 @@ func TestAgentlsEndsWhenItsClientGoesAway(t *testing.T) {
 		}
 	}
 }
+
+// An editor that dies takes its ends of agentls's stdout and stderr with
+// it. The line agentls writes to say why it ends (and any late reply) must
+// then fail, not kill agentls by SIGPIPE half way through closing: once it
+// has ended, its MCP endpoint (the published file, the socket, the token
+// file) is gone.
+func TestServeClosesItsEndpointWhenItsEditorDiesWithItsPipes(t *testing.T) {
+	bin := testenv.Agentls(t)
+	tmp, _ := filepath.EvalSymlinks(t.TempDir())
+	ws := filepath.Join(tmp, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(tmp, "agentls-under-test.toml")
+	if err := os.WriteFile(cfgPath, []byte("[serve]\nmcp = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	endpoints := filepath.Join(tmp, "state", "agentls", "mcp-serve")
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	editor := exec.Command("sh", "-c", `"$0" "$@"`, bin, "serve", "--config", cfgPath)
+	editor.Dir = ws
+	editor.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
+	editor.Stdin, editor.Stdout, editor.Stderr = inR, outW, errW
+	if err := editor.Start(); err != nil {
+		t.Fatal(err)
+	}
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	waited := make(chan struct{})
+	go func() { editor.Wait(); close(waited) }()
+	go io.Copy(io.Discard, outR)
+	var stderr testenv.SyncBuffer
+	go io.Copy(&stderr, errR)
+	t.Cleanup(func() {
+		inW.Close()
+		for _, p := range testenv.ProcessesMatching(cfgPath) {
+			syscall.Kill(p.PID, syscall.SIGKILL)
+		}
+		syscall.Kill(editor.Process.Pid, syscall.SIGKILL)
+		<-waited
+	})
+	send := func(body string) {
+		if _, err := fmt.Fprintf(inW, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+			t.Fatalf("write to agentls: %v", err)
+		}
+	}
+	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"rootUri":"file://%s","capabilities":{}}}`, ws))
+	send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if published, _ := filepath.Glob(filepath.Join(endpoints, "*.json")); len(published) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("agentls never published its MCP endpoint; stderr:\n%s", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	// Nobody reads agentls's output any more, then its editor dies.
+	outR.Close()
+	errR.Close()
+	if err := syscall.Kill(editor.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	testenv.WaitNoProcesses(t, cfgPath, endGrace)
+	if left, _ := filepath.Glob(filepath.Join(endpoints, "*")); len(left) > 0 {
+		t.Errorf("agentls ended but left its MCP endpoint behind: %v", left)
+	}
+}
