@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"github.com/agentls/agentls/internal/testenv"
 	"github.com/agentls/agentls/mcpserve"
 	"github.com/agentls/agentls/mcpserve/mcpservetest"
+	"github.com/agentls/agentls/wire"
 )
 
 // TestMCPServeDrivesTheEditor is issue 29 in a real Neovim: with [serve]
@@ -29,9 +31,14 @@ import (
 // editor: the unsaved buffer, the selection and diagnostics its code
 // action carried, a propose_edit declined (nothing changes) and one
 // accepted (it lands in the buffer, not on disk), a run_command declined,
-// open_file, the workspace folders, the built-in read tools, git_status,
-// agentls's stored sessions and a transcript (each asking), each card
-// naming the client. Without the token: 401.
+// open_file, the editor extras the plugin announces (the tabs: a clean
+// buffer closed, a modified one refused and kept; terminals created,
+// typed into when the card is accepted and not when declined, read; every
+// diagnostic Neovim holds, a linter's of the test's own namespace), the
+// workspace folders, the built-in read tools, git_status, agentls's stored
+// sessions and a transcript (each asking), each card naming the client,
+// and exactly the tools Neovim can offer (no tasks: it has no task
+// runner). Without the token: 401.
 func TestMCPServeDrivesTheEditor(t *testing.T) {
 	for _, ed := range editors[:2] {
 		t.Run(ed.label, func(t *testing.T) {
@@ -53,9 +60,13 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			}
 			// Cards in call order: the HTTP propose_edit (declined), the stdio
 			// propose_edit (accepted), the stdio run_command (declined), the
-			// HTTP git_status, the stdio agentls_sessions and the HTTP
-			// agentls_transcript (accepted).
-			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once,allow_once,allow_once,allow_once")
+			// stdio send_to_terminal (accepted), the HTTP send_to_terminal
+			// (declined), the HTTP git_status, the stdio agentls_sessions and
+			// the HTTP agentls_transcript (accepted).
+			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once,allow_once,reject_once,allow_once,allow_once,allow_once")
+			// A clean file the script opens in a second tabpage.
+			clean := filepath.Join(w.ws, "clean.txt")
+			testenv.WriteFile(t, clean, "naïve café\n")
 			done := w.startNvim(t, nvim, "-u", script(t, "init.lua"), w.file, "-c", "luafile "+script(t, "mcp_serve.lua"))
 			waitFile(t, filepath.Join(w.dir, "ready"), done)
 
@@ -113,20 +124,21 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			serve.Dir, serve.Env = w.ws, w.env
 			stdio := connectMCP(t, &sdk.CommandTransport{Command: serve}, "hermes-agent")
 
+			// Exactly what Neovim offers: open_file (the plugin answers
+			// window/showDocument, 0.7.2 included), the tabs, the
+			// terminals, and no list_tasks or run_task (no task runner).
+			want := []string{"agentls_sessions", "agentls_transcript", "close_tab", "create_terminal", "find_files", "get_diagnostics", "get_selection", "git_status",
+				"list_directory", "list_open_documents", "list_tabs", "list_terminals", "open_file", "propose_edit", "read_document", "read_file", "read_terminal",
+				"run_command", "search_text", "send_to_terminal", "workspace_folders"}
 			names := mcpTools(t, httpc)
-			for _, want := range []string{"list_open_documents", "read_document", "get_selection", "get_diagnostics", "propose_edit", "run_command", "git_status", "workspace_folders",
-				"read_file", "list_directory", "find_files", "search_text", "agentls_sessions", "agentls_transcript"} {
-				if !slices.Contains(names, want) {
-					t.Errorf("tools %v lack %s", names, want)
-				}
-			}
-			// The plugin answers window/showDocument (0.7.2 has none of its
-			// own), so open_file is offered on both.
-			if !slices.Contains(names, "open_file") {
-				t.Errorf("open_file is not listed, but the plugin shows documents")
+			if got := slices.Sorted(slices.Values(names)); !slices.Equal(got, want) {
+				t.Errorf("HTTP tools = %v, want exactly %v", got, want)
 			}
 			if s := mcpTools(t, stdio); !slices.Equal(s, names) {
 				t.Errorf("stdio tools %v differ from the session's %v", s, names)
+			}
+			if text := mcpCall(t, stdio, "list_tasks", nil, true); !strings.Contains(text, "does not offer list_tasks") {
+				t.Errorf("list_tasks in Neovim = %q, want it saying the editor does not offer it", text)
 			}
 
 			if text := mcpCall(t, httpc, "list_open_documents", nil, false); !strings.Contains(text, w.file) {
@@ -138,8 +150,26 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			if text := mcpCall(t, httpc, "get_selection", nil, false); !strings.Contains(text, `"start":{"line":0,"character":4}`) || !strings.Contains(text, "say hello, unsaved") {
 				t.Errorf("get_selection = %s, want the code action's range and its line", text)
 			}
-			if text := mcpCall(t, stdio, "get_diagnostics", nil, false); !strings.Contains(text, "greeting is too quiet") {
-				t.Errorf("get_diagnostics = %s, want the diagnostic the code action carried", text)
+			// Neovim answers agent/editor/diagnostics: every diagnostic it
+			// holds (here a linter's, not agentls's), not only those a code
+			// action carried; characters in UTF-16 where vim.diagnostic
+			// counts bytes.
+			wantDiags := map[string]string{
+				w.file: `[{"code":"L42","message":"hello is lowercase","range":{"end":{"character":9,"line":0},"start":{"character":4,"line":0}},"severity":2,"source":"e2e-linter"}]`,
+				clean:  `[{"message":"cafe needs its accent","range":{"end":{"character":10,"line":0},"start":{"character":6,"line":0}},"severity":4,"source":"e2e-linter"}]`,
+			}
+			for _, cs := range []*sdk.ClientSession{stdio, httpc} {
+				text := mcpCall(t, cs, "get_diagnostics", nil, false)
+				if got := diagnosticsByPath(t, text); !maps.Equal(got, wantDiags) {
+					t.Errorf("get_diagnostics = %s, want Neovim's own %v", text, wantDiags)
+				}
+				if strings.Contains(text, "greeting is too quiet") {
+					t.Errorf("get_diagnostics = %s, want what Neovim holds, not what the code action carried", text)
+				}
+			}
+			text := mcpCall(t, httpc, "get_diagnostics", map[string]any{"path": "clean.txt"}, false)
+			if got := diagnosticsByPath(t, text); !maps.Equal(got, map[string]string{clean: wantDiags[clean]}) {
+				t.Errorf("get_diagnostics of clean.txt = %s, want its one diagnostic", text)
 			}
 
 			edit := map[string]any{"path": "greeting.txt", "old_text": "unsaved", "new_text": "from an outside agent"}
@@ -195,6 +225,67 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 				t.Errorf("open_file outside the workspace = %q", text)
 			}
 
+			// The tabs: each tabpage's buffers (group = its number), then the
+			// buffers no window shows (group 0): the modified greeting.txt
+			// is hidden since open_file showed other.txt in its window.
+			wantTabs := []wire.EditorTab{
+				{Path: other, Label: "other.txt", Active: true, Group: 1},
+				{Path: clean, Label: "clean.txt", Active: true, Group: 2},
+				{Path: w.file, Label: "greeting.txt", Dirty: true, Group: 0},
+			}
+			for _, cs := range []*sdk.ClientSession{httpc, stdio} {
+				if got := editorTabs(t, mcpCall(t, cs, "list_tabs", nil, false)); !slices.Equal(got, wantTabs) {
+					t.Errorf("list_tabs = %+v, want %+v", got, wantTabs)
+				}
+			}
+			if text := mcpCall(t, stdio, "close_tab", map[string]any{"path": "greeting.txt"}, true); !strings.Contains(text, "unsaved changes") {
+				t.Errorf("close_tab of the modified buffer = %q, want it refused for its unsaved changes", text)
+			}
+			if text := mcpCall(t, httpc, "close_tab", map[string]any{"path": "clean.txt"}, false); !strings.Contains(text, "closed the tab of "+clean) {
+				t.Errorf("close_tab of the clean buffer = %q", text)
+			}
+			// The second tabpage stays, showing its window's alternate buffer.
+			after := []wire.EditorTab{wantTabs[0], {Path: w.file, Label: "greeting.txt", Active: true, Dirty: true, Group: 2}}
+			if got := editorTabs(t, mcpCall(t, stdio, "list_tabs", nil, false)); !slices.Equal(got, after) {
+				t.Errorf("list_tabs after close_tab = %+v, want %+v: clean.txt closed, its tabpage showing the modified greeting.txt", got, after)
+			}
+
+			// The terminals: two made by agentls, one typed into (the card
+			// accepted: the command runs), one not (declined: nothing typed).
+			if text := mcpCall(t, httpc, "list_terminals", nil, false); text != "[]" {
+				t.Errorf("list_terminals before any = %q, want [] (the user's own are never listed)", text)
+			}
+			build := terminalID(t, mcpCall(t, httpc, "create_terminal", map[string]any{"name": "build"}, false))
+			spare := terminalID(t, mcpCall(t, stdio, "create_terminal", map[string]any{"name": "spare", "cwd": "."}, false))
+			for _, cs := range []*sdk.ClientSession{stdio, httpc} {
+				var terms []wire.EditorTerminal
+				text := mcpCall(t, cs, "list_terminals", nil, false)
+				if err := json.Unmarshal([]byte(text), &terms); err != nil || !slices.Equal(terms, []wire.EditorTerminal{{ID: build, Name: "build"}, {ID: spare, Name: "spare"}}) {
+					t.Errorf("list_terminals = %s, want build (%s) and spare (%s)", text, build, spare)
+				}
+			}
+			// The output, not the echo of the typed line, says it ran.
+			if text := mcpCall(t, stdio, "send_to_terminal", map[string]any{"id": build, "text": "echo agentls-$((6*7))"}, false); !strings.Contains(text, "typed into the terminal "+build) {
+				t.Errorf("accepted send_to_terminal = %q", text)
+			}
+			waitTerminal(t, httpc, build, "\nagentls-42")
+			// The spare terminal's shell is up (it shows its prompt) before
+			// the declined call, so nothing typed would show.
+			waitTerminal(t, stdio, spare, "")
+			if text := mcpCall(t, httpc, "send_to_terminal", map[string]any{"id": spare, "text": "echo declined > declined.txt"}, true); !strings.Contains(text, "denied") {
+				t.Errorf("declined send_to_terminal = %q", text)
+			}
+			if text := mcpCall(t, stdio, "read_terminal", map[string]any{"id": spare}, false); strings.Contains(text, "declined") {
+				t.Errorf("after the declined send_to_terminal the terminal shows %q", text)
+			}
+			full := mcpCall(t, stdio, "read_terminal", map[string]any{"id": build}, false)
+			if short := mcpCall(t, httpc, "read_terminal", map[string]any{"id": build, "max_bytes": 5}, false); short == "" || len(short) > 5 || !strings.HasSuffix(full, short) {
+				t.Errorf("read_terminal with max_bytes 5 = %q, want the last 5 bytes (at most) of %q", short, full)
+			}
+			if text := mcpCall(t, httpc, "read_terminal", map[string]any{"id": "no-such"}, true); !strings.Contains(text, `no terminal of agentls has the id "no-such"`) {
+				t.Errorf("read_terminal of an unknown id = %q", text)
+			}
+
 			// The rest of the tools, over both transports.
 			if text := mcpCall(t, stdio, "workspace_folders", nil, false); strings.TrimSpace(text) != w.ws {
 				t.Errorf("workspace_folders = %q, want %s", text, w.ws)
@@ -236,27 +327,108 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(w.ws, "ran.txt")); !os.IsNotExist(err) {
 				t.Errorf("the declined command ran")
 			}
-			cards := strs(res["cards"])
-			if len(cards) != 6 {
-				t.Fatalf("Neovim showed %d cards, want 6: %q", len(cards), cards)
+			if _, err := os.Stat(filepath.Join(w.ws, "declined.txt")); !os.IsNotExist(err) {
+				t.Errorf("the declined send_to_terminal was typed")
 			}
-			for i, who := range []string{"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP"} {
+			if res["clean_listed"] != false || res["tabpages"] != 2.0 {
+				t.Errorf("after close_tab clean.txt listed = %v and %v tabpages, want it deleted and the layout (2 tabpages) kept", res["clean_listed"], res["tabpages"])
+			}
+			if res["terminal_windows"] != 0.0 {
+				t.Errorf("%v windows show a terminal, want none: agentls's terminals are buffers no window shows", res["terminal_windows"])
+			}
+			cards := strs(res["cards"])
+			if len(cards) != 8 {
+				t.Fatalf("Neovim showed %d cards, want 8: %q", len(cards), cards)
+			}
+			for i, who := range []string{"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP",
+				"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP"} {
 				if !strings.Contains(cards[i], who) {
 					t.Errorf("card %d = %q, want it to name %s", i+1, cards[i], who)
 				}
 			}
-			if !strings.Contains(cards[0], "greeting.txt") || !strings.Contains(cards[2], "touch ran.txt") || !strings.Contains(cards[3], "git status") ||
-				!strings.Contains(cards[4], "sessions") || !strings.Contains(cards[5], "transcript") {
+			if !strings.Contains(cards[0], "greeting.txt") || !strings.Contains(cards[2], "touch ran.txt") || !strings.Contains(cards[3], "echo agentls-$((6*7))") ||
+				!strings.Contains(cards[4], "echo declined > declined.txt") || !strings.Contains(cards[5], "git status") ||
+				!strings.Contains(cards[6], "sessions") || !strings.Contains(cards[7], "transcript") {
 				t.Errorf("cards do not name what they gate: %q", cards)
+			}
+			// A terminal's card offers no "always allow".
+			options := strs(res["options"])
+			for _, i := range []int{3, 4} {
+				if i >= len(options) || options[i] != "allow_once,reject_once" {
+					t.Errorf("send_to_terminal card %d offers %v, want only allow_once,reject_once", i+1, options)
+				}
 			}
 			if shown, _ := res["shown"].(string); shown != other {
 				t.Errorf("the editor shows %q after open_file, want %s", shown, other)
 			}
-			if _, err := mcpserve.Find(state, w.ws); err == nil {
-				t.Errorf("the endpoint is still published after the editor quit")
+			// Neovim waits for its language servers to exit only so long: the
+			// session may end just after it. Once it has, nothing of its
+			// endpoint is left.
+			for deadline := time.Now().Add(30 * time.Second); testenv.ProcessAlive(e.PID) && time.Now().Before(deadline); {
+				time.Sleep(50 * time.Millisecond)
+			}
+			if testenv.ProcessAlive(e.PID) {
+				t.Errorf("the editor session (pid %d) still runs after the editor quit", e.PID)
+			}
+			if left, _ := filepath.Glob(filepath.Join(mcpserve.Dir(state), "*")); len(left) > 0 {
+				t.Errorf("the endpoint is still published after the editor session ended: %v", left)
 			}
 		})
 	}
+}
+
+// diagnosticsByPath decodes get_diagnostics's JSON into each file's
+// diagnostics, re-encoded with sorted keys.
+func diagnosticsByPath(t *testing.T, text string) map[string]string {
+	t.Helper()
+	var files []struct {
+		Path        string           `json:"path"`
+		Diagnostics []map[string]any `json:"diagnostics"`
+	}
+	if err := json.Unmarshal([]byte(text), &files); err != nil {
+		t.Errorf("get_diagnostics is not JSON: %v: %s", err, text)
+		return nil
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		b, _ := json.Marshal(f.Diagnostics)
+		out[f.Path] = string(b)
+	}
+	return out
+}
+
+func editorTabs(t *testing.T, text string) []wire.EditorTab {
+	t.Helper()
+	var tabs []wire.EditorTab
+	if err := json.Unmarshal([]byte(text), &tabs); err != nil {
+		t.Errorf("list_tabs is not JSON: %v: %s", err, text)
+	}
+	return tabs
+}
+
+func terminalID(t *testing.T, text string) string {
+	t.Helper()
+	var r wire.EditorTerminalID
+	if err := json.Unmarshal([]byte(text), &r); err != nil || r.ID == "" {
+		t.Fatalf("create_terminal = %q, want {\"id\"}", text)
+	}
+	return r.ID
+}
+
+// waitTerminal reads a terminal until its output holds want (any output
+// when want is ""): the shell writes when it is ready.
+func waitTerminal(t *testing.T, cs *sdk.ClientSession, id, want string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	text := ""
+	for time.Now().Before(deadline) {
+		text = mcpCall(t, cs, "read_terminal", map[string]any{"id": id}, false)
+		if (want == "" && strings.TrimSpace(text) != "") || (want != "" && strings.Contains(text, want)) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("terminal %s shows %q, want %q in it", id, text, want)
 }
 
 // startNvim is runNvim in the background: the result arrives on the

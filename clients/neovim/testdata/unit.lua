@@ -291,4 +291,35 @@ lib.main(function()
   check("the session picker escapes what the model titled",
     chat.label({ sessionId = "s1", title = "fix \27[2Kit", updatedAt = "2026-12-03T10:00:00Z", turns = 2 }),
     "fix <1B>[2Kit · 2026-12-03T10:00:00Z · 2 turns")
+
+  -- The editor extras' handlers, as the server's requests reach them.
+  local editor = require("agentls.editor").handlers()
+  local function answer(method, params)
+    local res, err = editor[method](nil, params, { method = method })
+    return res, err
+  end
+  check("a tail shorter than the text is its last bytes", require("agentls.editor").tail("hello world", 5), "world")
+  check("a tail never starts inside a character", require("agentls.editor").tail("x\195\169\195\169", 3), "\195\169")
+  check("a tail of a short text is the text", require("agentls.editor").tail("ok", 10), "ok")
+  for _, c in ipairs({
+    { "agent/editor/sendTerminal", { id = "99", text = "ls" } },
+    { "agent/editor/readTerminal", { id = "99", maxBytes = 10 } },
+  }) do
+    local res, err = answer(c[1], c[2])
+    check(c[1] .. " of an unknown id is an error naming it", { res, err and err.code, err and err.message },
+      { nil, vim.lsp.protocol.ErrorCodes.InvalidParams, 'Neovim has no terminal of agentls with the id "99" (its terminals: none; agent/editor/createTerminal makes one)' })
+  end
+  local _, err = answer("agent/editor/closeTab", {})
+  check("agent/editor/closeTab without a path is an error saying what it needs", err and err.message, 'agent/editor/closeTab needs {path = "<an absolute file path>"}, got {}')
+  check("agent/editor/closeTab of a file no buffer holds closes nothing", answer("agent/editor/closeTab", { path = "/nowhere/x.txt" }),
+    { closed = false, reason = "/nowhere/x.txt is not open in Neovim (no listed buffer holds it)" })
+  local _, cerr = answer("agent/editor/createTerminal", { name = "t", cwd = "/nowhere/at/all" })
+  check("agent/editor/createTerminal in a folder that is not there is an error", cerr and cerr.message, 'agent/editor/createTerminal needs cwd, an existing folder, got "/nowhere/at/all"')
+  check("no terminal of agentls yet", answer("agent/editor/terminals", vim.empty_dict()), { terminals = {} })
+  local scratch = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_set_current_buf(scratch)
+  local tabs = answer("agent/editor/tabs", vim.empty_dict()).tabs
+  check("a scratch buffer shown in tabpage 1 is its active tab, with no path", tabs[1] and { tabs[1].path, tabs[1].active, tabs[1].group, tabs[1].dirty }, { "", true, 1, false })
+  check("the buffers no window shows come after, in group 0", tabs[#tabs] and { tabs[#tabs].active, tabs[#tabs].group }, { false, 0 })
+  check("the diagnostics of a file no buffer holds are none", answer("agent/editor/diagnostics", { path = "/nowhere/x.txt" }), { files = {} })
 end)

@@ -119,6 +119,10 @@ function M.handlers()
     ["agent/event"] = on_event,
     ["workspace/executeCommand"] = command_result,
   }
+  -- The editor extras an outside MCP agent reaches (agent/editor/*).
+  for method, fn in pairs(require("agentls.editor").handlers()) do
+    h[method] = fn
+  end
   if not vim.lsp.handlers["window/showDocument"] then
     h["window/showDocument"] = show_document
   end

@@ -110,11 +110,13 @@ end
 
 --- capabilities are Neovim's own plus the agentls announcement of docs/protocol.md
 --- section 1: this client answers approvals, shows an MCP server's form
---- (agentls.form) and wants events.
+--- (agentls.form), wants events and answers the editor extras of
+--- agentls.editor (tabs, terminals, diagnostics; Neovim has no task runner).
 function M.capabilities(extra)
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.experimental = caps.experimental or {}
-  caps.experimental.agentls = { approvals = true, forms = true, events = true }
+  caps.experimental.agentls = { approvals = true, forms = true, events = true,
+    editor = vim.deepcopy(require("agentls.editor").announce) }
   if extra then
     caps = vim.tbl_deep_extend("force", caps, extra)
   end
