@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"os"
@@ -60,10 +61,11 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			}
 			// Cards in call order: the HTTP propose_edit (declined), the stdio
 			// propose_edit (accepted), the stdio run_command (declined), the
-			// stdio send_to_terminal (accepted), the HTTP send_to_terminal
-			// (declined), the HTTP git_status, the stdio agentls_sessions and
-			// the HTTP agentls_transcript (accepted).
-			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once,allow_once,reject_once,allow_once,allow_once,allow_once")
+			// HTTP run_command (accepted), the stdio send_to_terminal
+			// (accepted), the HTTP send_to_terminal (declined), then,
+			// accepted, git_status (HTTP, stdio), agentls_sessions (stdio,
+			// HTTP) and agentls_transcript (HTTP, stdio).
+			w.env = append(w.env, "AGENTLS_E2E_DIR="+w.dir, "AGENTLS_E2E_ANSWERS=reject_once,allow_once,reject_once,allow_once,allow_once,reject_once,allow_once,allow_once,allow_once,allow_once,allow_once,allow_once")
 			// A clean file the script opens in a second tabpage.
 			clean := filepath.Join(w.ws, "clean.txt")
 			testenv.WriteFile(t, clean, "naïve café\n")
@@ -141,14 +143,18 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 				t.Errorf("list_tasks in Neovim = %q, want it saying the editor does not offer it", text)
 			}
 
-			if text := mcpCall(t, httpc, "list_open_documents", nil, false); !strings.Contains(text, w.file) {
-				t.Errorf("list_open_documents = %s, want %s", text, w.file)
-			}
-			if text := mcpCall(t, stdio, "read_document", map[string]any{"path": "greeting.txt"}, false); text != "say hello, unsaved\n" {
-				t.Errorf("read_document = %q, want the unsaved buffer", text)
-			}
-			if text := mcpCall(t, httpc, "get_selection", nil, false); !strings.Contains(text, `"start":{"line":0,"character":4}`) || !strings.Contains(text, "say hello, unsaved") {
-				t.Errorf("get_selection = %s, want the code action's range and its line", text)
+			// Each tool over both transports.
+			both := []*sdk.ClientSession{httpc, stdio}
+			for _, cs := range both {
+				if text := mcpCall(t, cs, "list_open_documents", nil, false); !strings.Contains(text, w.file) {
+					t.Errorf("list_open_documents = %s, want %s", text, w.file)
+				}
+				if text := mcpCall(t, cs, "read_document", map[string]any{"path": "greeting.txt"}, false); text != "say hello, unsaved\n" {
+					t.Errorf("read_document = %q, want the unsaved buffer", text)
+				}
+				if text := mcpCall(t, cs, "get_selection", nil, false); !strings.Contains(text, `"start":{"line":0,"character":4}`) || !strings.Contains(text, "say hello, unsaved") {
+					t.Errorf("get_selection = %s, want the code action's range and its line", text)
+				}
 			}
 			// Neovim answers agent/editor/diagnostics: every diagnostic it
 			// holds (here a linter's, not agentls's), not only those a code
@@ -199,6 +205,10 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			if text := mcpCall(t, stdio, "run_command", map[string]any{"command": "touch ran.txt"}, true); !strings.Contains(text, "denied") {
 				t.Errorf("declined run_command = %q", text)
 			}
+			mcpCall(t, httpc, "run_command", map[string]any{"command": "touch ran-over-http.txt"}, false)
+			if _, err := os.Stat(filepath.Join(w.ws, "ran-over-http.txt")); err != nil {
+				t.Errorf("the accepted run_command did not run: %v", err)
+			}
 			other := filepath.Join(w.ws, "other.txt")
 			testenv.WriteFile(t, other, "another file\n")
 			for len(listChanged) > 0 {
@@ -221,9 +231,13 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			case <-time.After(20 * time.Second):
 				t.Errorf("no notifications/resources/list_changed after open_file opened another document")
 			}
-			if text := mcpCall(t, httpc, "open_file", map[string]any{"path": "../outside.txt"}, true); !strings.Contains(text, "not a file inside the workspace") {
-				t.Errorf("open_file outside the workspace = %q", text)
+			for _, cs := range both {
+				if text := mcpCall(t, cs, "open_file", map[string]any{"path": "../outside.txt"}, true); !strings.Contains(text, "not a file inside the workspace") {
+					t.Errorf("open_file outside the workspace = %q", text)
+				}
 			}
+			// Over stdio: the file already shown, a word of it selected.
+			mcpCall(t, stdio, "open_file", map[string]any{"path": "other.txt", "range": map[string]any{"start": map[string]any{"line": 0, "character": 8}, "end": map[string]any{"line": 0, "character": 12}}}, false)
 
 			// The tabs: each tabpage's buffers (group = its number), then the
 			// buffers no window shows (group 0): the modified greeting.txt
@@ -287,31 +301,44 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 			}
 
 			// The rest of the tools, over both transports.
-			if text := mcpCall(t, stdio, "workspace_folders", nil, false); strings.TrimSpace(text) != w.ws {
-				t.Errorf("workspace_folders = %q, want %s", text, w.ws)
+			for _, cs := range both {
+				if text := mcpCall(t, cs, "workspace_folders", nil, false); strings.TrimSpace(text) != w.ws {
+					t.Errorf("workspace_folders = %q, want %s", text, w.ws)
+				}
+				if text := mcpCall(t, cs, "read_file", map[string]any{"path": "other.txt"}, false); !strings.Contains(text, "another file") {
+					t.Errorf("read_file = %q", text)
+				}
+				if text := mcpCall(t, cs, "list_directory", map[string]any{"path": "."}, false); !strings.Contains(text, "greeting.txt") || !strings.Contains(text, "other.txt") {
+					t.Errorf("list_directory = %q, want greeting.txt and other.txt", text)
+				}
+				if text := mcpCall(t, cs, "find_files", map[string]any{"pattern": "*.txt"}, false); !strings.Contains(text, "other.txt") {
+					t.Errorf("find_files *.txt = %q", text)
+				}
+				if text := mcpCall(t, cs, "search_text", map[string]any{"pattern": "another f"}, false); !strings.Contains(text, "other.txt:1:") {
+					t.Errorf("search_text = %q, want other.txt:1:", text)
+				}
 			}
-			if text := mcpCall(t, httpc, "read_file", map[string]any{"path": "other.txt"}, false); !strings.Contains(text, "another file") {
-				t.Errorf("read_file = %q", text)
+			for _, cs := range both {
+				if text := mcpCall(t, cs, "git_status", nil, false); !strings.Contains(text, "## ") || !strings.Contains(text, "?? other.txt") {
+					t.Errorf("git_status = %q, want the branch line and the untracked file", text)
+				}
 			}
-			if text := mcpCall(t, stdio, "list_directory", map[string]any{"path": "."}, false); !strings.Contains(text, "greeting.txt") || !strings.Contains(text, "other.txt") {
-				t.Errorf("list_directory = %q, want greeting.txt and other.txt", text)
+			var id string
+			for _, cs := range []*sdk.ClientSession{stdio, httpc} {
+				sessions := mcpCall(t, cs, "agentls_sessions", nil, false)
+				for _, line := range strings.Split(sessions, "\n") {
+					if strings.Contains(line, "say hello from before") {
+						id, _, _ = strings.Cut(line, "\t")
+					}
+				}
+				if id == "" {
+					t.Fatalf("agentls_sessions = %q, want the conversation agentls run stored", sessions)
+				}
 			}
-			if text := mcpCall(t, httpc, "find_files", map[string]any{"pattern": "*.txt"}, false); !strings.Contains(text, "other.txt") {
-				t.Errorf("find_files *.txt = %q", text)
-			}
-			if text := mcpCall(t, stdio, "search_text", map[string]any{"pattern": "another f"}, false); !strings.Contains(text, "other.txt:1:") {
-				t.Errorf("search_text = %q, want other.txt:1:", text)
-			}
-			if text := mcpCall(t, httpc, "git_status", nil, false); !strings.Contains(text, "## ") || !strings.Contains(text, "?? other.txt") {
-				t.Errorf("git_status = %q, want the branch line and the untracked file", text)
-			}
-			sessions := mcpCall(t, stdio, "agentls_sessions", nil, false)
-			id, _, _ := strings.Cut(strings.SplitN(sessions, "\n", 2)[0], "\t")
-			if id == "" || !strings.Contains(sessions, "say hello from before") {
-				t.Fatalf("agentls_sessions = %q, want the conversation agentls run stored", sessions)
-			}
-			if text := mcpCall(t, httpc, "agentls_transcript", map[string]any{"sessionId": id}, false); !strings.Contains(text, "say hello from before") || !strings.Contains(text, "Hello from an earlier conversation.") {
-				t.Errorf("agentls_transcript(%s) = %q, want the stored conversation", id, text)
+			for _, cs := range both {
+				if text := mcpCall(t, cs, "agentls_transcript", map[string]any{"sessionId": id}, false); !strings.Contains(text, "say hello from before") || !strings.Contains(text, "Hello from an earlier conversation.") {
+					t.Errorf("agentls_transcript(%s) = %q, want the stored conversation", id, text)
+				}
 			}
 
 			if err := os.WriteFile(filepath.Join(w.dir, "done"), nil, 0o644); err != nil {
@@ -337,29 +364,32 @@ func TestMCPServeDrivesTheEditor(t *testing.T) {
 				t.Errorf("%v windows show a terminal, want none: agentls's terminals are buffers no window shows", res["terminal_windows"])
 			}
 			cards := strs(res["cards"])
-			if len(cards) != 8 {
-				t.Fatalf("Neovim showed %d cards, want 8: %q", len(cards), cards)
+			const claude, hermes = "claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP" // stdio passes hermes-agent through to the session's HTTP
+			wantCards := []struct{ who, what string }{
+				{claude, "greeting.txt"}, {hermes, "greeting.txt"}, {hermes, "touch ran.txt"}, {claude, "touch ran-over-http.txt"},
+				{hermes, "echo agentls-$((6*7))"}, {claude, "echo declined > declined.txt"},
+				{claude, "git status"}, {hermes, "git status"}, {hermes, "sessions"}, {claude, "sessions"}, {claude, "transcript"}, {hermes, "transcript"},
 			}
-			for i, who := range []string{"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP",
-				"claude-code (MCP, HTTP", "hermes-agent (MCP, HTTP", "claude-code (MCP, HTTP"} {
-				if !strings.Contains(cards[i], who) {
-					t.Errorf("card %d = %q, want it to name %s", i+1, cards[i], who)
+			if len(cards) != len(wantCards) {
+				t.Fatalf("Neovim showed %d cards, want %d: %q", len(cards), len(wantCards), cards)
+			}
+			for i, c := range wantCards {
+				if !strings.Contains(cards[i], c.who) || !strings.Contains(cards[i], c.what) {
+					t.Errorf("card %d = %q, want it to name %s and what it gates (%s)", i+1, cards[i], c.who, c.what)
 				}
-			}
-			if !strings.Contains(cards[0], "greeting.txt") || !strings.Contains(cards[2], "touch ran.txt") || !strings.Contains(cards[3], "echo agentls-$((6*7))") ||
-				!strings.Contains(cards[4], "echo declined > declined.txt") || !strings.Contains(cards[5], "git status") ||
-				!strings.Contains(cards[6], "sessions") || !strings.Contains(cards[7], "transcript") {
-				t.Errorf("cards do not name what they gate: %q", cards)
 			}
 			// A terminal's card offers no "always allow".
 			options := strs(res["options"])
-			for _, i := range []int{3, 4} {
+			for _, i := range []int{4, 5} {
 				if i >= len(options) || options[i] != "allow_once,reject_once" {
 					t.Errorf("send_to_terminal card %d offers %v, want only allow_once,reject_once", i+1, options)
 				}
 			}
 			if shown, _ := res["shown"].(string); shown != other {
 				t.Errorf("the editor shows %q after open_file, want %s", shown, other)
+			}
+			if cursor := fmt.Sprint(res["cursor"]); cursor != "[1 8]" {
+				t.Errorf("the cursor is at %s after open_file of a range, want [1 8] (its start)", cursor)
 			}
 			// Neovim waits for its language servers to exit only so long: the
 			// session may end just after it. Once it has, nothing of its

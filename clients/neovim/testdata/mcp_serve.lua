@@ -71,6 +71,7 @@ lib.main(function()
   end, "the Go test to finish driving the MCP server")
   R.lines = lib.lines(bufnr)
   R.shown = vim.api.nvim_buf_get_name(vim.api.nvim_get_current_buf())
+  R.cursor = vim.api.nvim_win_get_cursor(0)
   R.clean_listed = vim.api.nvim_buf_is_valid(clean) and vim.bo[clean].buflisted
   R.tabpages = #vim.api.nvim_list_tabpages()
   -- The terminals agentls made are buffers no window shows.

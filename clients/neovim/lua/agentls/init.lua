@@ -99,8 +99,9 @@ local function on_event(err, ev)
   vim.api.nvim_exec_autocmds("User", opts)
 end
 
--- show_document opens a file the server points at (window/showDocument):
--- Neovim 0.7 has no handler for it and answers -32601 without this one.
+-- show_document opens a file the server points at (window/showDocument),
+-- the cursor at its selection's start: Neovim 0.7 has no handler for it
+-- and answers -32601 without this one.
 local function show_document(_, params)
   if type(params) ~= "table" or not params.uri then
     return { success = false }
@@ -109,6 +110,17 @@ local function show_document(_, params)
     return { success = false }
   end
   local ok = pcall(vim.cmd, "edit " .. vim.fn.fnameescape(vim.uri_to_fname(params.uri)))
+  local sel = type(params.selection) == "table" and params.selection.start
+  if ok and type(sel) == "table" and type(sel.line) == "number" then
+    -- The cursor at the selection's start (UTF-16 characters to bytes).
+    local row = math.min(sel.line + 1, vim.api.nvim_buf_line_count(0))
+    local text = vim.api.nvim_buf_get_lines(0, row - 1, row, false)[1] or ""
+    local got, col = pcall(vim.str_byteindex, text, math.max(sel.character or 0, 0), true)
+    if not got then
+      col = #text
+    end
+    pcall(vim.api.nvim_win_set_cursor, 0, { row, col })
+  end
   return { success = ok }
 end
 
