@@ -321,5 +321,13 @@ lib.main(function()
   local tabs = answer("agent/editor/tabs", vim.empty_dict()).tabs
   check("a scratch buffer shown in tabpage 1 is its active tab, with no path", tabs[1] and { tabs[1].path, tabs[1].active, tabs[1].group, tabs[1].dirty }, { "", true, 1, false })
   check("the buffers no window shows come after, in group 0", tabs[#tabs] and { tabs[#tabs].active, tabs[#tabs].group }, { false, 0 })
+  local unloaded = vim.fn.bufadd("/nowhere/unloaded.txt")
+  local dns = vim.api.nvim_create_namespace("agentls-unit")
+  vim.diagnostic.set(dns, unloaded, { { lnum = 2, col = 5, end_lnum = 2, end_col = 9, severity = 1, message = "m", source = "s",
+    user_data = { lsp = { range = { start = { line = 2, character = 3 }, ["end"] = { line = 2, character = 7 } }, code = 7 } } } })
+  check("a language server's diagnostic of a buffer not loaded keeps its range and code", answer("agent/editor/diagnostics", { path = "/nowhere/unloaded.txt" }),
+    { files = { { path = "/nowhere/unloaded.txt", diagnostics = { { range = { start = { line = 2, character = 3 }, ["end"] = { line = 2, character = 7 } },
+      severity = 1, message = "m", source = "s", code = 7 } } } } })
+  vim.diagnostic.reset(dns)
   check("the diagnostics of a file no buffer holds are none", answer("agent/editor/diagnostics", { path = "/nowhere/x.txt" }), { files = {} })
 end)

@@ -77,11 +77,13 @@ function M.tabs()
   return { tabs = out }
 end
 
--- buffer_of is the listed buffer whose file is path, or nil.
-local function buffer_of(path)
+-- buffer_of is the listed buffer whose file is path (with any: any
+-- buffer, as a language server's diagnostics of a file not open are in
+-- an unlisted one), or nil.
+local function buffer_of(path, any)
   local want = vim.fn.fnamemodify(path, ":p")
   for _, buf in ipairs(api.nvim_list_bufs()) do
-    if listed(buf) and file_path(buf) == want then
+    if (any or listed(buf)) and file_path(buf) == want then
       return buf
     end
   end
@@ -251,7 +253,8 @@ function M.read_terminal(params)
 end
 
 -- lsp_diagnostic turns a vim.diagnostic item of buf into an LSP Diagnostic:
--- 0-based lines, UTF-16 characters (vim.diagnostic counts bytes).
+-- 0-based lines, UTF-16 characters (vim.diagnostic counts bytes; in a
+-- buffer not loaded, a language server's diagnostic keeps its own range).
 local function lsp_diagnostic(buf, d)
   local loaded = api.nvim_buf_is_loaded(buf)
   local nlines = loaded and api.nvim_buf_line_count(buf) or 0
@@ -263,13 +266,17 @@ local function lsp_diagnostic(buf, d)
     end
     return { line = line, character = col }
   end
+  local lsp = type(d.user_data) == "table" and type(d.user_data.lsp) == "table" and d.user_data.lsp or {}
+  local range = { start = pos(d.lnum, d.col), ["end"] = pos(d.end_lnum or d.lnum, d.end_col or d.col) }
+  if not loaded and type(lsp.range) == "table" then
+    range = lsp.range -- no text to count in: the language server's own range
+  end
   local out = {
-    range = { start = pos(d.lnum, d.col), ["end"] = pos(d.end_lnum or d.lnum, d.end_col or d.col) },
+    range = range,
     severity = d.severity,
     message = d.message,
     source = d.source,
   }
-  local lsp = type(d.user_data) == "table" and d.user_data.lsp or {}
   out.code = d.code or lsp.code
   out.codeDescription = lsp.codeDescription
   out.tags = lsp.tags
@@ -283,7 +290,7 @@ function M.diagnostics(params)
   params = type(params) == "table" and params or {}
   local only
   if type(params.path) == "string" and params.path ~= "" then
-    only = buffer_of(params.path)
+    only = buffer_of(params.path, true)
     if not only then
       return { files = {} }
     end
