@@ -5,7 +5,8 @@
 // same onRequest/onNotification/sendRequest, so the tests run this code as is.
 // A method has one handler, so agent/event goes to the event view and the
 // chat from here, and agent/requestApproval to the chat's card when its
-// turn asks, else to the modal and diff editor.
+// turn asks, else to the modal and diff editor. The agent/editor/* requests
+// (an outside MCP agent's tabs, terminals, tasks, diagnostics) go to editor.js.
 
 const { requestApproval } = require('./approvals');
 const { eventView } = require('./events');
@@ -14,6 +15,7 @@ const { diffReviews } = require('./review');
 const { chatPanel } = require('./chat/panel');
 const { registerParticipant } = require('./chat/participant');
 const { appPanels } = require('./apps');
+const { registerEditor } = require('./editor');
 const path = require('path');
 
 /**
@@ -47,6 +49,7 @@ function attach(vscode, client, { extensionUri } = {}) {
     ...chat.disposables,
     ...registerParticipant(vscode, client, chat, root),
     ...registerCommands(vscode, client, ui),
+    ...registerEditor(vscode, client).disposables,
     view.channel,
     view.item,
   ];

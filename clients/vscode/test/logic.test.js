@@ -308,9 +308,13 @@ test('launch settings', async (t) => {
       assert.equal(pkg.contributes.configuration.properties[key].scope, 'machine', key);
     }
   });
-  await t.test('the client announces approvals, forms, events and apps, keeping other experimental capabilities', () => {
-    assert.deepEqual(announce({ experimental: { other: 1 } }), { experimental: { other: 1, agentls: { ...EXPERIMENTAL } } });
-    assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true, apps: true });
+  await t.test('the client announces approvals, forms, events, apps and the editor extras, keeping other experimental capabilities', () => {
+    const caps = announce({ experimental: { other: 1 } });
+    assert.deepEqual(caps, { experimental: { other: 1, agentls: { ...EXPERIMENTAL } } });
+    assert.deepEqual(EXPERIMENTAL, { approvals: true, forms: true, events: true, apps: true,
+      editor: { tabs: true, terminals: true, tasks: true, diagnostics: true } });
+    caps.experimental.agentls.editor.tabs = false; // a copy: the next client announces them all again
+    assert.equal(announce({}).experimental.agentls.editor.tabs, true);
   });
 });
 

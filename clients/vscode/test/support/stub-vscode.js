@@ -37,6 +37,8 @@ function fakeEditor(uri, languageId, text, selStart, selEnd) {
  * the diff editor is open; diff: {left, right, title, original, proposed,
  * close()}) script the user's choices. `vscode.diff` opens a tab in
  * tabGroups; closing it fires onDidChangeTabs as VS Code does.
+ * answers.tasks and answers.runTask(task) script vscode.tasks; terminals
+ * are the Pseudoterminals window.createTerminal made.
  */
 function stubVscode({ config = {}, editor, host, chat = false } = {}) {
   const calls = [];
@@ -53,7 +55,9 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
     info: () => undefined,
     diff: () => {},
     diffFails: '', // set: vscode.diff throws this message
-    diagnostics: () => [], // languages.getDiagnostics(uri)
+    diagnostics: () => [], // languages.getDiagnostics(uri); uri undefined: every [uri, diagnostics] pair
+    tasks: [], // what tasks.fetchTasks answers
+    runTask: () => ({ exitCode: 0 }), // tasks.executeTask(task): the end of its process ({exitCode}, or {} for none)
   };
   const webviewProviders = new Map(); // view id -> WebviewViewProvider
   // Every webview panel created: {viewType, title, show, options, html,
@@ -62,16 +66,26 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
   const participants = []; // {id, handler, participant} of vscode.chat.createChatParticipant
   const clipboard = [];
   const tabsChanged = new EventEmitter();
-  const group = { tabs: [] };
+  const group = { tabs: [], viewColumn: 1, isActive: true };
+  const terminals = []; // every terminal created: {options, shown, disposed, typed(data), output}
+  const taskEnds = new EventEmitter(); // tasks.onDidEndTaskProcess
+  const taskDone = new EventEmitter(); // tasks.onDidEndTask
+  const executed = []; // every task executeTask ran
   const tabGroups = {
     all: [group],
     onDidChangeTabs: tabsChanged.event,
     onDidChangeTabGroups: new EventEmitter().event,
-    async close(tab) {
-      const i = group.tabs.indexOf(tab);
-      if (i < 0) return false;
-      group.tabs.splice(i, 1);
-      tabsChanged.fire({ opened: [], closed: [tab], changed: [] });
+    async close(tabOrTabs) { // a tab or a list of them, as VS Code takes
+      const list = Array.isArray(tabOrTabs) ? tabOrTabs : [tabOrTabs];
+      const closed = [];
+      for (const tab of list) {
+        for (const g of tabGroups.all) {
+          const i = g.tabs.indexOf(tab);
+          if (i >= 0) { g.tabs.splice(i, 1); closed.push(tab); }
+        }
+      }
+      if (closed.length === 0) return false;
+      tabsChanged.fire({ opened: [], closed, changed: [] });
       return true;
     },
   };
@@ -123,6 +137,23 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
       },
     },
     languages: { getDiagnostics: (uri) => answers.diagnostics(uri) },
+    tasks: {
+      fetchTasks: async () => answers.tasks,
+      async executeTask(task) {
+        const execution = { task, terminate() {} };
+        executed.push(task);
+        if (!task.isBackground) {
+          setImmediate(() => {
+            const end = answers.runTask(task);
+            taskEnds.fire({ execution, exitCode: end.exitCode });
+            taskDone.fire({ execution });
+          });
+        }
+        return execution;
+      },
+      onDidEndTaskProcess: taskEnds.event,
+      onDidEndTask: taskDone.event,
+    },
     env: { clipboard: { async writeText(t) { clipboard.push(t); } } },
     window: {
       activeColorTheme: { kind: 2 },
@@ -161,6 +192,23 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
         return Promise.resolve(rest.length && typeof rest[0] === 'string' ? answers.info(message, rest) : undefined);
       },
       tabGroups,
+      // A terminal with a Pseudoterminal: opened a tick later, as VS Code
+      // does once it shows it; output is what the pty wrote, typed(data) is
+      // the user typing.
+      createTerminal(options) {
+        const rec = { options, shown: 0, disposed: false, output: '' };
+        const pty = options.pty;
+        pty.onDidWrite((d) => { rec.output += d; });
+        rec.typed = (data) => pty.handleInput(data);
+        rec.terminal = {
+          name: options.name,
+          show() { rec.shown++; },
+          dispose() { rec.disposed = true; pty.close(); },
+        };
+        terminals.push(rec);
+        setImmediate(() => pty.open({ columns: 80, rows: 24 }));
+        return rec.terminal;
+      },
       showErrorMessage: record('showErrorMessage'),
       showQuickPick(list, options) {
         calls.push({ fn: 'showQuickPick', args: [list, options] });
@@ -268,7 +316,7 @@ function stubVscode({ config = {}, editor, host, chat = false } = {}) {
     };
   };
   return { vscode: strict(vscode, 'vscode'), calls, answers, channels, items, commands, diffs, providers, contexts, setDocuments, webviewPanels,
-    openView, participants, clipboard };
+    openView, participants, clipboard, terminals, executed, tabGroup: group };
 }
 
 // importTimeClasses are the classes vscode-languageclient extends when it is
