@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -277,10 +278,12 @@ func markConversation(msgs []anthropicMessage) {
 	}
 }
 
-// objectOrEmpty returns raw when it is a JSON object, else {}.
+// objectOrEmpty returns raw when it is a JSON object, else {}. It runs
+// on every tool call of the history each request, so it checks without
+// decoding: valid JSON whose first byte (after white space) opens an
+// object is an object.
 func objectOrEmpty(raw json.RawMessage) json.RawMessage {
-	var m map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+	if t := bytes.TrimLeft(raw, " \t\r\n"); len(t) == 0 || t[0] != '{' || !json.Valid(raw) {
 		return json.RawMessage(`{}`)
 	}
 	return raw
