@@ -16,6 +16,8 @@
 # ~/.cache/agentls-peers) from the registries, the way their users install
 # them; one that does not install is named with the reason, and the others
 # are measured. Needs what scripts/test.sh needs (Go, Node with tools/node).
+# PEERS_AGENTLS_BASE=/path/to/agentls adds another build of agentls (as
+# "agentls-base", e.g. of the commit before a change) to the same run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -39,6 +39,9 @@ import (
 //
 // A peer is given as PEERS_NAME=command line (words split on spaces), e.g.
 // PEERS_QWEN_CODE="node .../cli.js"; scripts/peers.sh sets them.
+// PEERS_AGENTLS_BASE=/path/to/agentls adds another build of agentls
+// ("agentls-base"), to compare a change with the commit before it in the
+// same run.
 
 // peerMarker is in every fault server's arguments (tests find processes
 // by it).
@@ -65,8 +68,13 @@ func bareAgent(b *testing.B) agentUnderTest {
 }
 
 func agentlsAgent(b *testing.B) agentUnderTest {
-	bin := testenv.Agentls(b)
-	return agentUnderTest{"agentls", func(b *testing.B, url, prompt string, servers [][]string, dir string) *exec.Cmd {
+	return agentlsAt("agentls", testenv.Agentls(b))
+}
+
+// agentlsAt is the agentls binary bin (another build, for comparing two
+// commits in one run), named name.
+func agentlsAt(name, bin string) agentUnderTest {
+	return agentUnderTest{name, func(b *testing.B, url, prompt string, servers [][]string, dir string) *exec.Cmd {
 		cfg := fmt.Sprintf("[model]\nprovider = \"openai\"\nname = \"fake-model\"\ncontext_window = 200000\nbase_url = %q\napi_key_env = \"AGENTLS_TEST_KEY\"\n\n[mcp]\nstartup_wait = \"2m\"\n\n[mcp.policy]\n\"*\" = \"allow\"\n\n", url+"/v1")
 		for _, s := range servers {
 			q := make([]string, len(s)-2)
@@ -111,6 +119,9 @@ func qwenAgent(words []string) agentUnderTest {
 // peers are the agents PEERS_* name, sorted.
 func peers(b *testing.B) []agentUnderTest {
 	var out []agentUnderTest
+	if bin := os.Getenv("PEERS_AGENTLS_BASE"); bin != "" {
+		out = append(out, agentlsAt("agentls-base", bin))
+	}
 	if v := strings.Fields(os.Getenv("PEERS_QWEN_CODE")); len(v) > 0 {
 		out = append(out, qwenAgent(v))
 	}
