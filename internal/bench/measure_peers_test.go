@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -260,15 +261,33 @@ func echoTurns(calls int) func(modeltest.Request) (modeltest.Turn, bool) {
 // task is one run of an agent: its time to exit, the CPU time of its
 // process tree (user + system, the agent and the descendants it waited
 // for), its peak memory (MB, its processes but the servers summed,
-// treePSS) and the model requests it made.
+// treePSS), the model requests it made and, run under valgrind
+// (peerTaskCounted), the instructions its own process executed.
 type task struct {
-	took time.Duration
-	cpu  time.Duration
-	rss  float64
-	reqs []modeltest.Request
+	took  time.Duration
+	cpu   time.Duration
+	rss   float64
+	reqs  []modeltest.Request
+	instr int64
 }
 
 func peerTask(b *testing.B, a agentUnderTest, calls int, servers [][]string) task {
+	return runPeerTask(b, a, calls, servers, "")
+}
+
+// peerTaskCounted is peerTask with the agent's own process run under
+// valgrind at valgrind's path (cachegrind, no cache simulation), which
+// counts the instructions it executes in user space; its children (the
+// MCP servers, agentls's guard) run uncounted, and so does the kernel's
+// work for it (CPU time has that). Its times and memory are valgrind's,
+// not the agent's. Callgrind counts the same instructions but asserts on
+// a signal arriving while it handles another, which a Go program's
+// signals (SIGURG preemption, SIGCHLD) make it do; cachegrind does not.
+func peerTaskCounted(b *testing.B, a agentUnderTest, calls int, servers [][]string, valgrind string) task {
+	return runPeerTask(b, a, calls, servers, valgrind)
+}
+
+func runPeerTask(b *testing.B, a agentUnderTest, calls int, servers [][]string, valgrind string) task {
 	serverExe := servers[0][1]
 	b.Helper()
 	m := modeltest.New(b)
@@ -277,6 +296,18 @@ func peerTask(b *testing.B, a agentUnderTest, calls int, servers [][]string) tas
 	dir := filepath.Join(b.TempDir(), "ws")
 	os.MkdirAll(dir, 0o755)
 	cmd := a.command(b, m.URL(), "call the echo tool", servers, dir)
+	counts := filepath.Join(dir, "..", "cachegrind.out")
+	if valgrind != "" {
+		cmd.Args = append([]string{valgrind, "--tool=cachegrind", "--cache-sim=no", "--trace-children=no", "--cachegrind-out-file=" + counts, "--"}, append([]string{cmd.Path}, cmd.Args[1:]...)...)
+		cmd.Path = valgrind
+		// Preemption by signal makes the count depend on when the
+		// signals land; the counted process preempts at function
+		// entries only.
+		if cmd.Env == nil {
+			cmd.Env = os.Environ()
+		}
+		cmd.Env = append(cmd.Env, "GODEBUG=asyncpreemptoff=1")
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -329,7 +360,57 @@ func peerTask(b *testing.B, a agentUnderTest, calls int, servers [][]string) tas
 		b.Fatalf("%s made %d of the %d echo calls the model asked for:\n%s\nits requests:\n%s", a.name, results, calls, out.String(), strings.Join(seen, "\n"))
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return task{took: took, cpu: cpu, rss: peak, reqs: m.ModelRequests("")}
+	t := task{took: took, cpu: cpu, rss: peak, reqs: m.ModelRequests("")}
+	if valgrind != "" {
+		t.instr = valgrindTotal(b, counts)
+		// PEERS_VALGRIND_KEEP=FOLDER keeps each count file, per
+		// function, for cg_annotate (its --diff shows what the turns
+		// added), as AGENT-CALLScalls.out, the last round's.
+		if keep := os.Getenv("PEERS_VALGRIND_KEEP"); keep != "" {
+			data, _ := os.ReadFile(counts)
+			if err := os.WriteFile(filepath.Join(keep, fmt.Sprintf("%s-%dcalls.out", a.name, calls)), data, 0o644); err != nil {
+				b.Fatalf("PEERS_VALGRIND_KEEP: %v (expected a folder that exists)", err)
+			}
+		}
+	}
+	return t
+}
+
+// medianOf is the middle of v (the mean of the two middle ones for an even
+// count); 0 for none.
+func medianOf(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// valgrindTotal is the instruction count of a cachegrind (or callgrind)
+// output file: the first number of its "summary:" ("totals:") line.
+func valgrindTotal(b *testing.B, path string) int64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatalf("valgrind wrote no counts: %v", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		for _, key := range []string{"totals:", "summary:"} {
+			if rest, ok := strings.CutPrefix(line, key); ok {
+				f := strings.Fields(rest)
+				if len(f) > 0 {
+					if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+						return n
+					}
+				}
+			}
+		}
+	}
+	b.Fatalf("%s has no totals: line", path)
+	return 0
 }
 
 // treePSS is the sum of the proportional set sizes (MB: each shared page
@@ -461,6 +542,32 @@ func BenchmarkPeers(b *testing.B) {
 			}
 			ReportDurations(b, "", subj, base)
 			ReportDurations(b, "cpu-", subjCPU, baseCPU)
+		})
+		b.Run("agent="+a.name+"/instr", func(b *testing.B) {
+			// The instructions a tool turn adds to the agent's own process,
+			// (21 calls - 1) / 20, counted by valgrind: they do not move
+			// with the machine's other work as time does. Slow (valgrind
+			// runs a Go program tens of times slower), so only on request.
+			valgrind := os.Getenv("PEERS_VALGRIND")
+			if valgrind == "" {
+				b.Skip("PEERS_VALGRIND=valgrind's path counts instructions (scripts/peers.sh --instructions)")
+			}
+			const many = 21
+			perTurn := func(a agentUnderTest) (one, turn float64) {
+				t1 := peerTaskCounted(b, a, 1, faultServers(1), valgrind)
+				tn := peerTaskCounted(b, a, many, faultServers(1), valgrind)
+				return float64(t1.instr) / 1e6, float64(tn.instr-t1.instr) / (many - 1) / 1e6
+			}
+			var subj, base, subjTask, baseTask []float64
+			for i := 0; i < b.N; i++ {
+				o, t := perTurn(a)
+				subjTask, subj = append(subjTask, o), append(subj, t)
+				o, t = perTurn(bare)
+				baseTask, base = append(baseTask, o), append(base, t)
+			}
+			ReportPair(b, "", "Minstr", medianOf(subj), medianOf(base))
+			b.ReportMetric(medianOf(subj)-medianOf(base), "added-Minstr")
+			ReportPair(b, "task-", "Minstr", medianOf(subjTask), medianOf(baseTask))
 		})
 
 	}

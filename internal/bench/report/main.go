@@ -141,6 +141,10 @@ func title(bench, prefix string) string {
 			return "19. CPU time a tool turn adds (user + system of the process tree, MCP server included; (21 calls - 1) / 20), " + agent + " vs the bare loop"
 		case what == "turn":
 			return "19. time a tool turn adds ((21 calls - 1) / 20), " + agent + " vs the bare loop"
+		case what == "instr" && prefix == "task-":
+			return "19. instructions of a one-call task in the agent's own process (valgrind), " + agent + " vs the bare loop"
+		case what == "instr":
+			return "19. instructions a tool turn adds in the agent's own process (valgrind; (21 calls - 1) / 20), " + agent + " vs the bare loop"
 		}
 		return fmt.Sprintf("19. peak RSS of %s's processes (the MCP servers not counted), %s servers, a one-call task, vs the bare loop", agent, strings.TrimPrefix(what, "rss,servers="))
 	case "SchemaTokens":
@@ -241,9 +245,9 @@ func figures(w io.Writer, results []*result) {
 			used[u], used[subj], used[prefix+"ratio"] = true, true, true
 			name := title(r.name, prefix)
 			line := fmt.Sprintf("%s: %s %s (baseline: %s %s, ratio: %s)", name, num(v), unit, num(r.metrics[u]), unit, strconv.FormatFloat(ratio, 'f', 2, 64))
-			if a, ok := r.metrics[prefix+"added-µs"]; ok {
-				line += fmt.Sprintf(", %s µs added", num(a))
-				used[prefix+"added-µs"] = true
+			if a, ok := r.metrics[prefix+"added-"+unit]; ok {
+				line += fmt.Sprintf(", %s %s added", num(a), unit)
+				used[prefix+"added-"+unit] = true
 			}
 			if g := goal(r.name, prefix, r.metrics, v, ratio); g != "" {
 				line += "; " + g

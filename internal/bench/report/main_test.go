@@ -22,6 +22,7 @@ BenchmarkLoopTurnOverhead/turns=200-2    	       3	1279815393 ns/op	       226.7
 BenchmarkConfinedSpawn/cmd=git-status-2 	     100	 227430022 ns/op	    1000 added-µs	     4000 base-µs	         1.250 ratio	    5000 µs
 BenchmarkConfinedConnect/servers=10-2   	       3	 697604441 ns/op	       330.0 base-ms	       340.0 ms	         1.030 ratio
 BenchmarkPeers/agent=agentls/turn-2         	       3	 363164570 ns/op	      2521 added-µs	      3371 base-µs	         1.748 ratio	      5892 µs	       450.0 cpu-added-µs	      1500 base-cpu-µs	         1.300 cpu-ratio	      1950 cpu-µs
+BenchmarkPeers/agent=agentls/instr-2         	       1	7053393877 ns/op	         1.610 Minstr	         0.7688 added-Minstr	         0.8410 base-Minstr	         7.237 base-task-Minstr	         1.914 ratio	        24.53 task-Minstr	         3.389 task-ratio
 PASS
 `
 
@@ -43,6 +44,7 @@ func TestReportLines(t *testing.T) {
 		"14. spawn of a command confined by the kernel (agentls-sandbox launcher) vs unconfined, git-status to its exit: 5000 µs (baseline: 4000 µs, ratio: 1.25), 1000 µs added; goal ratio ≤ 1.2: MISSED\n",
 		"14. parallel connect, 10 repository servers confined by the kernel vs the same unconfined (300 ms handshake): 340 ms (baseline: 330 ms, ratio: 1.03); goal ratio ≤ 1.2: met\n",
 		"19. time a tool turn adds ((21 calls - 1) / 20), agentls vs the bare loop: 5892 µs (baseline: 3371 µs, ratio: 1.75), 2521 µs added\n19. CPU time a tool turn adds (user + system of the process tree, MCP server included; (21 calls - 1) / 20), agentls vs the bare loop: 1950 µs (baseline: 1500 µs, ratio: 1.30), 450 µs added\n",
+		"19. instructions a tool turn adds in the agent's own process (valgrind; (21 calls - 1) / 20), agentls vs the bare loop: 1.61 Minstr (baseline: 0.84 Minstr, ratio: 1.91), 0.77 Minstr added\n19. instructions of a one-call task in the agent's own process (valgrind), agentls vs the bare loop: 24.5 Minstr (baseline: 7.24 Minstr, ratio: 3.39)\n",
 		"8. scaling, parallel connect (ms per server beyond the first): 5.74 at 10 servers, 14.7 at 100 servers: worse than linear\n",
 		"8. scaling, agent loop over history (µs added per turn): 500 at 1 turns, 900 at 10 turns, 227 at 200 turns: better than linear (judged from 10 turns)\n",
 		"8. scaling, agent loop over servers connected (µs added per turn): 235 at 1 servers, 1293 at 100 servers: better than linear\n",
