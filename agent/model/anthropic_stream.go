@@ -81,6 +81,7 @@ func anthropicStatus(typ string) int {
 // decodeAnthropic reads a Messages event stream into a Response.
 func decodeAnthropic(body io.Reader, emit sink) (*Response, error) {
 	sse := newSSEReader(body)
+	defer sse.release()
 	out := &Response{}
 	blocks := map[int]*Block{}
 	// acc accumulates each block's deltas (text, thinking or tool input);

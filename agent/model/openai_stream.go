@@ -94,6 +94,7 @@ type pendingCall struct {
 // decodeOpenAI reads a chat completions chunk stream into a Response.
 func decodeOpenAI(body io.Reader, emit sink) (*Response, error) {
 	sse := newSSEReader(body)
+	defer sse.release()
 	out := &Response{}
 	var text, reasoning, refusal strings.Builder
 	var details reasoningDetails

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // maxSSELine bounds one line of an event stream, so a broken or hostile
@@ -23,14 +24,36 @@ type sseEvent struct {
 // colon is dropped; several data lines join with "\n"; a blank line
 // dispatches; an event without data is not dispatched.
 type sseReader struct {
-	sc *bufio.Scanner
+	sc  *bufio.Scanner
+	buf *[]byte // the scanner's first buffer, from sseBuffers
 }
 
+// sseBuffers keeps the scanners' first 16 KiB buffers between streams.
+// Every model request reads a stream, and a new buffer for each (zeroed
+// when allocated) was about a tenth of what a tool turn allocated. A line
+// longer than the buffer still grows the scanner's own copy, up to
+// maxSSELine; the pool keeps only the first.
+var sseBuffers = sync.Pool{New: func() any {
+	b := make([]byte, 16<<10)
+	return &b
+}}
+
 func newSSEReader(r io.Reader) *sseReader {
+	buf := sseBuffers.Get().(*[]byte)
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 16<<10), maxSSELine)
+	sc.Buffer((*buf)[:0], maxSSELine)
 	sc.Split(scanSSELine)
-	return &sseReader{sc: sc}
+	return &sseReader{sc: sc, buf: buf}
+}
+
+// release gives the reader's first buffer back for the next stream; the
+// reader is not used after. What Next returned stays valid: it copies
+// every line it keeps into strings, never into the buffer.
+func (s *sseReader) release() {
+	if s.buf != nil {
+		sseBuffers.Put(s.buf)
+		s.buf, s.sc = nil, nil
+	}
 }
 
 // scanSSELine splits at LF, CRLF or a lone CR.

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"strings"
@@ -63,4 +64,30 @@ func (endless) Read(p []byte) (int, error) {
 		p[i] = 'x'
 	}
 	return len(p), nil
+}
+
+// The scanners' first buffers go back to a pool when a stream is done
+// and serve the next one: an event must own its bytes, or the next stream
+// would rewrite it. Read in turn, each stream's events stay what it said,
+// a line longer than the pooled buffer included.
+func TestSSEEventsOutliveThePooledBuffers(t *testing.T) {
+	var kept, want []sseEvent
+	for i := 0; i < 20; i++ {
+		ev := sseEvent{Event: fmt.Sprintf("e%d", i), Data: fmt.Sprintf("stream %d %s", i, strings.Repeat("x", i))}
+		if i == 7 { // longer than the 16 KiB buffer: the scanner grows its own
+			ev.Data = strings.Repeat("y", 40<<10)
+		}
+		r := newSSEReader(strings.NewReader("event: " + ev.Event + "\ndata: " + ev.Data + "\n\n"))
+		got, err := r.Next()
+		r.release()
+		if err != nil {
+			t.Fatalf("stream %d: %v", i, err)
+		}
+		kept, want = append(kept, got), append(want, ev)
+	}
+	for i := range kept {
+		if kept[i] != want[i] {
+			t.Errorf("event %d changed after later streams: got %.80q, want %.80q", i, kept[i], want[i])
+		}
+	}
 }
