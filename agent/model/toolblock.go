@@ -73,18 +73,36 @@ func copyDefs(tools []ToolDef) []ToolDef {
 	return out
 }
 
+// bodyBuffers keep the encoded head of a request between requests: it
+// holds the whole history, re-encoded on every turn, and json.Marshal
+// returned it in a new slice that joinBody then copied once more.
+var bodyBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
 // joinBody writes the request object: head's fields, then "tools" (when
 // there are any), then tail's fields: the order of the one struct
-// json.Marshal would write, without walking the tools block again.
+// json.Marshal would write, without walking the tools block again. The
+// head and tail are encoded as json.Marshal encodes them (an Encoder
+// differs only by the newline it ends with) into a pooled buffer, and the
+// body is the one slice the three parts are copied into.
 func joinBody(head any, tools []byte, tail any) ([]byte, error) {
-	h, err := json.Marshal(head)
-	if err != nil {
+	buf := bodyBuffers.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= 4<<20 { // one huge history does not stay pinned
+			buf.Reset()
+			bodyBuffers.Put(buf)
+		}
+	}()
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	if err := enc.Encode(head); err != nil {
 		return nil, err
 	}
-	t, err := json.Marshal(tail)
-	if err != nil {
+	hn := buf.Len() - 1 // without the newline
+	if err := enc.Encode(tail); err != nil {
 		return nil, err
 	}
+	all := buf.Bytes()
+	h, t := all[:hn], all[hn+1:len(all)-1]
 	out := make([]byte, 0, len(h)+len(`,"tools":`)+len(tools)+len(t))
 	out = append(out, h[:len(h)-1]...) // head is an object with fields: drop its '}'
 	if tools != nil {

@@ -220,3 +220,29 @@ func TestStreamSendsTheWholeBodyWithItsLength(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkBodyHistory is one request body late in a 40-turn task (a
+// tool call and a 1 KB result per turn) with 16 tools offered: the
+// history, not the tools, is what each request encodes anew.
+func BenchmarkBodyHistory(b *testing.B) {
+	for _, p := range testClients()[:2] {
+		b.Run(p.Name(), func(b *testing.B) {
+			req := conversation()
+			req.Tools = benchTools(16)
+			req.Messages = req.Messages[:1]
+			for i := 0; i < 40; i++ {
+				id := fmt.Sprintf("toolu_%d", i)
+				req.Messages = append(req.Messages,
+					Message{Role: "assistant", Content: []Block{{Type: "tool_use", ID: id, Name: "fs__read_file", Input: json.RawMessage(fmt.Sprintf(`{"path":"file%d.go"}`, i))}}},
+					Message{Role: "user", Content: []Block{{Type: "tool_result", ToolUseID: id, Content: strings.Repeat("line of a file\n", 70)}}})
+			}
+			body := bodyOf(p)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := body(req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
