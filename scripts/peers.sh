@@ -57,15 +57,26 @@ missing=()
 if [[ $instructions = 1 ]]; then
   unset PEERS_QWEN_CODE
 else
-# qwen-code, from npm (it needs Node 22, which tools/node has).
-qwen=$dir/node_modules/@qwen-code/qwen-code/cli-entry.js
-if [[ ! -f $qwen ]]; then
+# qwen-code, from npm (it needs Node 22, which tools/node has). Its
+# program is what its package.json names as the qwen command (cli.js in
+# 0.15, cli-entry.js in 0.24).
+qwendir=$dir/node_modules/@qwen-code/qwen-code
+qwenbin() {
+  [[ -f $qwendir/package.json ]] || return 0
+  sed -n 's/^ *"qwen": *"\([^"]*\)".*/\1/p' "$qwendir/package.json" | head -n 1
+}
+if [[ -z $(qwenbin) ]]; then
   (cd "$dir" && npm install --no-audit --no-fund --loglevel=error @qwen-code/qwen-code >"$dir/qwen-code.log" 2>&1) ||
     missing+=("qwen-code: npm install @qwen-code/qwen-code failed: $(tail -n 1 "$dir/qwen-code.log")")
 fi
-if [[ -f $qwen && -x $node22 ]]; then
+qwen=$qwendir/$(qwenbin)
+if [[ ! -f $qwendir/package.json ]]; then
+  : # the install failed, said above
+elif [[ ! -f $qwen ]]; then
+  missing+=("qwen-code: installed, but $qwendir/package.json names no qwen program that exists")
+elif [[ -x $node22 ]]; then
   export PEERS_QWEN_CODE="$node22 $qwen"
-elif [[ -f $qwen ]]; then
+else
   missing+=("qwen-code: needs Node 22 ($node22 is missing: run scripts/setup.sh)")
 fi
 
