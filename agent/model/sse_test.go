@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -90,4 +91,23 @@ func TestSSEEventsOutliveThePooledBuffers(t *testing.T) {
 			t.Errorf("event %d changed after later streams: got %.80q, want %.80q", i, kept[i], want[i])
 		}
 	}
+}
+
+// lineEnd finds the first CR or LF as bytes.IndexAny does.
+func TestLineEndIsIndexAny(t *testing.T) {
+	for _, in := range []string{"", "abc", "\n", "\r", "\r\n", "a\rb\nc", "a\nb\rc", "data: x\r\n\r\n", "data: x\n\n", strings.Repeat("x", 5000) + "\r", "\n\r"} {
+		if got, want := lineEnd([]byte(in)), bytes.IndexAny([]byte(in), "\r\n"); got != want {
+			t.Errorf("lineEnd(%.40q) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func FuzzLineEnd(f *testing.F) {
+	f.Add([]byte("data: x\r\n\r\n"))
+	f.Add([]byte("a\rb\nc"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if got, want := lineEnd(in), bytes.IndexAny(in, "\r\n"); got != want {
+			t.Errorf("lineEnd(%q) = %d, want %d", in, got, want)
+		}
+	})
 }
