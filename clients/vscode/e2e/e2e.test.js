@@ -38,6 +38,27 @@ const FIRST_ANSWER = 'main.go has **Sum**, which adds up a slice:\n\n```go\nfunc
 const DOUBLED = REWRITTEN.replace('total += x', 'total += 2 * x');
 // What the outside agent's accepted propose_edit leaves (before the chat's turns).
 const OUTSIDE = REWRITTEN.replace('total += x', 'total += x // from outside');
+// Exactly the tools this VS Code offers an outside agent: agentls's and the
+// extension's extras (tabs, terminals, tasks; docs/protocol.md section 9).
+const TOOLS = ['agentls_sessions', 'agentls_transcript', 'close_tab', 'create_terminal', 'find_files', 'get_diagnostics', 'get_selection', 'git_status',
+  'list_directory', 'list_open_documents', 'list_tabs', 'list_tasks', 'list_terminals', 'open_file', 'propose_edit', 'read_document', 'read_file', 'read_terminal',
+  'run_command', 'run_task', 'search_text', 'send_to_terminal', 'workspace_folders'];
+const SDK = path.join(ROOT, 'tools', 'node', 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs');
+// The task the outside agent runs: it exits 3 and prints a finding its
+// problem matcher turns into a diagnostic of VS Code's (source e2e-task).
+const TASK_COMMAND = "echo 'main.go:3:1: warning: e2e task finding'; exit 3";
+const TASKS_JSON = {
+  version: '2.0.0',
+  tasks: [{
+    label: 'e2e-check',
+    type: 'shell',
+    command: TASK_COMMAND,
+    problemMatcher: {
+      owner: 'e2e', source: 'e2e-task', fileLocation: ['relative', '${workspaceFolder}'],
+      pattern: { regexp: '^(.*):(\\d+):(\\d+):\\s+(warning|error):\\s+(.*)$', file: 1, line: 2, column: 3, severity: 4, message: 5 },
+    },
+  }],
+};
 
 /** missing says what the suite lacks, or '' when everything is there. */
 function missing() {
@@ -214,6 +235,9 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
   cleanups.push(() => model.close());
 
   fs.writeFileSync(path.join(ws, 'main.go'), ORIGINAL);
+  fs.writeFileSync(path.join(ws, 'clean.txt'), 'nothing unsaved\n');
+  fs.mkdirSync(path.join(ws, '.vscode'));
+  fs.writeFileSync(path.join(ws, '.vscode', 'tasks.json'), JSON.stringify(TASKS_JSON, null, 2));
   fs.writeFileSync(path.join(ws, '.agentls', 'config.toml'),
     `[mcp.servers.fault]\ncommand = "${path.join(bin, 'faultserver')}"\nargs = ["-marker", "${dir}"]\n`);
   const config = path.join(dir, 'config.toml');
@@ -381,11 +405,51 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
   // An outside agent (issue 29): the official MCP TypeScript SDK's client
   // connects to the endpoint this VS Code's agentls published, with its
   // token, and proposes edits that are reviewed in the diff editor.
+  /** ok is the text of a call of tool name that must succeed. */
+  const ok = async (client, name, args) => {
+    const res = await client.callTool({ name, arguments: args });
+    assert.ok(!res.isError, `${name}: ${res.content[0].text}`);
+    return res.content[0].text;
+  };
+  /**
+   * carded calls tool name and answers the card it shows in VS Code (a
+   * modal) with answer ('Allow once' or 'Deny'): the card must name who
+   * asks, asker, as a regexp whose group 1 is the connection; returns the
+   * card's text, the connection and the call's result.
+   */
+  const carded = async (client, name, args, asker, answer, shotName) => {
+    const call = client.callTool({ name, arguments: args });
+    const first = await Promise.race([dialog.waitFor({ timeout: 30000 }).then(() => 'card', (e) => e), call]);
+    if (first instanceof Error) throw first;
+    assert.equal(first, 'card', `${name} ${JSON.stringify(args)} must ask on a card; it answered without one: ${JSON.stringify(first)}`);
+    const card = (await dialog.innerText()).replace(/\u00a0/g, ' ');
+    const m = card.match(asker);
+    assert.ok(m, `the card of ${name} names ${asker}: ${card}`);
+    if (shotName) await shot(shotName);
+    await dialog.locator('.monaco-button', { hasText: answer === 'Deny' ? /^Deny$/ : answer }).first().click();
+    await dialog.waitFor({ state: 'detached', timeout: 10000 });
+    const res = await withTimeout(call, 60000, `the result of ${name}`);
+    return { card, connection: m[1], res, text: res.content[0].text };
+  };
+  // Who asks, as the cards of each outside client name it.
+  const byHTTP = /claude-code \(MCP, (HTTP connection \d+)\) asks: /;
+  const byStdio = /hermes-agent \(MCP, ([\w ]*connection \d+)\) asks: /;
+
   let outside;
+  let stdio;
+  // What each outside client heard: notifications/resources/list_changed
+  // (a count) and notifications/resources/updated (the URIs).
+  const heard = new Map();
+  const listen = (client) => {
+    const { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } = require(path.join(SDK, 'types.js'));
+    const h = { listChanged: 0, updated: [] };
+    heard.set(client, h);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { h.listChanged++; });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { h.updated.push(n.params.uri); });
+  };
   await step('an outside agent connects over MCP', async () => {
-    const sdk = path.join(ROOT, 'tools', 'node', 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client');
-    const { Client } = require(path.join(sdk, 'index.js'));
-    const { StreamableHTTPClientTransport } = require(path.join(sdk, 'streamableHttp.js'));
+    const { Client } = require(path.join(SDK, 'client', 'index.js'));
+    const { StreamableHTTPClientTransport } = require(path.join(SDK, 'client', 'streamableHttp.js'));
     const published = path.join(dir, 'state', 'agentls', 'mcp-serve');
     const file = await waitUntil(() => fs.existsSync(published) && fs.readdirSync(published).find((f) => f.endsWith('.json')), 20000, 'the published MCP endpoint');
     const endpoint = JSON.parse(fs.readFileSync(path.join(published, file), 'utf8'));
@@ -395,13 +459,11 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     assert.equal(noToken.status, 401, 'a request without the token is refused');
     const token = fs.readFileSync(endpoint.tokenFile, 'utf8').trim();
     outside = new Client({ name: 'claude-code', version: '1' });
+    listen(outside);
     await outside.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     cleanups.push(() => outside.close());
     const { tools } = await outside.listTools();
-    const names = tools.map((x) => x.name);
-    for (const want of ['propose_edit', 'open_file', 'list_open_documents', 'read_document', 'run_command']) {
-      assert.ok(names.includes(want), `the editor offers ${want}: ${names}`);
-    }
+    assert.deepEqual(tools.map((x) => x.name).sort(), TOOLS, 'exactly the tools VS Code offers');
     const docs = await outside.callTool({ name: 'list_open_documents', arguments: {} });
     assert.ok(docs.content[0].text.includes(path.join(ws, 'main.go')), docs.content[0].text);
   });
@@ -410,7 +472,7 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     const call = outside.callTool({ name: 'propose_edit', arguments: { path: 'main.go', old_text: 'total += x', new_text: 'total += x // from outside' } });
     await diffEditor.waitFor({ timeout: 30000 });
     await diffEditor.locator('.editor.modified .view-line', { hasText: 'total += x // from outside' }).waitFor();
-    await page.locator('.notifications-toasts', { hasText: 'claude-code (MCP, HTTP' }).first().waitFor({ timeout: 10000 });
+    await page.locator('.notifications-toasts', { hasText: /claude-code \(MCP, HTTP connection \d+\)/ }).first().waitFor({ timeout: 10000 });
     await shot('a-outside-diff');
     await titleAction("Accept the agent's edit").click();
     await diffEditor.waitFor({ state: 'detached', timeout: 10000 });
@@ -480,28 +542,29 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
   // the workspace as Claude Code or Hermes starts it, finds this VS Code's
   // session and passes the TypeScript SDK's client through to it.
   await step('an outside agent over stdio (agentls mcp serve)', async () => {
-    const sdk = path.join(ROOT, 'tools', 'node', 'node_modules', '@modelcontextprotocol', 'sdk', 'dist', 'cjs', 'client');
-    const { Client } = require(path.join(sdk, 'index.js'));
-    const { StdioClientTransport } = require(path.join(sdk, 'stdio.js'));
-    const stdio = new Client({ name: 'hermes-agent', version: '1' });
+    const { Client } = require(path.join(SDK, 'client', 'index.js'));
+    const { StdioClientTransport } = require(path.join(SDK, 'client', 'stdio.js'));
+    stdio = new Client({ name: 'hermes-agent', version: '1' });
+    listen(stdio);
     await stdio.connect(new StdioClientTransport({ command: path.join(bin, 'agentls'), args: ['mcp', 'serve'], cwd: ws, env, stderr: 'inherit' }));
     cleanups.push(() => stdio.close());
     const names = (await stdio.listTools()).tools.map((x) => x.name).sort();
     const viaHTTP = (await outside.listTools()).tools.map((x) => x.name).sort();
+    assert.deepEqual(names, TOOLS, 'exactly the tools VS Code offers, over stdio too');
     assert.deepEqual(names, viaHTTP, 'stdio lists the session\'s tools');
-    const text = async (name, args) => {
-      const res = await stdio.callTool({ name, arguments: args });
-      assert.ok(!res.isError, `${name}: ${res.content[0].text}`);
-      return res.content[0].text;
-    };
-    assert.equal((await text('workspace_folders', {})).trim(), ws);
-    assert.ok((await text('list_open_documents', {})).includes(path.join(ws, 'main.go')));
-    assert.ok((await text('read_document', { path: 'main.go' })).includes('total += x // from outside'), 'the buffer the accepted edit changed');
-    assert.ok((await text('list_directory', { path: '.' })).includes('main.go'));
-    assert.ok((await text('find_files', { pattern: '*.go' })).includes('main.go'));
-    assert.ok((await text('search_text', { pattern: 'total \\+= x' })).includes('main.go:'));
-    await text('get_diagnostics', {});
-    await text('open_file', { path: 'main.go' });
+    // The read tools, over both transports: the same answers from this VS Code.
+    for (const [via, client] of [['stdio', stdio], ['HTTP', outside]]) {
+      const text = (name, args) => ok(client, name, args);
+      assert.equal((await text('workspace_folders', {})).trim(), ws, via);
+      const docs = JSON.parse(await text('list_open_documents', {}));
+      assert.ok(docs.some((d) => d.path === path.join(ws, 'main.go')), `${via}: ${JSON.stringify(docs)}`);
+      assert.ok((await text('read_document', { path: 'main.go' })).includes('total += x // from outside'), `${via}: the buffer the accepted edit changed`);
+      assert.match(await text('read_file', { path: 'main.go' }), /^\s*3\D.*\/\/ Sum adds up xs\./m, `${via}: read_file numbers the lines`);
+      assert.ok((await text('list_directory', { path: '.' })).includes('main.go'), via);
+      assert.ok((await text('find_files', { pattern: '*.go' })).includes('main.go'), via);
+      assert.match(await text('search_text', { pattern: 'total \\+= x' }), /main\.go:\d+:.*total \+= x \/\/ from outside/, via);
+      JSON.parse(await text('get_diagnostics', {})); // its findings are checked with the task's below
+    }
   });
 
   await step('the chat view opens in the secondary side bar', async () => {
@@ -743,4 +806,192 @@ test('the extension in a real VS Code (code-server in chromium)', { timeout: 600
     await dialog.locator('.monaco-button', { hasText: 'Allow once' }).first().click();
     await waitUntil(async () => { const t = await time.innerText(); return /^20\d\d-/.test(t) && t !== first; }, 15000, 'the App to show its own call\'s result');
   });
+
+  // The outside agents drive every other tool of this VS Code (issue 29
+  // item 2), each call with the card agentls's own agent would get for it,
+  // naming the client and its connection.
+  const notes = path.join(ws, 'notes.txt');
+  const notesURI = `file://${notes}`;
+  const clean = path.join(ws, 'clean.txt');
+  const resourceURIs = async (client) => (await client.listResources()).resources.map((r) => r.uri);
+  const connections = { HTTP: '', stdio: '' }; // as the first card of each named it
+  const sameConnection = (via, c) => {
+    if (!connections[via]) connections[via] = c;
+    assert.equal(c, connections[via], `every card of the ${via} client names its one connection`);
+    assert.notEqual(connections.HTTP, connections.stdio, 'the two clients are two connections');
+  };
+
+  await step('an outside agent shows a file at a range (open_file), and reads a selection made in the editor (get_selection); the resources follow', async () => {
+    // The rest of the suite leaves nothing to autosave: unsaved changes stay (a dirty tab for close_tab).
+    fs.writeFileSync(path.join(ws, '.vscode', 'settings.json'), JSON.stringify({ 'files.autoSave': 'off' }));
+    fs.writeFileSync(notes, 'first line\nsecond line\nthird line\n');
+    const before = [outside, stdio].map((c) => heard.get(c).listChanged);
+    assert.equal((await resourceURIs(outside)).includes(notesURI), false, 'notes.txt is not open yet');
+    assert.match(await ok(outside, 'open_file', { path: 'notes.txt', range: { start: { line: 1, character: 0 }, end: { line: 1, character: 6 } } }), /^shown in the editor: /);
+    await page.locator('.tab.active', { hasText: 'notes.txt' }).waitFor({ timeout: 10000 });
+    // The range selected: "second" of line 2, as the status bar says.
+    await page.locator('.statusbar-item', { hasText: /Ln 2, Col 7 \(6 selected\)/ }).waitFor({ timeout: 10000 });
+    await shot('a-outside-open-file-range');
+    // Opening it changed the resource list, over both transports.
+    await waitUntil(() => [outside, stdio].every((c, i) => heard.get(c).listChanged > before[i]), 20000, 'notifications/resources/list_changed on both connections');
+    for (const c of [outside, stdio]) {
+      const uris = await waitUntil(async () => { const u = await resourceURIs(c); return u.includes(notesURI) && u; }, 10000, 'notes.txt among the resources');
+      assert.ok(uris.includes(`file://${path.join(ws, 'main.go')}`), `the open documents are the resources: ${uris}`);
+      const read = await c.readResource({ uri: notesURI });
+      assert.equal(read.contents[0].text, 'first line\nsecond line\nthird line\n');
+    }
+    // A selection the user makes: the third line.
+    const editor = page.locator('.editor-instance .monaco-editor', { has: page.locator('.view-line', { hasText: 'third line' }) }).first();
+    await editor.locator('.view-line', { hasText: 'third line' }).click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    for (const c of [stdio, outside]) {
+      const sel = await waitUntil(async () => {
+        const t = await ok(c, 'get_selection', {});
+        const head = JSON.parse(t.split('\n')[0]);
+        return head.path === notes && head.range.start.line === 2 && head.range.end.character === 10 && t;
+      }, 20000, 'get_selection to give the third line of notes.txt');
+      assert.match(sel, /third line/);
+      assert.doesNotMatch(sel, /second line/, 'only the selected line');
+    }
+  });
+
+  await step('list_tabs and close_tab: a clean tab closed, a dirty one refused; a change to a subscribed document is notified', async () => {
+    for (const c of [outside, stdio]) await c.subscribeResource({ uri: notesURI });
+    // The user types in notes.txt: unsaved (autosave is off now).
+    const editor = page.locator('.editor-instance .monaco-editor', { has: page.locator('.view-line', { hasText: 'third line' }) }).first();
+    await editor.locator('.view-line', { hasText: 'first line' }).click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' typed');
+    await page.locator('.tab.dirty', { hasText: 'notes.txt' }).waitFor({ timeout: 10000 });
+    await waitUntil(() => [outside, stdio].every((c) => heard.get(c).updated.includes(notesURI)), 20000, 'notifications/resources/updated of notes.txt on both connections');
+    // The resource is the unsaved buffer (each key is a change of its own: wait for the last).
+    await waitUntil(async () => (await outside.readResource({ uri: notesURI })).contents[0].text === 'first line typed\nsecond line\nthird line\n', 10000, 'the resource to read the unsaved buffer');
+    // A file the user opens (VS Code keeps a document an extension opened,
+    // as open_file's, for minutes after its tab closes; the user's closes
+    // with its tab), made with the workspace so that quick open knows it.
+    await page.keyboard.press(`${mod}+P`);
+    await page.locator('.quick-input-widget input').fill('clean.txt');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'clean.txt' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: 'clean.txt' }).waitFor({ timeout: 10000 });
+    await waitUntil(async () => (await resourceURIs(stdio)).includes(`file://${clean}`), 20000, 'clean.txt among the resources');
+    for (const c of [outside, stdio]) {
+      const tabs = JSON.parse(await ok(c, 'list_tabs', {}));
+      const of = (p) => tabs.find((t) => t.path === p);
+      assert.deepEqual([of(notes) && of(notes).dirty, of(clean) && of(clean).dirty, of(clean) && of(clean).active],
+        [true, false, true], `notes.txt unsaved, clean.txt saved and active: ${JSON.stringify(tabs)}`);
+      assert.equal(of(clean).label, 'clean.txt');
+      assert.ok(of(path.join(ws, 'main.go')), `main.go's tab: ${JSON.stringify(tabs)}`);
+      assert.ok(tabs.every((t) => t.path.startsWith(ws + path.sep)), `only files of the workspace: ${JSON.stringify(tabs)}`);
+    }
+    await shot('a-outside-dirty-tab');
+    const refused = await outside.callTool({ name: 'close_tab', arguments: { path: 'notes.txt' } });
+    assert.ok(refused.isError, `a dirty tab is not closed: ${refused.content[0].text}`);
+    assert.match(refused.content[0].text, /unsaved changes/);
+    assert.equal(await page.locator('.tab.dirty', { hasText: 'notes.txt' }).count(), 1, 'its tab is still there, unsaved');
+    const before = [outside, stdio].map((c) => heard.get(c).listChanged);
+    assert.equal(await ok(stdio, 'close_tab', { path: 'clean.txt' }), `closed the tab of ${clean}`);
+    await page.locator('.tab', { hasText: 'clean.txt' }).waitFor({ state: 'detached', timeout: 10000 });
+    // Its document closed: the resource list changed and lacks it.
+    await waitUntil(() => [outside, stdio].every((c, i) => heard.get(c).listChanged > before[i]), 30000, 'notifications/resources/list_changed after the close');
+    await waitUntil(async () => !(await resourceURIs(outside)).includes(`file://${clean}`), 30000, 'clean.txt gone from the resources');
+  });
+
+  await step('run_command on its card: allowed once over HTTP, denied over stdio; a secret file asks too', async () => {
+    const allowed = await carded(outside, 'run_command', { command: 'echo outside-ran-$((6*7))', shell: true }, byHTTP, 'Allow once', 'a-outside-run-command-card');
+    assert.ok(allowed.card.includes('echo outside-ran-$((6*7))'), `the card shows the command: ${allowed.card}`);
+    assert.ok(!allowed.res.isError, allowed.text);
+    assert.match(allowed.text, /^outside-ran-42$/m);
+    sameConnection('HTTP', allowed.connection);
+    const denied = await carded(stdio, 'run_command', { command: 'touch denied.txt' }, byStdio, 'Deny');
+    assert.ok(denied.card.includes('touch denied.txt'), denied.card);
+    assert.ok(denied.res.isError && /denied/i.test(denied.text), `denied: ${denied.text}`);
+    assert.equal(fs.existsSync(path.join(ws, 'denied.txt')), false, 'the denied command did not run');
+    sameConnection('stdio', denied.connection);
+    // A file that usually holds secrets: agentls's own agent gets a card for it, so does an outside one.
+    fs.writeFileSync(path.join(ws, '.netrc'), 'machine example.com login e2e password not-for-the-agent\n');
+    const secret = await carded(stdio, 'read_document', { path: '.netrc' }, byStdio, 'Deny');
+    assert.ok(secret.res.isError, `a denied read is an error: ${secret.text}`);
+    assert.doesNotMatch(secret.text, /not-for-the-agent/);
+    sameConnection('stdio', secret.connection);
+  });
+
+  await step('git_status, agentls_sessions and agentls_transcript on their cards', async () => {
+    run('git', ['-c', 'init.defaultBranch=main', 'init', '-q'], { cwd: ws, env });
+    const status = await carded(outside, 'git_status', {}, byHTTP, 'Allow once', 'a-outside-git-status-card');
+    assert.ok(status.card.includes('git status --porcelain=v1 --branch'), status.card);
+    assert.ok(!status.res.isError, status.text);
+    assert.match(status.text, /^## No commits yet on main/m);
+    assert.match(status.text, /^\?\? main\.go$/m);
+    sameConnection('HTTP', status.connection);
+    const sessions = await carded(stdio, 'agentls_sessions', {}, byStdio, 'Allow once', 'a-outside-sessions-card');
+    assert.ok(!sessions.res.isError, sessions.text);
+    sameConnection('stdio', sessions.connection);
+    // The chat's first conversation, reopened and continued above.
+    const line = sessions.text.split('\n').find((l) => l.split('\t')[1] === 'What does this do? @selection');
+    assert.ok(line, `the chat's session is listed: ${sessions.text}`);
+    const id = line.split('\t')[0];
+    const transcript = await carded(outside, 'agentls_transcript', { sessionId: id }, byHTTP, 'Allow once');
+    assert.ok(transcript.card.includes(id), transcript.card);
+    assert.ok(!transcript.res.isError, transcript.text);
+    assert.ok(transcript.text.includes('What does this do? @selection') && transcript.text.includes('Picking up where we left off.'), transcript.text);
+    sameConnection('HTTP', transcript.connection);
+  });
+
+  await step('terminals: created, typed into when its card is allowed (stdio) and not when denied (HTTP), read', async () => {
+    const { id } = JSON.parse(await ok(outside, 'create_terminal', { name: 'e2e' }));
+    assert.match(id, /\S/);
+    await page.locator('.part.panel', { hasText: 'e2e (agentls)' }).first().waitFor({ timeout: 20000 });
+    for (const c of [outside, stdio]) assert.deepEqual(JSON.parse(await ok(c, 'list_terminals', {})), [{ id, name: 'e2e' }]);
+    const typed = await carded(stdio, 'send_to_terminal', { id, text: 'echo term-$((6*7))' }, byStdio, 'Allow once', 'a-outside-terminal-card');
+    assert.match(typed.card, /Type into the editor's terminal e2e\?/);
+    assert.ok(typed.card.includes('echo term-$((6*7))'), typed.card);
+    assert.ok(!typed.res.isError, typed.text);
+    sameConnection('stdio', typed.connection);
+    // The shell ran it: its output, not only the typed line.
+    await waitUntil(async () => /^term-42$/m.test(await ok(outside, 'read_terminal', { id })), 20000, 'the output in read_terminal');
+    assert.ok((await ok(stdio, 'read_terminal', { id })).includes('echo term-$((6*7))'));
+    await shot('a-outside-terminal-output');
+    const denied = await carded(outside, 'send_to_terminal', { id, text: 'echo denied-$((6*7)) > term-denied.txt' }, byHTTP, 'Deny');
+    assert.ok(denied.res.isError && /denied/i.test(denied.text), `denied: ${denied.text}`);
+    sameConnection('HTTP', denied.connection);
+    assert.doesNotMatch(await ok(outside, 'read_terminal', { id }), /denied/, 'nothing was typed');
+    assert.equal(fs.existsSync(path.join(ws, 'term-denied.txt')), false);
+  });
+
+  await step('tasks: list_tasks, run_task on its card answers the exit code, and get_diagnostics has its problem matcher\'s finding', async () => {
+    for (const c of [outside, stdio]) {
+      const tasks = JSON.parse(await ok(c, 'list_tasks', {}));
+      const task = tasks.find((x) => x.name === 'e2e-check');
+      assert.ok(task, `the workspace's task is listed: ${JSON.stringify(tasks)}`);
+      assert.equal(task.detail, TASK_COMMAND);
+    }
+    const ran = await carded(stdio, 'run_task', { name: 'e2e-check' }, byStdio, 'Allow once', 'a-outside-task-card');
+    assert.match(ran.card, /Run the editor's task e2e-check \(Workspace\)\?/);
+    assert.ok(ran.card.includes(TASK_COMMAND), ran.card);
+    assert.equal(ran.text, 'the task e2e-check ended with exit code 3');
+    sameConnection('stdio', ran.connection);
+    const denied = await carded(outside, 'run_task', { name: 'e2e-check' }, byHTTP, 'Deny');
+    assert.ok(denied.res.isError && /denied/i.test(denied.text), `denied: ${denied.text}`);
+    sameConnection('HTTP', denied.connection);
+    // The problem matcher's finding is VS Code's, not agentls's: get_diagnostics has it.
+    const mainGo = path.join(ws, 'main.go');
+    for (const [c, args] of [[outside, {}], [stdio, { path: 'main.go' }]]) {
+      const files = await waitUntil(async () => {
+        const f = JSON.parse(await ok(c, 'get_diagnostics', args));
+        const main = f.find((x) => x.path === mainGo);
+        return main && main.diagnostics.some((d) => d.source === 'e2e-task') && f;
+      }, 20000, 'the task\'s diagnostic in get_diagnostics');
+      const d = files.find((x) => x.path === mainGo).diagnostics.find((x) => x.source === 'e2e-task');
+      assert.equal(d.message, 'e2e task finding');
+      assert.equal(d.severity, 2, 'a warning');
+      assert.deepEqual(d.range.start, { line: 2, character: 0 });
+      if (args.path) assert.deepEqual(files.map((x) => x.path), [mainGo], 'path narrows to the one file');
+    }
+    await runCommand('View: Toggle Problems');
+    await page.locator('.part.panel', { hasText: 'e2e task finding' }).first().waitFor({ timeout: 10000 });
+    await shot('a-outside-task-problem');
+  });
+
 });
