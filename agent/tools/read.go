@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -115,7 +116,7 @@ func listDirectory(ctx context.Context, env *Env, call Call, a *listDirectoryArg
 	if err != nil {
 		return "", err
 	}
-	entries, err := os.ReadDir(t.Real)
+	entries, err := readDirBeneath(t)
 	if err != nil {
 		return "", err
 	}
@@ -137,24 +138,38 @@ func listDirectory(ctx context.Context, env *Env, call Call, a *listDirectoryArg
 	return b.String(), nil
 }
 
-// walkFiles walks the confined directory, skipping skipDirs, calling fn with
-// each regular file's real path and its path relative to the directory.
-// Symlinks are not followed: a link out of the workspace is never walked into.
-// Files and folders that hold secrets (secretPlaces) are passed over and
-// counted in *passed: reading one takes read_file, which asks.
-func walkFiles(ctx context.Context, env *Env, root string, passed *int, fn func(real, rel string) (stop bool)) error {
+// walkFiles walks t's confined directory, skipping skipDirs, calling fn
+// with each regular file's real path and its path relative to the
+// directory. Symlinks are not followed: a link out of the workspace is
+// never walked into. The walk goes through an os.Root of t's workspace
+// folder, so a folder swapped for a link out of it while the walk runs
+// leads nowhere outside (beneath.go). Files and folders that hold secrets
+// (secretPlaces) are passed over and counted in *passed: reading one
+// takes read_file, which asks.
+func walkFiles(ctx context.Context, env *Env, t target, passed *int, fn func(real, rel string) (stop bool)) error {
+	root := t.Real
 	// A search the user allowed inside a secret folder reads that folder.
 	secret := func(p string) bool { return env.Secrets.reason(p) != "" }
 	if secret(root) {
 		secret = func(string) bool { return false }
 	}
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	start, err := filepath.Rel(t.Folder, root)
+	if err != nil || !filepath.IsLocal(start) && start != "." {
+		return fmt.Errorf("%s is not inside the workspace folder %s", root, t.Folder)
+	}
+	folder, err := os.OpenRoot(t.Folder)
+	if err != nil {
+		return err
+	}
+	defer folder.Close()
+	return fs.WalkDir(folder.FS(), filepath.ToSlash(start), func(slashed string, d fs.DirEntry, err error) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err != nil {
 			return nil // unreadable entries are skipped, not fatal
 		}
+		p := filepath.Join(t.Folder, filepath.FromSlash(slashed))
 		if d.IsDir() {
 			if p != root && skipDirs[d.Name()] {
 				return filepath.SkipDir
@@ -197,7 +212,7 @@ func findFiles(ctx context.Context, env *Env, call Call, a *findFilesArgs) (stri
 	var found []string
 	more := false
 	passed := 0
-	err = walkFiles(ctx, env, t.Real, &passed, func(_, rel string) bool {
+	err = walkFiles(ctx, env, t, &passed, func(_, rel string) bool {
 		shown := display(a.Path, rel)
 		subject := filepath.Base(rel)
 		if strings.Contains(a.Pattern, "/") {
@@ -256,10 +271,7 @@ func searchText(ctx context.Context, env *Env, call Call, a *searchTextArgs) (st
 			text, ok = env.Workspace.OpenText(real)
 		}
 		if !ok {
-			if st, err := os.Stat(real); err != nil || st.Size() > maxSearchFile {
-				return false
-			}
-			raw, err := os.ReadFile(real)
+			raw, err := readSearched(target{Path: real, Real: real, Folder: t.Folder})
 			if err != nil || !utf8.Valid(raw) {
 				return false
 			}
@@ -280,7 +292,7 @@ func searchText(ctx context.Context, env *Env, call Call, a *searchTextArgs) (st
 	if st, err := os.Stat(t.Real); err == nil && !st.IsDir() {
 		a.Path, lexDir = filepath.Dir(a.Path), filepath.Dir(t.Path)
 		search(t.Real, filepath.Base(t.Path))
-	} else if err := walkFiles(ctx, env, t.Real, &passed, search); err != nil {
+	} else if err := walkFiles(ctx, env, t, &passed, search); err != nil {
 		return "", err
 	}
 	if n == 0 {
@@ -305,4 +317,18 @@ func display(dir, rel string) string {
 		return rel
 	}
 	return filepath.ToSlash(filepath.Join(dir, rel))
+}
+
+// readSearched is a file search_text reads (through openBeneath), unless
+// it is not a regular file or is bigger than maxSearchFile.
+func readSearched(t target) ([]byte, error) {
+	f, err := openBeneath(t)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > maxSearchFile {
+		return nil, errors.New("not searched")
+	}
+	return io.ReadAll(io.LimitReader(f, maxSearchFile+1))
 }

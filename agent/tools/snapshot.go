@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sync"
 )
 
@@ -79,7 +78,7 @@ func snapshotAt(ws Workspace, t target) (Snapshot, string, error) {
 			return Snapshot{Text: text, Exists: true}, p, nil
 		}
 	}
-	b, err := os.ReadFile(t.Real)
+	b, err := readBeneath(t)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Snapshot{}, t.Path, nil
