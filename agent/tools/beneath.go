@@ -24,7 +24,8 @@ import (
 // folder, which the kernel keeps inside it.
 
 // openBeneath opens t's file or folder for reading, refusing a link that
-// was not there when t was checked.
+// was not there when t was checked. It never waits for a writer (a named
+// pipe opens at once: O_NONBLOCK); readBeneath reads only regular files.
 func openBeneath(t target) (*os.File, error) {
 	rel, err := filepath.Rel(t.Folder, t.Real)
 	if err != nil || !filepath.IsLocal(rel) && rel != "." {
@@ -52,21 +53,52 @@ func openInRoot(folder, rel string) (*os.File, error) {
 		return nil, err
 	}
 	defer root.Close()
-	f, err := root.Open(rel)
+	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil && strings.Contains(err.Error(), "escapes") {
 		return nil, &fs.PathError{Op: "open", Path: rel, Err: syscall.EXDEV}
 	}
 	return f, err
 }
 
-// readBeneath is t's whole content, read through openBeneath.
-func readBeneath(t target) ([]byte, error) {
+// maxSnapshotFile is the most a file's text may be for agentls to read it
+// whole (an edit's base; read_file and read_document read less).
+const maxSnapshotFile = 4 * maxReadFile
+
+// tooBigError is a file bigger than its reader reads.
+type tooBigError struct {
+	path        string
+	size, limit int64
+}
+
+func (e *tooBigError) Error() string {
+	return fmt.Sprintf("%s is %d bytes, more than agentls reads whole (%d)", e.path, e.size, e.limit)
+}
+
+// readBeneath is t's whole content, read through openBeneath: only a
+// regular file (a named pipe nobody writes would hold the read forever,
+// a device never ends) of at most limit bytes (a sparse file of a
+// terabyte takes no disk, but reading it whole takes the memory).
+func readBeneath(t target, limit int64) ([]byte, error) {
 	f, err := openBeneath(t)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%v): only files are read", t.Path, st.Mode().Type())
+	}
+	if st.Size() > limit {
+		return nil, &tooBigError{path: t.Path, size: st.Size(), limit: limit}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(b)) > limit {
+		return nil, &tooBigError{path: t.Path, size: int64(len(b)), limit: limit}
+	}
+	return b, err
 }
 
 // readDirBeneath is t's entries, sorted by name, read through openBeneath.

@@ -20,7 +20,7 @@ func openNoLinks(folder, rel string) (*os.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: folder, Err: err}
 	}
 	defer unix.Close(dir)
-	fd, err := unix.Openat2(dir, rel, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC,
+	fd, err := unix.Openat2(dir, rel, &unix.OpenHow{Flags: unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NONBLOCK,
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS})
 	switch {
 	case errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM):

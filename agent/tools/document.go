@@ -55,6 +55,10 @@ func (documentTool) Run(ctx context.Context, env *Env, call Call, in json.RawMes
 		return Result{}, fmt.Errorf("%s is a directory: use list_directory", a.Path)
 	}
 	text, err := readText(env.Workspace, t)
+	var big *tooBigError
+	if errors.As(err, &big) {
+		return Result{}, fmt.Errorf("%s is %d bytes, more than read_document reads (%d)", a.Path, big.size, maxReadFile)
+	}
 	if err != nil {
 		return Result{}, err
 	}

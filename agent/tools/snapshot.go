@@ -78,7 +78,7 @@ func snapshotAt(ws Workspace, t target) (Snapshot, string, error) {
 			return Snapshot{Text: text, Exists: true}, p, nil
 		}
 	}
-	b, err := readBeneath(t)
+	b, err := readBeneath(t, maxSnapshotFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return Snapshot{}, t.Path, nil
