@@ -3,8 +3,10 @@ package mcpserve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,6 +65,11 @@ func (s *Server) serveResources(ctx context.Context, srv *sdk.Server, transport 
 	relist()
 	return s.ed.Watch(func(path string) {
 		relist()
+		if !s.within(path) {
+			// A document outside the folders is never listed, read or
+			// told of: not even that it changed.
+			return
+		}
 		if err := srv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: fileURI(path)}); err != nil {
 			s.opts.Logf("agentls mcp serve: resource update: %v", err)
 		}
@@ -90,3 +97,14 @@ func (s *Server) readResource(transport string) sdk.ResourceHandler {
 type readError struct{ msg string }
 
 func (e *readError) Error() string { return e.msg }
+
+// subscribe accepts a subscription only to a file inside the workspace
+// folders (open now or later): a client learns nothing of the documents
+// outside them, not even when one changes.
+func (s *Server) subscribe(_ context.Context, req *sdk.SubscribeRequest) error {
+	if p := uriPath(req.Params.URI); p == "" || !s.within(p) {
+		return fmt.Errorf("%s is not a file inside the workspace folders (%s): only those are served as resources",
+			req.Params.URI, strings.Join(s.ed.Folders(), ", "))
+	}
+	return nil
+}

@@ -99,7 +99,7 @@ func (s *Server) sdkServer(transport string) *sdk.Server {
 			Instructions:              instructions,
 			SupportedProtocolVersions: Versions,
 			Capabilities:              caps,
-			SubscribeHandler:          func(context.Context, *sdk.SubscribeRequest) error { return nil },
+			SubscribeHandler:          s.subscribe,
 			UnsubscribeHandler:        func(context.Context, *sdk.UnsubscribeRequest) error { return nil },
 		})
 	listed := s.tools()

@@ -149,6 +149,15 @@ func (ed *extrasEditor) answerNext(opts ...string) {
 // client, named claude-code, over Streamable HTTP.
 func startExtrasSession(t *testing.T, agentlsCaps string) (*rawClient, *extrasEditor, *sdk.ClientSession) {
 	t.Helper()
+	c, ed, connect := startExtrasEditor(t, agentlsCaps)
+	return c, ed, connect("claude-code", "", nil)
+}
+
+// startExtrasEditor is startExtrasSession with a way to connect SDK
+// clients as the test likes: named name, at revision version ("" the
+// SDK's newest), with opts.
+func startExtrasEditor(t *testing.T, agentlsCaps string) (*rawClient, *extrasEditor, func(name, version string, opts *sdk.ClientOptions) *sdk.ClientSession) {
+	t.Helper()
 	e := newEnv(t, "[serve]\nmcp = true\n")
 	root, _ := filepath.EvalSymlinks(e.root)
 	for _, f := range []string{"a.txt", "b.txt"} {
@@ -184,8 +193,10 @@ func startExtrasSession(t *testing.T, agentlsCaps string) (*rawClient, *extrasEd
 	}
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
-	cs := mcpservetest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ep.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: token, Next: tr}}}, "claude-code", "", nil)
-	return c, ed, cs
+	return c, ed, func(name, version string, opts *sdk.ClientOptions) *sdk.ClientSession {
+		t.Helper()
+		return mcpservetest.Connect(t, &sdk.StreamableClientTransport{Endpoint: ep.URL, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: token, Next: tr}}}, name, version, opts)
+	}
 }
 
 // setMode sets the mode of the sessions not set since (the MCP
