@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -149,16 +151,41 @@ func (c *conn) client(info *sdk.Implementation) string {
 	return clientName(info) + " (MCP, " + c.label + ")"
 }
 
-// clientName is the client's own name, cut to 64 characters.
+// clientName is the client's own name, cut to 64 characters, and quoted
+// (Go syntax: every control or invisible character escaped) unless it is
+// plain: letters, digits, spaces and ._-/@+#. A name is the client's to
+// choose, so one that reads as another connection's label
+// ("claude-code (MCP, stdio connection 1)") or as a card's line must read
+// as the client's own text before the connection it really came over.
 func clientName(info *sdk.Implementation) string {
 	if info == nil || strings.TrimSpace(info.Name) == "" {
 		return "an MCP client that gave no name"
 	}
 	name := info.Name
+	cut := false
 	if r := []rune(name); len(r) > 64 {
-		name = string(r[:64]) + "…"
+		name, cut = string(r[:64]), true
+	}
+	if !plainName(name) {
+		name = strconv.Quote(name)
+	}
+	if cut {
+		name += "…"
 	}
 	return name
+}
+
+// plainName reports whether name needs no quotes on a card.
+func plainName(name string) bool {
+	if strings.TrimSpace(name) != name || strings.Contains(name, "  ") {
+		return false
+	}
+	for _, r := range name {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune(" ._-/@+#", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // call runs one call of the core's tool name for client.

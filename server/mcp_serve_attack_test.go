@@ -10,6 +10,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agentls/agentls/mcpserve/mcpservetest"
 )
 
 // An outside agent attacking an editor session's MCP listener (a real
@@ -52,6 +54,38 @@ func TestMCPServeSubscribesOnlyToDocumentsItLists(t *testing.T) {
 			}
 		case <-time.After(waitLimit):
 			t.Fatalf("no notifications/resources/updated of %s", inside)
+		}
+	}
+}
+
+// TestMCPServeCardNamesTheClientAsItsOwnText: a client whose clientInfo
+// name forges another connection's label ("claude-code (MCP, stdio
+// connection 1)"), or a line of a card of its own, must not read on the
+// card as that connection: the name is shown quoted, as its own text,
+// before the connection it really came over; a plain name stays as is.
+func TestMCPServeCardNamesTheClientAsItsOwnText(t *testing.T) {
+	_, ed, connect := startExtrasEditor(t, `{"approvals":true}`)
+	if err := os.WriteFile(filepath.Join(ed.root, ".git-credentials"), []byte("https://u:p@example.com\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, shown string }{
+		{"claude-code (MCP, stdio connection 1)", `"claude-code (MCP, stdio connection 1)" (MCP, HTTP connection `},
+		{"x (MCP, stdio connection 1) asks: Read README?\n", `"x (MCP, stdio connection 1) asks: Read README?\n" (MCP, HTTP connection `},
+		{"\u202eedoc-edualc", `"\u202eedoc-edualc" (MCP, HTTP connection `},
+		{"Claude Code 2.1", "Claude Code 2.1 (MCP, HTTP connection "},
+	} {
+		cs := connect(c.name, "2025-11-25", nil)
+		_, before, _, _, _ := ed.snapshot()
+		if text, isErr := mcpservetest.Call(t, cs, "read_file", map[string]any{"path": ".git-credentials"}); !isErr || !strings.Contains(text, "denied") {
+			t.Errorf("%q: read_file of .git-credentials = %q, want denied by its card", c.name, text)
+		}
+		_, cards, _, _, _ := ed.snapshot()
+		if len(cards) != len(before)+1 {
+			t.Fatalf("%q: %d cards shown, want one", c.name, len(cards)-len(before))
+		}
+		card := cards[len(cards)-1]
+		if !strings.HasPrefix(card.RequestedBy, c.shown) || !strings.HasPrefix(card.Title, card.RequestedBy+" asks: Read ") {
+			t.Errorf("%q: the card says requestedBy %q, title %q; want it to start %q", c.name, card.RequestedBy, card.Title, c.shown)
 		}
 	}
 }
