@@ -54,10 +54,19 @@ func openInRoot(folder, rel string) (*os.File, error) {
 	}
 	defer root.Close()
 	f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil && strings.Contains(err.Error(), "escapes") {
+	if escapesRoot(err) {
 		return nil, &fs.PathError{Op: "open", Path: rel, Err: syscall.EXDEV}
 	}
 	return f, err
+}
+
+// escapesRoot reports whether err is an os.Root's refusal of a path out
+// of it. os does not export that error, so its text is matched, whole and
+// only in the error under the path: a file that is merely named
+// escapes_test.go and is missing is not there, not an escape.
+func escapesRoot(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && pe.Err != nil && pe.Err.Error() == "path escapes from parent"
 }
 
 // maxSnapshotFile is the most a file's text may be for agentls to read it
