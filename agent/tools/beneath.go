@@ -27,9 +27,9 @@ import (
 // was not there when t was checked. It never waits for a writer (a named
 // pipe opens at once: O_NONBLOCK); readBeneath reads only regular files.
 func openBeneath(t target) (*os.File, error) {
-	rel, err := filepath.Rel(t.Folder, t.Real)
-	if err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return nil, fmt.Errorf("%s is not inside the workspace folder %s", t.Real, t.Folder)
+	rel, err := t.rel()
+	if err != nil {
+		return nil, err
 	}
 	f, err := openNoLinks(t.Folder, rel)
 	if err != nil {
@@ -43,6 +43,16 @@ func openBeneath(t target) (*os.File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// rel is t.Real relative to t.Folder ("." for the folder itself), or an
+// error when it is not inside it.
+func (t target) rel() (string, error) {
+	rel, err := filepath.Rel(t.Folder, t.Real)
+	if err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", fmt.Errorf("%s is not inside the workspace folder %s", t.Real, t.Folder)
+	}
+	return rel, nil
 }
 
 // openInRoot is openNoLinks through an os.Root, where openat2 is not to

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -153,9 +152,9 @@ func walkFiles(ctx context.Context, env *Env, t target, passed *int, fn func(rea
 	if secret(root) {
 		secret = func(string) bool { return false }
 	}
-	start, err := filepath.Rel(t.Folder, root)
-	if err != nil || !filepath.IsLocal(start) && start != "." {
-		return fmt.Errorf("%s is not inside the workspace folder %s", root, t.Folder)
+	start, err := t.rel()
+	if err != nil {
+		return err
 	}
 	folder, err := os.OpenRoot(t.Folder)
 	if err != nil {
@@ -271,7 +270,7 @@ func searchText(ctx context.Context, env *Env, call Call, a *searchTextArgs) (st
 			text, ok = env.Workspace.OpenText(real)
 		}
 		if !ok {
-			raw, err := readSearched(target{Path: real, Real: real, Folder: t.Folder})
+			raw, err := readBeneath(target{Path: real, Real: real, Folder: t.Folder}, maxSearchFile)
 			if err != nil || !utf8.Valid(raw) {
 				return false
 			}
@@ -317,18 +316,4 @@ func display(dir, rel string) string {
 		return rel
 	}
 	return filepath.ToSlash(filepath.Join(dir, rel))
-}
-
-// readSearched is a file search_text reads (through openBeneath), unless
-// it is not a regular file or is bigger than maxSearchFile.
-func readSearched(t target) ([]byte, error) {
-	f, err := openBeneath(t)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > maxSearchFile {
-		return nil, errors.New("not searched")
-	}
-	return io.ReadAll(io.LimitReader(f, maxSearchFile+1))
 }
