@@ -15,7 +15,9 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime/pprof"
+	"syscall"
 
 	"github.com/agentls/agentls/internal/proc"
 	"github.com/agentls/agentls/internal/sandbox"
@@ -28,6 +30,7 @@ func main() {
 	sandbox.Hook() // the launcher of confined commands: `agentls __agentls_confine ...` never returns
 	proc.Hook()    // the guard that ends process groups if agentls is killed: `agentls __agentls_guard` never returns
 	proc.UseHelper(smallHelper)
+	survivePipes()
 	os.Exit(profiled(os.Args[1:]))
 }
 
@@ -98,4 +101,17 @@ func run(args []string) int {
 		return 0
 	}
 	return c.run(rest)
+}
+
+// survivePipes makes a write to a stdout or stderr nobody reads any more
+// (an editor, an ACP or MCP client that died with its pipes; `| head`
+// that exited) fail with EPIPE instead of killing agentls by SIGPIPE half
+// way through: serve's MCP endpoint (socket, token file), mcp serve
+// --http's token file, run's unfinished turn and every MCP server would be
+// left behind. Notify, not Ignore: an ignored SIGPIPE is inherited by
+// every program agentls starts (MCP servers, the agent's commands), so
+// `while :; do echo y; done | head -1` would never end; a caught one is
+// reset to the default on exec.
+func survivePipes() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 }

@@ -49,11 +49,6 @@ func cmdServe(args []string) int {
 	if configUnusable("serve", config.Load(userPath, nil)) {
 		return 1
 	}
-	// The editor gone, a write to its stdout or stderr (a late reply, a
-	// log line) must fail, not kill the process by SIGPIPE half way
-	// through closing (the MCP endpoint's socket and token file left
-	// behind, MCP servers not stopped).
-	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	// Only real problems reach stderr (editors log it as errors);
