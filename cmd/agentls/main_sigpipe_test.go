@@ -56,6 +56,23 @@ func deadPeer(t *testing.T, cmd *exec.Cmd) (stdin io.WriteCloser, exited <-chan 
 	return inW, done
 }
 
+// stdioWorkspace is a temporary folder (links resolved) holding a
+// workspace ws and agentls's config cfgPath with cfg in it, for a test that
+// runs agentls on stdio there.
+func stdioWorkspace(t *testing.T, cfg string) (tmp, ws, cfgPath string) {
+	t.Helper()
+	tmp, _ = filepath.EvalSymlinks(t.TempDir())
+	ws = filepath.Join(tmp, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath = filepath.Join(tmp, "agentls-under-test.toml")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return tmp, ws, cfgPath
+}
+
 // endedCleanly fails the test if agentls was killed by a signal: a process
 // killed by SIGPIPE runs none of its deferred cleanup.
 func endedCleanly(t *testing.T, st *os.ProcessState) {
@@ -82,17 +99,8 @@ func waitExit(t *testing.T, exited <-chan *os.ProcessState, what string) *os.Pro
 func TestACPSurvivesAClientThatDiedWithItsPipes(t *testing.T) {
 	everything := testenv.NodeBin(t, "mcp-server-everything")
 	bin := testenv.Agentls(t)
-	tmp, _ := filepath.EvalSymlinks(t.TempDir())
-	ws := filepath.Join(tmp, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	marker := filepath.Join(tmp, "everything-marker")
-	cfgPath := filepath.Join(tmp, "agentls-under-test.toml")
-	cfg := fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\", %q]\n", everything, marker)
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	marker := filepath.Join(t.TempDir(), "everything-marker")
+	tmp, ws, cfgPath := stdioWorkspace(t, fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\", %q]\n", everything, marker))
 	cmd := exec.Command(bin, "acp", "--config", cfgPath)
 	cmd.Dir = ws
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
@@ -108,15 +116,7 @@ func TestACPSurvivesAClientThatDiedWithItsPipes(t *testing.T) {
 // reply fails, agentls ends by itself.
 func TestMCPServeStdioSurvivesAClientThatDiedWithItsPipes(t *testing.T) {
 	bin := testenv.Agentls(t)
-	tmp, _ := filepath.EvalSymlinks(t.TempDir())
-	ws := filepath.Join(tmp, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfgPath := filepath.Join(tmp, "agentls-under-test.toml")
-	if err := os.WriteFile(cfgPath, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tmp, ws, cfgPath := stdioWorkspace(t, "")
 	cmd := exec.Command(bin, "mcp", "serve", "--no-editor", "--config", cfgPath, "--workspace", ws)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
 	stdin, exited := deadPeer(t, cmd)
@@ -133,15 +133,7 @@ func TestMCPServeStdioSurvivesAClientThatDiedWithItsPipes(t *testing.T) {
 // is told to end, removes its token file.
 func TestMCPServeHTTPSurvivesAClosedStdout(t *testing.T) {
 	bin := testenv.Agentls(t)
-	tmp, _ := filepath.EvalSymlinks(t.TempDir())
-	ws := filepath.Join(tmp, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfgPath := filepath.Join(tmp, "agentls-under-test.toml")
-	if err := os.WriteFile(cfgPath, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tmp, ws, cfgPath := stdioWorkspace(t, "")
 	state := filepath.Join(tmp, "state")
 	cmd := exec.Command(bin, "mcp", "serve", "--http", "--config", cfgPath, "--workspace", ws)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)

@@ -21,10 +21,12 @@ import (
 // servedOnTerminal is `agentls mcp serve --http` on a real terminal, and
 // the official SDK's client named client connected to it with the token.
 type servedOnTerminal struct {
-	term  *terminalRun
-	url   string
-	token string
-	cs    *sdk.ClientSession
+	term      *terminalRun
+	screen    string // what the terminal showed once it listened
+	url       string
+	tokenFile string
+	token     string
+	cs        *sdk.ClientSession
 }
 
 func serveOnTerminal(t *testing.T, e *runEnv, client string) *servedOnTerminal {
@@ -40,7 +42,7 @@ func serveOnTerminal(t *testing.T, e *runEnv, client string) *servedOnTerminal {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &servedOnTerminal{term: term, url: url[1], token: strings.TrimSpace(string(raw))}
+	s := &servedOnTerminal{term: term, screen: screen, url: url[1], tokenFile: file[1], token: strings.TrimSpace(string(raw))}
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)
 	s.cs = mcpservetest.Connect(t, &sdk.StreamableClientTransport{Endpoint: s.url, HTTPClient: &http.Client{Transport: mcpservetest.Bearer{Token: s.token, Next: tr}}}, client, "", nil)

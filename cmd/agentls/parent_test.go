@@ -32,17 +32,8 @@ func TestAgentlsEndsWhenItsClientGoesAway(t *testing.T) {
 	for _, mode := range []string{"serve", "acp"} {
 		for _, how := range []string{"parent killed", "stdin closed"} {
 			t.Run(mode+"/"+how, func(t *testing.T) {
-				tmp, _ := filepath.EvalSymlinks(t.TempDir())
-				ws := filepath.Join(tmp, "ws")
-				if err := os.MkdirAll(ws, 0o755); err != nil {
-					t.Fatal(err)
-				}
-				marker := filepath.Join(tmp, "everything-marker")
-				cfgPath := filepath.Join(tmp, "agentls-under-test.toml")
-				cfg := fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\", %q]\n", everything, marker)
-				if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-					t.Fatal(err)
-				}
+				marker := filepath.Join(t.TempDir(), "everything-marker")
+				tmp, ws, cfgPath := stdioWorkspace(t, fmt.Sprintf("[mcp.servers.everything]\ncommand = %q\nargs = [\"stdio\", %q]\n", everything, marker))
 				inR, inW, err := os.Pipe()
 				if err != nil {
 					t.Fatal(err)
@@ -126,15 +117,7 @@ func TestAgentlsEndsWhenItsClientGoesAway(t *testing.T) {
 // file) is gone.
 func TestServeClosesItsEndpointWhenItsEditorDiesWithItsPipes(t *testing.T) {
 	bin := testenv.Agentls(t)
-	tmp, _ := filepath.EvalSymlinks(t.TempDir())
-	ws := filepath.Join(tmp, "ws")
-	if err := os.MkdirAll(ws, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cfgPath := filepath.Join(tmp, "agentls-under-test.toml")
-	if err := os.WriteFile(cfgPath, []byte("[serve]\nmcp = true\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	tmp, ws, cfgPath := stdioWorkspace(t, "[serve]\nmcp = true\n")
 	endpoints := filepath.Join(tmp, "state", "agentls", "mcp-serve")
 	inR, inW, err := os.Pipe()
 	if err != nil {
