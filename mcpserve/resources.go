@@ -39,7 +39,9 @@ func (s *Server) serveResources(ctx context.Context, srv *sdk.Server, transport 
 	}
 	var mu sync.Mutex
 	listed := map[string]bool{}
-	relist := func() {
+	// relist makes the resources the open documents inside the folders
+	// now, and returns those documents' paths (a map nobody changes after).
+	relist := func() map[string]bool {
 		mu.Lock()
 		defer mu.Unlock()
 		now := map[string]bool{}
@@ -61,13 +63,15 @@ func (s *Server) serveResources(ctx context.Context, srv *sdk.Server, transport 
 			srv.RemoveResources(gone...)
 		}
 		listed = now
+		return now
 	}
 	relist()
 	return s.ed.Watch(func(path string) {
-		relist()
-		if !s.within(path) {
-			// A document outside the folders is never listed, read or
-			// told of: not even that it changed.
+		// A document outside the folders is never listed, read or told
+		// of: not even that it changed. relist has just resolved every
+		// open document's path; only a path it did not list (a document
+		// closed now) is resolved again.
+		if !relist()[path] && !s.within(path) {
 			return
 		}
 		if err := srv.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: fileURI(path)}); err != nil {
